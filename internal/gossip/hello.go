@@ -1,0 +1,169 @@
+// Package gossip holds the wire formats Sentinels use to learn about each
+// other.
+package gossip
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// HelloChannel is the Pub/Sub channel hello messages are published on.
+const HelloChannel = "__sentinel__:hello"
+
+// helloFields is the number of comma-separated fields in a hello payload.
+const helloFields = 8
+
+// ErrHelloFields is returned by DecodeHello when the payload does not split
+// into exactly 8 comma-separated fields; Redis ignores such a message.
+var ErrHelloFields = errors.New("gossip: hello payload does not have exactly 8 fields")
+
+// Hello is one decoded hello message: the sending Sentinel's address, run id
+// and current epoch, and the configuration it holds for one master.
+type Hello struct {
+	SentinelIP   string
+	SentinelPort int
+	RunID        string
+	CurrentEpoch uint64
+
+	MasterName        string
+	MasterIP          string
+	MasterPort        int
+	MasterConfigEpoch uint64
+}
+
+// Encode returns the hello payload
+// `<ip>,<port>,<runid>,<current-epoch>,<master-name>,<master-ip>,<master-port>,<master-config-epoch>`,
+// with addresses written as given (IPv6 without brackets) and numbers in
+// decimal. It does not check the fields: a string field containing a comma
+// or a NUL byte, or a port outside the int32 range, does not survive
+// DecodeHello unchanged.
+func (h Hello) Encode() string {
+	var b strings.Builder
+	b.Grow(len(h.SentinelIP) + len(h.RunID) + len(h.MasterName) + len(h.MasterIP) + 64)
+	b.WriteString(h.SentinelIP)
+	b.WriteByte(',')
+	b.WriteString(strconv.Itoa(h.SentinelPort))
+	b.WriteByte(',')
+	b.WriteString(h.RunID)
+	b.WriteByte(',')
+	b.WriteString(strconv.FormatUint(h.CurrentEpoch, 10))
+	b.WriteByte(',')
+	b.WriteString(h.MasterName)
+	b.WriteByte(',')
+	b.WriteString(h.MasterIP)
+	b.WriteByte(',')
+	b.WriteString(strconv.Itoa(h.MasterPort))
+	b.WriteByte(',')
+	b.WriteString(strconv.FormatUint(h.MasterConfigEpoch, 10))
+	return b.String()
+}
+
+// DecodeHello splits payload on commas and reads the 8 fields the way Redis
+// Sentinel 7.0.15 does. The only error is ErrHelloFields (wrapped), for a
+// payload that does not have exactly 8 fields, which Redis ignores.
+//
+// Everything else is accepted, because Redis accepts it: fields may be empty,
+// each string field ends at its first NUL byte (Redis uses them as C
+// strings), ports are read with C atoi (leading white space and sign, digits
+// up to the first other byte, 0 when there are none, the low 32 bits of the
+// saturated value on overflow) and epochs with C strtoull (the same prefix
+// rules, saturating at MaxUint64, a minus sign negating modulo 2^64). So
+// "x" as a port decodes to 0 and "-1" as an epoch to MaxUint64. Whether the
+// master name is known and the address usable is for the caller to check,
+// as Redis does later.
+func DecodeHello(payload string) (Hello, error) {
+	tok := strings.Split(payload, ",")
+	if payload == "" {
+		tok = nil // Redis splits an empty payload into no fields
+	}
+	if len(tok) != helloFields {
+		return Hello{}, fmt.Errorf("%w: got %d", ErrHelloFields, len(tok))
+	}
+	for i, t := range tok {
+		tok[i] = cString(t)
+	}
+	return Hello{
+		SentinelIP:        tok[0],
+		SentinelPort:      helloAtoi(tok[1]),
+		RunID:             tok[2],
+		CurrentEpoch:      helloStrtoull(tok[3]),
+		MasterName:        tok[4],
+		MasterIP:          tok[5],
+		MasterPort:        helloAtoi(tok[6]),
+		MasterConfigEpoch: helloStrtoull(tok[7]),
+	}, nil
+}
+
+// ContainsRunID reports whether myid occurs anywhere in payload, both read
+// as C strings (up to their first NUL byte). Redis drops any hello received
+// on a master's or replica's Pub/Sub link for which this is true, so that a
+// Sentinel does not meet itself; hellos received through the PUBLISH command
+// are not filtered.
+func ContainsRunID(payload, myid string) bool {
+	return strings.Contains(cString(payload), cString(myid))
+}
+
+// cString returns s up to its first NUL byte.
+func cString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// helloScan reads what C strtol-family functions read in base 10: leading
+// white space, one optional sign, then decimal digits. mag is the magnitude,
+// saturated at math.MaxUint64, and over reports that saturation.
+func helloScan(s string) (neg bool, mag uint64, over bool) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+		i++
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d := uint64(s[i] - '0')
+		if over || mag > (math.MaxUint64-d)/10 {
+			over, mag = true, math.MaxUint64
+			continue
+		}
+		mag = mag*10 + d
+	}
+	return neg, mag, over
+}
+
+// helloAtoi is glibc atoi on a 64-bit platform: strtol saturated at the
+// int64 bounds, then the low 32 bits as a signed int.
+func helloAtoi(s string) int {
+	neg, mag, _ := helloScan(s)
+	var v int64
+	switch {
+	case neg && mag > 1<<63:
+		v = math.MinInt64
+	case neg:
+		v = int64(-mag)
+	case mag > math.MaxInt64:
+		v = math.MaxInt64
+	default:
+		v = int64(mag)
+	}
+	return int(int32(v))
+}
+
+// helloStrtoull is glibc strtoull(s, NULL, 10): saturates at MaxUint64 and
+// negates (mod 2^64) when a minus sign is present.
+func helloStrtoull(s string) uint64 {
+	neg, mag, over := helloScan(s)
+	if over {
+		return math.MaxUint64
+	}
+	if neg {
+		return -mag
+	}
+	return mag
+}

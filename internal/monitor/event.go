@@ -1,0 +1,39 @@
+package monitor
+
+// Level is the importance of an event or log line, in Redis's four steps.
+// The core has its own type so it never imports a logging library; adapters
+// map it onto theirs.
+type Level int
+
+// The levels, from least to most important, as Redis names them.
+const (
+	LevelDebug Level = iota
+	LevelVerbose
+	LevelNotice
+	LevelWarning
+)
+
+// Event is one Sentinel event: Type is both the log prefix and the pub/sub
+// channel (`+sdown`), Msg is the payload (`master mymaster 127.0.0.1 6379`).
+// Master names the master the event belongs to ("" for events that concern
+// no master, such as `+tilt`); it decides which notification-script runs.
+type Event struct {
+	Level  Level
+	Type   string
+	Msg    string
+	Master string
+}
+
+// String is the event as Redis logs it: `<type> <message>`.
+func (e Event) String() string { return e.Type + " " + e.Msg }
+
+// Published reports whether the event goes to pub/sub subscribers: every
+// level except debug.
+func (e Event) Published() bool { return e.Level > LevelDebug }
+
+// LogLine is a log message from the core that is not an event, such as
+// `Sentinel ID is <id>`.
+type LogLine struct {
+	Level Level
+	Text  string
+}

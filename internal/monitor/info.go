@@ -1,0 +1,239 @@
+package monitor
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The reported roles ParseInfo recognises in the `role:` line.
+const (
+	InfoRoleMaster = "master"
+	InfoRoleSlave  = "slave"
+)
+
+// DefaultSlavePriority is the replica priority a replica has until an INFO
+// reply reports `slave_priority`.
+const DefaultSlavePriority = 100
+
+// InfoReport is what Sentinel learns from one INFO reply. It holds only what
+// the reply said; Redis keeps the value from an earlier reply for every field
+// whose Has flag is false (except MasterLinkDownTime, which is 0 when
+// absent), so merging with stored state is the caller's job.
+type InfoReport struct {
+	// RunID is the 40 bytes after `run_id:` in the last line long enough to
+	// hold them, or "" if there is none.
+	RunID string
+	// Role is InfoRoleMaster, InfoRoleSlave or "" if no role line was seen;
+	// the last role line wins.
+	Role string
+	// Replicas are the addresses of the `slave<digit>` lines, in order,
+	// duplicates included. Redis reads them only when the instance is a
+	// master object; ParseInfo parses them whenever present and the caller
+	// decides.
+	Replicas []Addr
+	// MasterLinkDownTime is master_link_down_since_seconds × 1000 ms
+	// (-1 becomes -1000 ms); 0 if absent. It is read whatever the role.
+	MasterLinkDownTime time.Duration
+
+	// The fields below are only read from lines that follow a `role:slave`
+	// line with no `role:master` line in between; the last such line wins.
+
+	// MasterHost is the text after `master_host:`, as written.
+	MasterHost    string
+	HasMasterHost bool
+	// MasterPort is atoi of the text after `master_port:`.
+	MasterPort    int
+	HasMasterPort bool
+	// MasterLinkUp is true when master_link_status is `up` in any case.
+	MasterLinkUp        bool
+	HasMasterLinkStatus bool
+	// SlavePriority is atoi of slave_priority; DefaultSlavePriority if absent.
+	SlavePriority    int
+	HasSlavePriority bool
+	// SlaveReplOffset is strtoull of slave_repl_offset; 0 if absent.
+	SlaveReplOffset    uint64
+	HasSlaveReplOffset bool
+	// ReplicaAnnounced is ReplicaAnnouncedValue != 0; true if absent.
+	ReplicaAnnounced bool
+	// ReplicaAnnouncedValue is atoi of replica_announced, the number Redis
+	// reports as `replica-announced`; 1 if absent.
+	ReplicaAnnouncedValue int
+	HasReplicaAnnounced   bool
+}
+
+// ParseInfo reads an INFO reply the way Redis Sentinel 7.0.15 does: the text
+// ends at its first NUL byte, lines are split on "\r\n" only (a lone "\n" is
+// part of a line), fields are matched by case-sensitive line prefix with the
+// same minimum line lengths, and numbers are read with C atoi / strtoll /
+// strtoull leniency (leading spaces, sign, digits up to the first other byte,
+// 0 when there are none). Unknown and malformed lines are ignored; ParseInfo
+// never fails.
+func ParseInfo(text string) InfoReport {
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		text = text[:i]
+	}
+	r := InfoReport{
+		SlavePriority:         DefaultSlavePriority,
+		ReplicaAnnounced:      true,
+		ReplicaAnnouncedValue: 1,
+	}
+	for _, l := range strings.Split(text, "\r\n") {
+		if len(l) >= 47 && strings.HasPrefix(l, "run_id:") {
+			r.RunID = l[7:47]
+		}
+		if len(l) >= 7 && strings.HasPrefix(l, "slave") && isASCIIDigit(l[5]) {
+			if a, ok := parseInfoReplicaLine(l); ok {
+				r.Replicas = append(r.Replicas, a)
+			}
+		}
+		// Redis compares 30 bytes and reads the number from byte 31 without
+		// checking that byte 30 is the colon.
+		if len(l) >= 32 && strings.HasPrefix(l, "master_link_down_since_seconds") {
+			ms := infoStrtoll(l[31:]) * 1000 // wraps like the C multiplication
+			r.MasterLinkDownTime = time.Duration(ms) * time.Millisecond
+		}
+		if strings.HasPrefix(l, "role:master") {
+			r.Role = InfoRoleMaster
+		} else if strings.HasPrefix(l, "role:slave") {
+			r.Role = InfoRoleSlave
+		}
+		if r.Role != InfoRoleSlave {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "master_host:"):
+			r.MasterHost, r.HasMasterHost = l[12:], true
+		case strings.HasPrefix(l, "master_port:"):
+			r.MasterPort, r.HasMasterPort = infoAtoi(l[12:]), true
+		case strings.HasPrefix(l, "master_link_status:"):
+			r.MasterLinkUp, r.HasMasterLinkStatus = isUpASCIIFold(l[19:]), true
+		case strings.HasPrefix(l, "slave_priority:"):
+			r.SlavePriority, r.HasSlavePriority = infoAtoi(l[15:]), true
+		case strings.HasPrefix(l, "slave_repl_offset:"):
+			r.SlaveReplOffset, r.HasSlaveReplOffset = infoStrtoull(l[18:]), true
+		case strings.HasPrefix(l, "replica_announced:"):
+			v := infoAtoi(l[18:])
+			r.ReplicaAnnouncedValue, r.ReplicaAnnounced, r.HasReplicaAnnounced = v, v != 0, true
+		}
+	}
+	return r
+}
+
+// ReplicaName is the name Sentinel gives a replica at a: "host:port", or
+// "[host]:port" when host contains a colon (an IPv6 address).
+func ReplicaName(a Addr) string {
+	port := strconv.Itoa(a.Port)
+	if strings.Contains(a.Host, ":") {
+		return "[" + a.Host + "]:" + port
+	}
+	return a.Host + ":" + port
+}
+
+// parseInfoReplicaLine reads the address of a `slave<digit>` line in either
+// format Redis accepts. The new format (the line contains "ip=") takes the
+// text after the first "ip=" up to the next comma and the number after the
+// first "port=" anywhere in the line. The old format `slaveN:<ip>,<port>,...`
+// takes the text between the first colon and the next comma as ip and the
+// number after that comma as port, and needs a second comma. ok is false for
+// lines Redis skips.
+func parseInfoReplicaLine(l string) (a Addr, ok bool) {
+	if at := strings.Index(l, "ip="); at >= 0 {
+		p := strings.Index(l, "port=")
+		if p < 0 {
+			return Addr{}, false
+		}
+		ip := l[at+3:]
+		if end := strings.IndexByte(ip, ','); end >= 0 {
+			ip = ip[:end]
+		}
+		// atoi stops at the comma or at the NUL Redis writes there, so
+		// reading the rest of the line gives the same number.
+		return Addr{Host: ip, Port: infoAtoi(l[p+5:])}, true
+	}
+	colon := strings.IndexByte(l, ':')
+	if colon < 0 {
+		return Addr{}, false
+	}
+	rest := l[colon+1:]
+	comma := strings.IndexByte(rest, ',')
+	if comma < 0 {
+		return Addr{}, false
+	}
+	port := rest[comma+1:]
+	if strings.IndexByte(port, ',') < 0 {
+		return Addr{}, false
+	}
+	return Addr{Host: rest[:comma], Port: infoAtoi(port)}, true
+}
+
+// isUpASCIIFold reports whether s is "up" compared ASCII case-insensitively,
+// like strcasecmp in the C locale.
+func isUpASCIIFold(s string) bool {
+	return len(s) == 2 && s[0]|0x20 == 'u' && s[1]|0x20 == 'p'
+}
+
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isCSpace reports whether c is white space for C isspace in the C locale.
+func isCSpace(c byte) bool {
+	return c == ' ' || (c >= '\t' && c <= '\r')
+}
+
+// infoScan reads what C strtol-family functions read in base 10: leading
+// white space, one optional sign, then decimal digits. mag is the magnitude,
+// saturated at math.MaxUint64, and over reports that saturation.
+func infoScan(s string) (neg bool, mag uint64, over bool) {
+	i := 0
+	for i < len(s) && isCSpace(s[i]) {
+		i++
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	for ; i < len(s) && isASCIIDigit(s[i]); i++ {
+		d := uint64(s[i] - '0')
+		if over || mag > (math.MaxUint64-d)/10 {
+			over, mag = true, math.MaxUint64
+			continue
+		}
+		mag = mag*10 + d
+	}
+	return neg, mag, over
+}
+
+// infoStrtoll is glibc strtoll(s, NULL, 10): saturates at the int64 bounds.
+func infoStrtoll(s string) int64 {
+	neg, mag, _ := infoScan(s)
+	if neg {
+		if mag > 1<<63 {
+			return math.MinInt64
+		}
+		return int64(-mag) // -(1<<63) wraps to MinInt64, as wanted
+	}
+	if mag > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(mag)
+}
+
+// infoAtoi is glibc atoi on a 64-bit platform: (int)strtol(s, NULL, 10),
+// keeping the low 32 bits of the saturated long as gcc does.
+func infoAtoi(s string) int {
+	return int(int32(infoStrtoll(s)))
+}
+
+// infoStrtoull is glibc strtoull(s, NULL, 10): saturates at MaxUint64 and
+// negates (mod 2^64) when a minus sign is present.
+func infoStrtoull(s string) uint64 {
+	neg, mag, over := infoScan(s)
+	if over {
+		return math.MaxUint64
+	}
+	if neg {
+		return -mag
+	}
+	return mag
+}

@@ -1,0 +1,96 @@
+package monitor
+
+import "time"
+
+// Addr is a host and port as the configuration or a peer gave them. Host is
+// kept as written (an IP in its canonical text form, or a hostname when
+// resolve-hostnames is on).
+type Addr struct {
+	Host string
+	Port int
+}
+
+// SentinelSpec is a known Sentinel of one master, as persisted by the
+// `sentinel known-sentinel <master> <ip> <port> <runid>` line.
+type SentinelSpec struct {
+	Addr  Addr
+	RunID string
+}
+
+// Rename is one `sentinel rename-command <master> <command> <renamed>` entry:
+// the command Sentinel would send as Command is sent as Renamed instead.
+type Rename struct {
+	Command string
+	Renamed string
+}
+
+// MasterSpec is everything about one monitored master that the config file
+// carries: its settings and the state Sentinel persists for it. It is plain
+// data; the core turns it into live state and back.
+type MasterSpec struct {
+	Name   string
+	Addr   Addr
+	Quorum int
+
+	// DownAfter is down-after-milliseconds; always > 0.
+	DownAfter time.Duration
+	// FailoverTimeout is failover-timeout; always > 0.
+	FailoverTimeout time.Duration
+	// ParallelSyncs is parallel-syncs (the config file accepts any integer).
+	ParallelSyncs int
+	// RebootDownAfter is master-reboot-down-after-period; 0 disables it.
+	RebootDownAfter time.Duration
+
+	NotificationScript   string
+	ClientReconfigScript string
+	AuthPass             string
+	AuthUser             string
+
+	ConfigEpoch uint64
+	LeaderEpoch uint64
+
+	KnownReplicas  []Addr
+	KnownSentinels []SentinelSpec
+	// RenameCommands is kept in the order the mappings were made.
+	RenameCommands []Rename
+}
+
+// Persisted is the whole Sentinel state that survives a restart through the
+// config file: global Sentinel settings, epochs, identity and every master.
+// Masters are kept sorted by name, the order the rewrite writes them in.
+type Persisted struct {
+	// MyID is the 40-character run id of this Sentinel; empty until generated.
+	MyID         string
+	CurrentEpoch uint64
+
+	DenyScriptsReconfig bool
+	ResolveHostnames    bool
+	AnnounceHostnames   bool
+	AnnounceIP          string
+	// AnnouncePort is 0 when not set.
+	AnnouncePort int
+	SentinelUser string
+	SentinelPass string
+
+	Masters []MasterSpec
+}
+
+// Defaults that a newly declared master gets, and that the rewrite omits.
+const (
+	DefaultDownAfter       = 30 * time.Second
+	DefaultFailoverTimeout = 3 * time.Minute
+	DefaultParallelSyncs   = 1
+)
+
+// NewMasterSpec returns a master declared by `sentinel monitor` with the
+// defaults Redis gives a new master.
+func NewMasterSpec(name string, addr Addr, quorum int) MasterSpec {
+	return MasterSpec{
+		Name:            name,
+		Addr:            addr,
+		Quorum:          quorum,
+		DownAfter:       DefaultDownAfter,
+		FailoverTimeout: DefaultFailoverTimeout,
+		ParallelSyncs:   DefaultParallelSyncs,
+	}
+}

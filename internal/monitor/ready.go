@@ -1,0 +1,31 @@
+package monitor
+
+// Action is something the core asks its adapters to do. Actions are plain
+// values; the adapter that owns the loop carries them out in order.
+type Action interface{ isAction() }
+
+// PersistConfig asks for the config file to be rewritten from Snapshot()
+// before any reply that depends on the new state is sent. Reason is logged
+// on failure.
+type PersistConfig struct{ Reason string }
+
+// Exit asks the process to stop with Code after flushing logs (used by
+// SENTINEL SIMULATE-FAILURE, which exits with 99).
+type Exit struct{ Code int }
+
+func (PersistConfig) isAction() {}
+func (Exit) isAction()          {}
+
+// Ready is everything the core produced since the last call to Ready:
+// log lines, events (to log, publish and hand to scripts) and actions, each
+// in the order they happened.
+type Ready struct {
+	Logs    []LogLine
+	Events  []Event
+	Actions []Action
+}
+
+// Empty reports whether there is nothing to do.
+func (r Ready) Empty() bool {
+	return len(r.Logs) == 0 && len(r.Events) == 0 && len(r.Actions) == 0
+}

@@ -1,0 +1,183 @@
+package monitor
+
+import (
+	"math/rand"
+	"regexp"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func newTestSentinel(t *testing.T, p Persisted) (*Sentinel, Ready) {
+	t.Helper()
+	s := New(p, rand.New(rand.NewSource(1)), t0)
+	return s, s.Ready()
+}
+
+func TestNewGeneratesAndPersistsMyID(t *testing.T) {
+	s, r := newTestSentinel(t, Persisted{})
+	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(s.MyID()) {
+		t.Fatalf("myid %q is not 40 hex chars", s.MyID())
+	}
+	if len(r.Actions) != 1 {
+		t.Fatalf("actions = %#v, want one PersistConfig", r.Actions)
+	}
+	if _, ok := r.Actions[0].(PersistConfig); !ok {
+		t.Fatalf("action = %#v, want PersistConfig", r.Actions[0])
+	}
+	if got := s.Snapshot().MyID; got != s.MyID() {
+		t.Fatalf("snapshot myid %q != %q", got, s.MyID())
+	}
+}
+
+func TestNewKeepsMyIDWithoutPersisting(t *testing.T) {
+	id := "0123456789012345678901234567890123456789"
+	s, r := newTestSentinel(t, Persisted{MyID: id})
+	if s.MyID() != id {
+		t.Fatalf("myid = %q", s.MyID())
+	}
+	if len(r.Actions) != 0 {
+		t.Fatalf("unexpected actions %#v", r.Actions)
+	}
+	if len(r.Logs) != 1 || r.Logs[0].Text != "Sentinel ID is "+id {
+		t.Fatalf("logs = %#v", r.Logs)
+	}
+}
+
+func TestSameSeedSameID(t *testing.T) {
+	a := New(Persisted{}, rand.New(rand.NewSource(7)), t0)
+	b := New(Persisted{}, rand.New(rand.NewSource(7)), t0)
+	if a.MyID() != b.MyID() {
+		t.Fatalf("same seed gave %q and %q", a.MyID(), b.MyID())
+	}
+}
+
+func TestMonitorEventsInNameOrder(t *testing.T) {
+	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(2))), Masters: []MasterSpec{
+		NewMasterSpec("zeta", Addr{"127.0.0.1", 7000}, 2),
+		NewMasterSpec("alpha", Addr{"10.0.0.1", 30000}, 1),
+	}}
+	s, r := newTestSentinel(t, p)
+	want := []Event{
+		{LevelWarning, "+monitor", "master alpha 10.0.0.1 30000 quorum 1", "alpha"},
+		{LevelWarning, "+monitor", "master zeta 127.0.0.1 7000 quorum 2", "zeta"},
+	}
+	if len(r.Events) != len(want) {
+		t.Fatalf("events = %#v", r.Events)
+	}
+	for i := range want {
+		if r.Events[i] != want[i] {
+			t.Errorf("event %d = %#v, want %#v", i, r.Events[i], want[i])
+		}
+	}
+	if got := r.Events[0].String(); got != "+monitor master alpha 10.0.0.1 30000 quorum 1" {
+		t.Errorf("String() = %q", got)
+	}
+	names := s.MasterNames()
+	if len(names) != 2 || names[0] != "alpha" || names[1] != "zeta" {
+		t.Errorf("names = %v", names)
+	}
+	snap := s.Snapshot()
+	if snap.Masters[0].Name != "alpha" || snap.Masters[1].Name != "zeta" {
+		t.Errorf("snapshot order = %v", snap.Masters)
+	}
+}
+
+func TestConfigEpochRaisesCurrentEpoch(t *testing.T) {
+	m := NewMasterSpec("m", Addr{"127.0.0.1", 6379}, 2)
+	m.ConfigEpoch = 9
+	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), CurrentEpoch: 4, Masters: []MasterSpec{m}})
+	if s.CurrentEpoch() != 9 {
+		t.Fatalf("current epoch = %d, want 9", s.CurrentEpoch())
+	}
+}
+
+func TestTilt(t *testing.T) {
+	tests := []struct {
+		name     string
+		steps    []time.Duration // offsets from t0 of successive ticks
+		wantTilt bool
+		events   []string
+	}{
+		{"regular ticks", []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond}, false, nil},
+		{"jump forward", []time.Duration{0, 100 * time.Millisecond, 3 * time.Second}, true, []string{"+tilt"}},
+		{"clock goes back", []time.Duration{time.Second, 500 * time.Millisecond}, true, []string{"+tilt"}},
+		{"tilt ends after period", []time.Duration{0, 3 * time.Second, 4 * time.Second, 5 * time.Second,
+			6 * time.Second, 7 * time.Second, 8 * time.Second, 9 * time.Second, 10 * time.Second}, true, []string{"+tilt"}},
+		{"retrigger repeats the event", []time.Duration{0, 3 * time.Second, 6 * time.Second}, true, []string{"+tilt", "+tilt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(4)))})
+			var got []string
+			for _, d := range tt.steps {
+				s.Tick(t0.Add(d))
+				for _, e := range s.Ready().Events {
+					got = append(got, e.Type)
+				}
+			}
+			on, _ := s.Tilt()
+			if on != tt.wantTilt {
+				t.Errorf("tilt = %v, want %v", on, tt.wantTilt)
+			}
+			if len(got) != len(tt.events) {
+				t.Fatalf("events %v, want %v", got, tt.events)
+			}
+			for i := range got {
+				if got[i] != tt.events[i] {
+					t.Errorf("events %v, want %v", got, tt.events)
+				}
+			}
+		})
+	}
+}
+
+func TestTiltExits(t *testing.T) {
+	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(5)))})
+	now := t0
+	s.Tick(now)
+	now = now.Add(5 * time.Second)
+	s.Tick(now)
+	var types []string
+	for i := 0; i < 400; i++ { // 40 s of ticks at 100 ms
+		now = now.Add(100 * time.Millisecond)
+		s.Tick(now)
+		for _, e := range s.Ready().Events {
+			types = append(types, e.Type)
+		}
+	}
+	if on, _ := s.Tilt(); on {
+		t.Fatal("still in tilt after 40 s")
+	}
+	if len(types) < 2 || types[len(types)-1] != "-tilt" {
+		t.Fatalf("events = %v, want ... -tilt", types)
+	}
+}
+
+func TestNextTickInBounds(t *testing.T) {
+	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(6)))})
+	for i := 0; i < 1000; i++ {
+		d := s.NextTickIn()
+		if d < TickMinInterval || d > TickMaxInterval {
+			t.Fatalf("NextTickIn = %v out of [%v, %v]", d, TickMinInterval, TickMaxInterval)
+		}
+	}
+}
+
+func TestStep(t *testing.T) {
+	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(8)))})
+	if err := s.Step(t0, FlushConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Step(t0, Shutdown{}); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Ready()
+	if len(r.Actions) != 1 {
+		t.Fatalf("two persist requests should collapse into one, got %#v", r.Actions)
+	}
+	if !s.Ready().Empty() {
+		t.Fatal("Ready must forget what it returned")
+	}
+}

@@ -1,0 +1,102 @@
+package node
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// memLog records log lines as "<level-char> <text>".
+type memLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (m *memLog) add(c, f string, a ...any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lines = append(m.lines, c+" "+fmt.Sprintf(f, a...))
+}
+func (m *memLog) Debugf(f string, a ...any)   { m.add(".", f, a...) }
+func (m *memLog) Verbosef(f string, a ...any) { m.add("-", f, a...) }
+func (m *memLog) Noticef(f string, a ...any)  { m.add("*", f, a...) }
+func (m *memLog) Warningf(f string, a ...any) { m.add("#", f, a...) }
+func (m *memLog) text() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return strings.Join(m.lines, "\n")
+}
+
+func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
+	var (
+		mu        sync.Mutex
+		persisted []monitor.Persisted
+		published []string
+	)
+	fx := Effects{
+		Persist: func(p monitor.Persisted) error {
+			mu.Lock()
+			defer mu.Unlock()
+			persisted = append(persisted, p)
+			return nil
+		},
+		Publish: func(ch, msg string) {
+			mu.Lock()
+			defer mu.Unlock()
+			published = append(published, ch+" "+msg)
+		},
+	}
+	p := monitor.Persisted{Masters: []monitor.MasterSpec{monitor.NewMasterSpec("m", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
+	core := monitor.New(p, rand.New(rand.NewSource(1)), time.Now())
+	log := &memLog{}
+	l := NewLoop(core, log, fx, time.Now)
+	go l.Run()
+
+	var id string
+	if _, err := l.Exec(func(c *monitor.Sentinel, _ time.Time) { id = c.MyID() }); err != nil {
+		t.Fatal(err)
+	}
+	l.Stop()
+	if _, err := l.Exec(func(*monitor.Sentinel, time.Time) {}); err == nil {
+		t.Fatal("Exec after Stop must fail")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(persisted) != 2 || persisted[0].MyID != id || persisted[1].MyID != id {
+		t.Fatalf("persisted %d times (want start + shutdown) with ids %v", len(persisted), persisted)
+	}
+	if len(published) != 1 || published[0] != "+monitor master m 127.0.0.1 6379 quorum 2" {
+		t.Fatalf("published %v", published)
+	}
+	txt := log.text()
+	for _, want := range []string{"# Sentinel ID is " + id, "# +monitor master m 127.0.0.1 6379 quorum 2", "* Sentinel new configuration saved on disk"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("log lacks %q:\n%s", want, txt)
+		}
+	}
+}
+
+func TestLoopReportsPersistFailure(t *testing.T) {
+	fx := Effects{Persist: func(monitor.Persisted) error { return errors.New("disk full") }}
+	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, rand.New(rand.NewSource(1)), time.Now())
+	log := &memLog{}
+	l := NewLoop(core, log, fx, time.Now)
+	go l.Run()
+	t.Cleanup(l.Stop)
+	out, err := l.Exec(func(c *monitor.Sentinel, now time.Time) { c.Step(now, monitor.FlushConfig{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.PersistErr == nil || !strings.Contains(out.PersistErr.Error(), "disk full") {
+		t.Fatalf("PersistErr = %v", out.PersistErr)
+	}
+	if !strings.Contains(log.text(), "# WARNING: Sentinel was not able to save the new configuration on disk!!!: disk full") {
+		t.Fatalf("log: %s", log.text())
+	}
+}

@@ -1,0 +1,41 @@
+package respserver
+
+import (
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// Backend is how the RESP server reaches the Sentinel core. The core is
+// owned by one goroutine; Exec hands fn to it and waits.
+type Backend interface {
+	// Exec runs fn on the goroutine that owns core, then carries out what
+	// the core asked for (persisting the config among others) before it
+	// returns. The error is ErrStopped once the loop has stopped.
+	Exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, error)
+	// Shutdown asks the process to stop gracefully (SHUTDOWN command).
+	Shutdown()
+}
+
+// Outcome is what carrying out the core's actions after an Exec produced.
+type Outcome struct {
+	// PersistErr is the error of the config rewrite, if one was asked for
+	// and failed.
+	PersistErr error
+}
+
+// Logger is the logging the RESP server needs; the process logger
+// implements it.
+type Logger interface {
+	Debugf(format string, args ...any)
+	Verbosef(format string, args ...any)
+	Noticef(format string, args ...any)
+	Warningf(format string, args ...any)
+}
+
+type nopLogger struct{}
+
+func (nopLogger) Debugf(string, ...any)   {}
+func (nopLogger) Verbosef(string, ...any) {}
+func (nopLogger) Noticef(string, ...any)  {}
+func (nopLogger) Warningf(string, ...any) {}

@@ -1,0 +1,65 @@
+package respserver
+
+import (
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// sentinelSubcommands are the SENTINEL subcommands implemented so far,
+// with Redis 7.0's arities.
+func sentinelSubcommands() []*command {
+	return []*command{
+		{name: "myid", arity: 2, handler: cmdSentinelMyID},
+		{name: "flushconfig", arity: 2, handler: cmdSentinelFlushConfig},
+	}
+}
+
+// exec runs fn on the core and turns a stopped loop into an error reply.
+func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, Value) {
+	if x.srv.opts.Backend == nil {
+		return Outcome{}, Err("ERR " + ErrStopped.Error())
+	}
+	out, err := x.srv.opts.Backend.Exec(fn)
+	if err != nil {
+		return out, Err("ERR " + err.Error())
+	}
+	return out, nil
+}
+
+func cmdSentinelMyID(x *ctx) Value {
+	var id string
+	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { id = core.MyID() }); ev != nil {
+		return ev
+	}
+	return Bulk(id)
+}
+
+// errSaveConfig is Redis's reply when the config rewrite failed.
+const errSaveConfig = Err("ERR Failed to save config file. Check server logs.")
+
+func cmdSentinelFlushConfig(x *ctx) Value {
+	var stepErr error
+	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
+		stepErr = core.Step(now, monitor.FlushConfig{})
+	})
+	if ev != nil {
+		return ev
+	}
+	if stepErr != nil || out.PersistErr != nil {
+		return errSaveConfig
+	}
+	return OK
+}
+
+func cmdRole(x *ctx) Value {
+	var names []string
+	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { names = core.MasterNames() }); ev != nil {
+		return ev
+	}
+	list := make(Array, len(names))
+	for i, n := range names {
+		list[i] = Bulk(n)
+	}
+	return Array{Bulk("sentinel"), list}
+}

@@ -1,0 +1,444 @@
+package respserver
+
+import (
+	"bufio"
+	"io"
+	"math/rand"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// fakeBackend runs the core inline under a mutex.
+type fakeBackend struct {
+	mu        sync.Mutex
+	core      *monitor.Sentinel
+	persistOK bool
+	shutdowns int
+}
+
+func (b *fakeBackend) Exec(fn func(*monitor.Sentinel, time.Time)) (Outcome, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fn(b.core, time.Now())
+	var out Outcome
+	for _, a := range b.core.Ready().Actions {
+		if _, ok := a.(monitor.PersistConfig); ok && !b.persistOK {
+			out.PersistErr = io.ErrShortWrite
+		}
+	}
+	return out, nil
+}
+
+func (b *fakeBackend) Shutdown() {
+	b.mu.Lock()
+	b.shutdowns++
+	b.mu.Unlock()
+}
+
+const testID = "0123456789abcdef0123456789abcdef01234567"
+
+func startServer(t *testing.T, mutate func(*Options)) (*Server, *fakeBackend, string) {
+	t.Helper()
+	p := monitor.Persisted{MyID: testID, Masters: []monitor.MasterSpec{
+		monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2),
+	}}
+	be := &fakeBackend{core: monitor.New(p, rand.New(rand.NewSource(1)), time.Now()), persistOK: true}
+	be.core.Ready()
+	opts := Options{Backend: be, Info: ServerInfo{Version: "7.0.15", Port: 26379}}
+	if mutate != nil {
+		mutate(&opts)
+	}
+	srv := New(opts)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.ServeListener(ln)
+	t.Cleanup(func() { srv.Close() })
+	return srv, be, ln.Addr().String()
+}
+
+// conn is a raw test client that sends bytes and reads whole replies.
+type conn struct {
+	t  *testing.T
+	nc net.Conn
+	rd *bufio.Reader
+}
+
+func dial(t *testing.T, addr string) *conn {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	return &conn{t: t, nc: nc, rd: bufio.NewReader(nc)}
+}
+
+// do sends a command as a RESP array and returns the raw reply.
+func (c *conn) do(args ...string) string {
+	c.t.Helper()
+	var sb strings.Builder
+	sb.WriteString("*" + itoa(len(args)) + "\r\n")
+	for _, a := range args {
+		sb.WriteString("$" + itoa(len(a)) + "\r\n" + a + "\r\n")
+	}
+	c.send(sb.String())
+	return c.reply()
+}
+
+func (c *conn) send(raw string) {
+	c.t.Helper()
+	if _, err := c.nc.Write([]byte(raw)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
+
+func fmtInt(n int) string {
+	return string(Encode(nil, Int(n), 2)[1 : len(Encode(nil, Int(n), 2))-2])
+}
+
+// reply reads one complete RESP2/RESP3 value and returns its raw bytes.
+func (c *conn) reply() string {
+	c.t.Helper()
+	line, err := c.rd.ReadString('\n')
+	if err != nil {
+		c.t.Fatalf("read: %v", err)
+	}
+	out := line
+	body := strings.TrimSuffix(line[1:], "\r\n")
+	switch line[0] {
+	case '$', '=':
+		if body == "-1" {
+			return out
+		}
+		n := atoi(body)
+		buf := make([]byte, n+2)
+		if _, err := io.ReadFull(c.rd, buf); err != nil {
+			c.t.Fatal(err)
+		}
+		out += string(buf)
+	case '*', '>':
+		if body == "-1" {
+			return out
+		}
+		for i := 0; i < atoi(body); i++ {
+			out += c.reply()
+		}
+	case '%':
+		for i := 0; i < 2*atoi(body); i++ {
+			out += c.reply()
+		}
+	}
+	return out
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, ch := range s {
+		n = n*10 + int(ch-'0')
+	}
+	return n
+}
+
+func TestCommands(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"PING"}, "+PONG\r\n"},
+		{[]string{"ping", "hi"}, "$2\r\nhi\r\n"},
+		{[]string{"PING", "a", "b"}, "-ERR wrong number of arguments for 'ping' command\r\n"},
+		{[]string{"QUIT"}, "-ERR unknown command 'QUIT', with args beginning with: \r\n"},
+		{[]string{"FOO", "bar", "baz"}, "-ERR unknown command 'FOO', with args beginning with: 'bar' 'baz' \r\n"},
+		{[]string{"SENTINEL"}, "-ERR wrong number of arguments for 'sentinel' command\r\n"},
+		{[]string{"SENTINEL", "FOO"}, "-ERR unknown subcommand 'FOO'. Try SENTINEL HELP.\r\n"},
+		{[]string{"CLIENT", "SETINFO", "lib-name", "x"}, "-ERR unknown subcommand 'SETINFO'. Try CLIENT HELP.\r\n"},
+		{[]string{"SENTINEL", "MYID", "x"}, "-ERR wrong number of arguments for 'sentinel|myid' command\r\n"},
+		{[]string{"sentinel", "myid"}, "$40\r\n" + testID + "\r\n"},
+		{[]string{"SENTINEL", "FLUSHCONFIG"}, "+OK\r\n"},
+		{[]string{"ROLE"}, "*2\r\n$8\r\nsentinel\r\n*1\r\n$8\r\nmymaster\r\n"},
+		{[]string{"HELLO", "4"}, "-NOPROTO unsupported protocol version\r\n"},
+		{[]string{"HELLO", "x"}, "-ERR Protocol version is not an integer or out of range\r\n"},
+		{[]string{"HELLO", "3", "FOO"}, "-ERR Syntax error in HELLO option 'FOO'\r\n"},
+		{[]string{"AUTH", "x"}, "-ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?\r\n"},
+		{[]string{"AUTH", "a", "b"}, "-WRONGPASS invalid username-password pair or user is disabled.\r\n"},
+		{[]string{"AUTH", "a", "b", "c"}, "-ERR syntax error\r\n"},
+		{[]string{"INFO", "replication"}, "$0\r\n\r\n"},
+		{[]string{"CLIENT", "GETNAME"}, "$-1\r\n"},
+		{[]string{"CLIENT", "SETNAME", "a b"}, "-ERR Client names cannot contain spaces, newlines or special characters.\r\n"},
+		{[]string{"CLIENT", "SETNAME", "me"}, "+OK\r\n"},
+		{[]string{"CLIENT", "GETNAME"}, "$2\r\nme\r\n"},
+		{[]string{"CLIENT", "KILL", "1.2.3.4:5"}, "-ERR No such client\r\n"},
+		{[]string{"SHUTDOWN", "bogus"}, "-ERR syntax error\r\n"},
+	}
+	for _, tt := range tests {
+		if got := c.do(tt.args...); got != tt.want {
+			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestHello(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	id := strings.TrimSpace(strings.TrimPrefix(c.do("CLIENT", "ID"), ":"))
+	want3 := "%6\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$6\r\n7.0.15\r\n$5\r\nproto\r\n:3\r\n$2\r\nid\r\n:" + id +
+		"\r\n$4\r\nmode\r\n$8\r\nsentinel\r\n$7\r\nmodules\r\n*0\r\n"
+	if got := c.do("HELLO", "3"); got != want3 {
+		t.Fatalf("HELLO 3:\n got %q\nwant %q", got, want3)
+	}
+	if got := c.do("SENTINEL", "NOPE"); got[0] != '-' {
+		t.Fatalf("got %q", got)
+	}
+	if got := c.do("CLIENT", "GETNAME"); got != "_\r\n" {
+		t.Fatalf("RESP3 null: %q", got)
+	}
+	if got := c.do("CLIENT", "INFO"); !strings.HasPrefix(got, "=") || !strings.Contains(got, "resp=3") {
+		t.Fatalf("CLIENT INFO in RESP3: %q", got)
+	}
+	if got := c.do("HELLO", "2", "SETNAME", "x"); !strings.HasPrefix(got, "*12\r\n") {
+		t.Fatalf("HELLO 2: %q", got)
+	}
+	if got := c.do("CLIENT", "GETNAME"); got != "$1\r\nx\r\n" {
+		t.Fatalf("SETNAME through HELLO: %q", got)
+	}
+}
+
+func TestInlineAndPipeline(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	c.send("PING\r\n\n")
+	if got := c.reply(); got != "+PONG\r\n" {
+		t.Fatalf("inline: %q", got)
+	}
+	c.send("PING\r\nPING x\r\nCLIENT SETNAME pipelined\r\n")
+	for _, want := range []string{"+PONG\r\n", "$1\r\nx\r\n", "+OK\r\n"} {
+		if got := c.reply(); got != want {
+			t.Fatalf("pipelined: got %q want %q", got, want)
+		}
+	}
+	// Nothing else arrives: the blank inline line gave no reply.
+	if got := c.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("after pipeline: %q", got)
+	}
+}
+
+func TestMalformedFrameClosesOnlyThatConnection(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	good := dial(t, addr)
+	bad := dial(t, addr)
+	if got := bad.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("got %q", got)
+	}
+	bad.send("*x\r\n")
+	if got := bad.reply(); got != "-ERR Protocol error: invalid multibulk length\r\n" {
+		t.Fatalf("got %q", got)
+	}
+	if _, err := bad.rd.ReadByte(); err == nil {
+		t.Fatal("connection with a malformed frame stayed open")
+	}
+	if got := good.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("other connection: %q", got)
+	}
+}
+
+func TestRequirePass(t *testing.T) {
+	users, err := NewUsers("s3cret", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, addr := startServer(t, func(o *Options) { o.Users = users })
+	c := dial(t, addr)
+	if got := c.do("PING"); got != "-NOAUTH Authentication required.\r\n" {
+		t.Fatalf("before auth: %q", got)
+	}
+	if got := c.do("FOO"); !strings.HasPrefix(got, "-ERR unknown command") {
+		t.Fatalf("unknown command comes before NOAUTH, as in Redis: %q", got)
+	}
+	if got := c.do("HELLO", "3"); !strings.HasPrefix(got, "-NOAUTH HELLO must be called") {
+		t.Fatalf("HELLO without auth: %q", got)
+	}
+	if got := c.do("AUTH", "wrong"); got != "-WRONGPASS invalid username-password pair or user is disabled.\r\n" {
+		t.Fatalf("wrong pass: %q", got)
+	}
+	if got := c.do("AUTH", "s3cret"); got != "+OK\r\n" {
+		t.Fatalf("auth: %q", got)
+	}
+	if got := c.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("after auth: %q", got)
+	}
+	c2 := dial(t, addr)
+	if got := c2.do("HELLO", "3", "AUTH", "default", "s3cret"); !strings.HasPrefix(got, "%6") {
+		t.Fatalf("HELLO AUTH: %q", got)
+	}
+}
+
+func TestUsersFromConfigLines(t *testing.T) {
+	u, err := NewUsers("", [][]string{{"default", "off"}, {"admin", "on", ">pw", "~*", "+@all"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.DefaultOpen() {
+		t.Error("default off must not be open")
+	}
+	if !u.Authenticate("admin", "pw") || u.Authenticate("admin", "nope") || u.Authenticate("ghost", "pw") {
+		t.Error("admin authentication wrong")
+	}
+}
+
+func TestPubSubRESP2(t *testing.T) {
+	srv, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	if got := c.do("SUBSCRIBE", "+sdown"); got != "*3\r\n$9\r\nsubscribe\r\n$6\r\n+sdown\r\n:1\r\n" {
+		t.Fatalf("subscribe: %q", got)
+	}
+	if got := c.do("PSUBSCRIBE", "*"); got != "*3\r\n$10\r\npsubscribe\r\n$1\r\n*\r\n:2\r\n" {
+		t.Fatalf("psubscribe: %q", got)
+	}
+	if got := c.do("PING"); got != "*2\r\n$4\r\npong\r\n$0\r\n\r\n" {
+		t.Fatalf("ping while subscribed: %q", got)
+	}
+	if got := c.do("INFO"); got != "-ERR Can't execute 'info': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context\r\n" {
+		t.Fatalf("info while subscribed: %q", got)
+	}
+	if n := srv.Publish("+sdown", "master mymaster 127.0.0.1 6379"); n != 2 {
+		t.Fatalf("delivered to %d", n)
+	}
+	got := c.reply() + c.reply()
+	want := "*3\r\n$7\r\nmessage\r\n$6\r\n+sdown\r\n$30\r\nmaster mymaster 127.0.0.1 6379\r\n" +
+		"*4\r\n$8\r\npmessage\r\n$1\r\n*\r\n$6\r\n+sdown\r\n$30\r\nmaster mymaster 127.0.0.1 6379\r\n"
+	if got != want {
+		t.Fatalf("messages:\n got %q\nwant %q", got, want)
+	}
+	if got := c.do("UNSUBSCRIBE"); got != "*3\r\n$11\r\nunsubscribe\r\n$6\r\n+sdown\r\n:1\r\n" {
+		t.Fatalf("unsubscribe: %q", got)
+	}
+	if got := c.do("PUNSUBSCRIBE"); got != "*3\r\n$12\r\npunsubscribe\r\n$1\r\n*\r\n:0\r\n" {
+		t.Fatalf("punsubscribe: %q", got)
+	}
+	if got := c.do("PUNSUBSCRIBE"); got != "*3\r\n$12\r\npunsubscribe\r\n$-1\r\n:0\r\n" {
+		t.Fatalf("punsubscribe with none: %q", got)
+	}
+}
+
+func TestPubSubRESP3(t *testing.T) {
+	srv, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	c.do("HELLO", "3")
+	if got := c.do("SUBSCRIBE", "+switch-master"); got != ">3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n" {
+		t.Fatalf("subscribe: %q", got)
+	}
+	if got := c.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("ping: %q", got)
+	}
+	if got := c.do("SENTINEL", "MYID"); got != "$40\r\n"+testID+"\r\n" {
+		t.Fatalf("commands are allowed while subscribed in RESP3: %q", got)
+	}
+	srv.Publish("+switch-master", "mymaster 127.0.0.1 6379 127.0.0.1 6380")
+	if got := c.reply(); got != ">3\r\n$7\r\nmessage\r\n$14\r\n+switch-master\r\n$38\r\nmymaster 127.0.0.1 6379 127.0.0.1 6380\r\n" {
+		t.Fatalf("push: %q", got)
+	}
+}
+
+func TestInfo(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	all := c.do("INFO")
+	for _, want := range []string{"# Server\r\n", "redis_version:7.0.15\r\n", "redis_mode:sentinel\r\n", "maxclients:",
+		"used_cpu_user:", "# Sentinel\r\nsentinel_masters:1\r\nsentinel_tilt:0\r\nsentinel_tilt_since_seconds:-1\r\n",
+		"master0:name=mymaster,status=ok,address=127.0.0.1:6379,slaves=0,sentinels=1\r\n"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("INFO lacks %q", want)
+		}
+	}
+	for _, absent := range []string{"used_memory", "rdb_last_bgsave", "master_repl_offset", "cluster_enabled"} {
+		if strings.Contains(all, absent) {
+			t.Errorf("INFO has %q", absent)
+		}
+	}
+	two := c.do("INFO", "server", "SENTINEL")
+	if !strings.Contains(two, "\r\n\r\n# Sentinel\r\n") || strings.Contains(two, "# CPU") {
+		t.Errorf("INFO server sentinel: %q", two)
+	}
+	if !strings.HasSuffix(two, "sentinels=1\r\n\r\n") {
+		t.Errorf("sections end with CRLF: %q", two[len(two)-40:])
+	}
+}
+
+func TestClientListAndKill(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	a := dial(t, addr)
+	b := dial(t, addr)
+	b.do("CLIENT", "SETNAME", "victim")
+	list := a.do("CLIENT", "LIST")
+	if !strings.Contains(list, "name=victim") || strings.Count(list, "id=") != 2 {
+		t.Fatalf("CLIENT LIST: %q", list)
+	}
+	if got := a.do("CLIENT", "KILL", "TYPE", "normal"); got != ":1\r\n" {
+		t.Fatalf("kill count: %q", got)
+	}
+	if _, err := b.rd.ReadByte(); err == nil {
+		t.Fatal("killed client still connected")
+	}
+	if got := a.do("CLIENT", "KILL", "TYPE", "bogus"); got != "-ERR Unknown client type 'bogus'\r\n" {
+		t.Fatalf("bad type: %q", got)
+	}
+}
+
+func TestShutdownCallsBackend(t *testing.T) {
+	_, be, addr := startServer(t, nil)
+	c := dial(t, addr)
+	c.send("*1\r\n$8\r\nSHUTDOWN\r\n")
+	if _, err := c.rd.ReadByte(); err == nil {
+		t.Fatal("SHUTDOWN must not reply")
+	}
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	if be.shutdowns != 1 {
+		t.Fatalf("shutdowns = %d", be.shutdowns)
+	}
+}
+
+func TestFlushConfigFailure(t *testing.T) {
+	_, be, addr := startServer(t, nil)
+	be.persistOK = false
+	c := dial(t, addr)
+	if got := c.do("SENTINEL", "FLUSHCONFIG"); got != "-ERR Failed to save config file. Check server logs.\r\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestIsLocal(t *testing.T) {
+	for _, tt := range []struct {
+		ip   string
+		want bool
+	}{{"127.0.0.1", true}, {"127.3.4.5", true}, {"::1", true}, {"10.1.2.3", false}, {"192.168.1.1", false}} {
+		if got := isLocal(&net.TCPAddr{IP: net.ParseIP(tt.ip)}); got != tt.want {
+			t.Errorf("isLocal(%s) = %v", tt.ip, got)
+		}
+	}
+}
+
+func TestListenAddrs(t *testing.T) {
+	addrs, opt := listenAddrs([]string{"127.0.0.1", "-::1", "*", "::*"}, 26379)
+	want := []string{"127.0.0.1:26379", "[::1]:26379", "0.0.0.0:26379", "[::]:26379"}
+	for i := range want {
+		if addrs[i] != want[i] {
+			t.Errorf("addr %d = %s want %s", i, addrs[i], want[i])
+		}
+	}
+	if opt[0] || !opt[1] {
+		t.Errorf("optional = %v", opt)
+	}
+}
