@@ -23,8 +23,8 @@ type Options struct {
 	// Port is the TCP port; 0 disables TCP listening, as in Redis.
 	Port int
 	// Bind lists the addresses to listen on, as the `bind` directive
-	// gives them (`*`, `::*`, a leading `-` for optional ones). Empty
-	// means all interfaces.
+	// gives them (`*`, `::*`, a leading `-` for optional ones). Nil means
+	// all interfaces; an empty non-nil list means no TCP listener.
 	Bind          []string
 	ProtectedMode bool
 	// Maxclients is the most connections served at once; 0 is unlimited.
@@ -82,7 +82,7 @@ func New(opts Options) *Server {
 // (leading `-`) may fail to bind without failing the start.
 func listenAddrs(bind []string, port int) (addrs []string, optional []bool) {
 	p := fmt.Sprint(port)
-	if len(bind) == 0 {
+	if bind == nil {
 		return []string{net.JoinHostPort("", p)}, []bool{false}
 	}
 	for _, b := range bind {
@@ -191,11 +191,11 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// isLocal reports whether addr is a loopback peer (protected mode lets
-// those in), matching Redis's 127.0.0.1 / ::1 test.
+// isLocal reports whether a peer counts as local for protected mode. As in
+// Redis only 127.0.0.1, ::1 and unix sockets do: 127.0.0.2 does not.
 func isLocal(addr net.Addr) bool {
 	if tcp, ok := addr.(*net.TCPAddr); ok {
-		return tcp.IP.IsLoopback()
+		return tcp.IP.Equal(net.IPv4(127, 0, 0, 1)) || tcp.IP.Equal(net.IPv6loopback)
 	}
 	return addr.Network() == "unix"
 }

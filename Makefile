@@ -1,0 +1,51 @@
+# go-sentinel build, test and demo targets.
+GO      ?= go
+BIN     := bin/go-sentinel
+COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
+LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
+
+.PHONY: all build test unit integration bench demo upstream fmt vet deps clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/go-sentinel
+
+# Unit and integration tests, with the race detector. Integration tests
+# start real redis-server processes on free loopback ports.
+test: build
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 14m ./...
+
+unit:
+	$(GO) test -race -count=1 ./internal/... ./cmd/...
+
+integration: build
+	$(GO) test -race -count=1 -timeout 14m ./test/integration/...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# A throwaway local topology: 1 master + 2 replicas (Debian's redis-server)
+# and 3 go-sentinels on 26379-26381. Ctrl-C tears it down.
+demo: deps build
+	./scripts/demo.sh
+
+# The Redis 7.0.15 Sentinel test suite with our binary in place of
+# src/redis-sentinel (needs the redis repository mirror, see
+# ../shared/tools/upstream-suite).
+upstream: build
+	../shared/tools/upstream-suite $(BIN)
+
+# Installs what the tests and the demo need on Debian when missing.
+deps:
+	./scripts/install-deps.sh
+
+fmt:
+	gofmt -l -w $$(git ls-files '*.go')
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

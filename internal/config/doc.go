@@ -1,0 +1,21 @@
+// Package config reads, validates and rewrites a go-sentinel configuration
+// file with the same rules as Redis 7.0.15 in Sentinel mode.
+//
+// Parsing follows loadServerConfigFromString: the file is split on '\n',
+// every line is trimmed, blank and '#' lines are skipped, the rest is split
+// with the sdssplitargs rules (SplitArgs) and the first word, lower-cased,
+// names the directive. Generic server directives are validated as they are
+// read; `sentinel ...` lines are queued and applied after the whole input was
+// read, in the three passes Redis uses, so a per-master line may precede its
+// `sentinel monitor` line. Every error is an *Error whose Error method prints
+// the exact "FATAL CONFIG FILE ERROR" block Redis prints.
+//
+// Rewrite implements the CONFIG REWRITE engine: the old file's comments,
+// blank lines and unknown lines stay in place, each generated line replaces
+// the next unused old line of the same option, extra lines are appended and
+// the file is replaced atomically.
+//
+// `include` is supported like Redis does it (glob patterns, paths relative to
+// the directory the preceding `dir` directives lead to); `include` lines are
+// kept verbatim by Rewrite, which only ever edits the main file.
+package config

@@ -1,0 +1,195 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// secretMask replaces every password in Format's output.
+const secretMask = "******"
+
+// Format returns a human-readable dump of c for `go-sentinel check`: the
+// effective generic settings, then the Sentinel state, as config-style
+// lines. Passwords (requirepass, auth-pass, sentinel-pass, TLS key
+// passphrases and the password rules of `user` lines) are shown as ******.
+func Format(c *Config) string {
+	var b strings.Builder
+	kv := func(k string, v any) { fmt.Fprintf(&b, "%-26s %v\n", k, v) }
+	str := func(k, v string) {
+		if v == "" {
+			kv(k, `""`)
+			return
+		}
+		kv(k, Quote(v))
+	}
+	secret := func(k, v string) {
+		if v == "" {
+			kv(k, "(not set)")
+			return
+		}
+		kv(k, secretMask)
+	}
+	yn := func(v bool) string {
+		if v {
+			return "yes"
+		}
+		return "no"
+	}
+	s := c.Server
+
+	fmt.Fprintf(&b, "# config file %s\n", c.File)
+	if c.WorkDir != "" {
+		fmt.Fprintf(&b, "# working directory %s\n", c.WorkDir)
+	}
+	b.WriteString("\n# server\n")
+	kv("port", s.Port)
+	bind := s.Bind
+	if bind == nil {
+		bind = DefaultBind
+	}
+	if len(bind) == 0 {
+		kv("bind", `""`)
+	} else {
+		kv("bind", quoteWords(bind))
+	}
+	str("bind-source-addr", s.BindSourceAddr)
+	kv("protected-mode", yn(s.ProtectedMode))
+	kv("daemonize", yn(s.Daemonize))
+	kv("supervised", s.Supervised)
+	str("pidfile", s.Pidfile)
+	str("logfile", s.Logfile)
+	kv("loglevel", s.Loglevel)
+	str("dir", s.Dir)
+	secret("requirepass", s.Requirepass)
+	str("aclfile", s.Aclfile)
+	kv("acllog-max-len", s.AcllogMaxLen)
+	for _, u := range s.Users {
+		kv("user", quoteWords(maskUserRules(u)))
+	}
+	for _, r := range s.RenameCommands {
+		kv("rename-command", quoteWords([]string{r.Command, r.Renamed}))
+	}
+	str("unixsocket", s.Unixsocket)
+	kv("unixsocketperm", "0"+strconv.FormatUint(uint64(s.Unixsocketperm), 8))
+	kv("maxclients", s.Maxclients)
+	kv("timeout", s.Timeout)
+	kv("tcp-keepalive", s.TCPKeepalive)
+	kv("tcp-backlog", s.TCPBacklog)
+	kv("hz", s.Hz)
+	kv("syslog-enabled", yn(s.SyslogEnabled))
+	str("syslog-ident", s.SyslogIdent)
+	kv("syslog-facility", s.SyslogFacility)
+	kv("tls-port", s.TLSPort)
+	kv("tls-replication", yn(s.TLSReplication))
+	kv("tls-auth-clients", s.TLSAuthClients)
+	kv("tls-prefer-server-ciphers", yn(s.TLSPreferServerCiphers))
+	for _, o := range []struct{ k, v string }{
+		{"tls-cert-file", s.TLSCertFile},
+		{"tls-key-file", s.TLSKeyFile},
+		{"tls-client-cert-file", s.TLSClientCertFile},
+		{"tls-client-key-file", s.TLSClientKeyFile},
+		{"tls-dh-params-file", s.TLSDHParamsFile},
+		{"tls-ca-cert-file", s.TLSCACertFile},
+		{"tls-ca-cert-dir", s.TLSCACertDir},
+		{"tls-protocols", s.TLSProtocols},
+		{"tls-ciphers", s.TLSCiphers},
+		{"tls-ciphersuites", s.TLSCiphersuites},
+	} {
+		if o.v != "" {
+			str(o.k, o.v)
+		}
+	}
+	if s.TLSKeyFilePass != "" {
+		secret("tls-key-file-pass", s.TLSKeyFilePass)
+	}
+	if s.TLSClientKeyFilePass != "" {
+		secret("tls-client-key-file-pass", s.TLSClientKeyFilePass)
+	}
+
+	p := c.Sentinel
+	b.WriteString("\n# sentinel\n")
+	if p.MyID == "" {
+		kv("myid", "(generated at start-up)")
+	} else {
+		kv("myid", p.MyID)
+	}
+	kv("current-epoch", p.CurrentEpoch)
+	kv("deny-scripts-reconfig", yn(p.DenyScriptsReconfig))
+	kv("resolve-hostnames", yn(p.ResolveHostnames))
+	kv("announce-hostnames", yn(p.AnnounceHostnames))
+	if p.AnnounceIP != "" {
+		str("announce-ip", p.AnnounceIP)
+	}
+	if p.AnnouncePort != 0 {
+		kv("announce-port", p.AnnouncePort)
+	}
+	if p.SentinelUser != "" {
+		str("sentinel-user", p.SentinelUser)
+	}
+	if p.SentinelPass != "" {
+		secret("sentinel-pass", p.SentinelPass)
+	}
+	for _, m := range p.Masters {
+		formatMaster(&b, m)
+	}
+
+	if len(c.Ignored) > 0 {
+		fmt.Fprintf(&b, "\n# %d directive(s) accepted and ignored\n", len(c.Ignored))
+		for _, l := range c.Ignored {
+			fmt.Fprintf(&b, "#   %s:%d: %s\n", l.File, l.Num, l.Args[0])
+		}
+	}
+	return b.String()
+}
+
+func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
+	ms := func(d time.Duration) int64 { return d.Milliseconds() }
+	fmt.Fprintf(b, "\nmaster %s\n", Quote(m.Name))
+	row := func(k string, v any) { fmt.Fprintf(b, "  %-30s %v\n", k, v) }
+	row("address", fmt.Sprintf("%s %d", m.Addr.Host, m.Addr.Port))
+	row("quorum", m.Quorum)
+	row("down-after-milliseconds", ms(m.DownAfter))
+	row("failover-timeout", ms(m.FailoverTimeout))
+	row("parallel-syncs", m.ParallelSyncs)
+	row("master-reboot-down-after-period", ms(m.RebootDownAfter))
+	if m.NotificationScript != "" {
+		row("notification-script", Quote(m.NotificationScript))
+	}
+	if m.ClientReconfigScript != "" {
+		row("client-reconfig-script", Quote(m.ClientReconfigScript))
+	}
+	if m.AuthUser != "" {
+		row("auth-user", Quote(m.AuthUser))
+	}
+	if m.AuthPass != "" {
+		row("auth-pass", secretMask)
+	}
+	row("config-epoch", m.ConfigEpoch)
+	row("leader-epoch", m.LeaderEpoch)
+	for _, r := range m.KnownReplicas {
+		row("known-replica", fmt.Sprintf("%s %d", r.Host, r.Port))
+	}
+	for _, s := range m.KnownSentinels {
+		row("known-sentinel", fmt.Sprintf("%s %d %s", s.Addr.Host, s.Addr.Port, s.RunID))
+	}
+	for _, r := range m.RenameCommands {
+		row("rename-command", quoteWords([]string{r.Command, r.Renamed}))
+	}
+}
+
+// maskUserRules hides the password rules of a `user` line: ">pass",
+// "<pass", "#hash" and "!hash".
+func maskUserRules(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if i > 0 && w != "" && strings.ContainsRune("><#!", rune(w[0])) {
+			w = w[:1] + secretMask
+		}
+		out[i] = w
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package node
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	mrand "math/rand"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/respserver"
+)
+
+// Node is a running Sentinel: its core loop and its RESP port.
+type Node struct {
+	cfg  *config.Config
+	log  Logger
+	loop *Loop
+	srv  *respserver.Server
+
+	shutdown chan struct{}
+	exitCode chan int
+}
+
+// Options are what a Node needs beyond its config.
+type Options struct {
+	Log  Logger
+	Info respserver.ServerInfo
+	// Now is the clock; nil is wall-clock time without a monotonic
+	// reading, so that clock jumps trigger TILT as they do in Redis.
+	Now func() time.Time
+	// Seed seeds the core's randomness; 0 draws one from crypto/rand.
+	Seed int64
+}
+
+func wallClock() time.Time { return time.Now().Round(0) }
+
+func randomSeed() int64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return time.Now().UnixNano()
+	}
+	return int64(binary.LittleEndian.Uint64(b[:]))
+}
+
+// Start opens the listeners (failing without side effects if one cannot
+// be bound), builds the core from cfg and starts serving.
+func Start(cfg *config.Config, opts Options) (*Node, error) {
+	if opts.Now == nil {
+		opts.Now = wallClock
+	}
+	if opts.Seed == 0 {
+		opts.Seed = randomSeed()
+	}
+	users, err := respserver.NewUsers(cfg.Server.Requirepass, cfg.Server.Users)
+	if err != nil {
+		return nil, fmt.Errorf("users: %w", err)
+	}
+	n := &Node{cfg: cfg, log: opts.Log, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
+	n.srv = respserver.New(respserver.Options{
+		Port:          cfg.Server.Port,
+		Bind:          cfg.Server.Bind,
+		ProtectedMode: cfg.Server.ProtectedMode,
+		Maxclients:    int(cfg.Server.Maxclients),
+		Users:         users,
+		Info:          opts.Info,
+		Backend:       n,
+		Logger:        opts.Log,
+		Now:           opts.Now,
+	})
+	if err := n.srv.Listen(); err != nil {
+		return nil, err
+	}
+	core := monitor.New(cfg.Sentinel, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
+	n.loop = NewLoop(core, opts.Log, Effects{
+		Persist: n.persist,
+		Publish: func(ch, msg string) { n.srv.Publish(ch, msg) },
+		Exit: func(code int) {
+			select {
+			case n.exitCode <- code:
+			default:
+			}
+		},
+	}, opts.Now)
+	go n.loop.Run()
+	n.srv.Serve()
+	return n, nil
+}
+
+func (n *Node) persist(p monitor.Persisted) error {
+	return config.Rewrite(n.cfg.File, n.cfg.Server, p, config.RewriteOptions{})
+}
+
+// Exec implements respserver.Backend.
+func (n *Node) Exec(fn func(*monitor.Sentinel, time.Time)) (respserver.Outcome, error) {
+	return n.loop.Exec(fn)
+}
+
+// Shutdown implements respserver.Backend: it asks whoever waits on
+// ShutdownRequested to stop the node.
+func (n *Node) Shutdown() {
+	select {
+	case n.shutdown <- struct{}{}:
+	default:
+	}
+}
+
+// ShutdownRequested delivers a value when a client sent SHUTDOWN.
+func (n *Node) ShutdownRequested() <-chan struct{} { return n.shutdown }
+
+// ExitRequested delivers the exit code when the core asks the process to
+// exit at once (SENTINEL SIMULATE-FAILURE).
+func (n *Node) ExitRequested() <-chan int { return n.exitCode }
+
+// Addrs returns the addresses the RESP port listens on.
+func (n *Node) Addrs() []string {
+	var out []string
+	for _, a := range n.srv.Addrs() {
+		out = append(out, a.String())
+	}
+	return out
+}
+
+// Stop closes the listeners and clients, then lets the core persist its
+// state and end. It is safe to call more than once.
+func (n *Node) Stop() {
+	n.srv.Close()
+	n.loop.Stop()
+}
