@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -91,7 +90,7 @@ func ParseInfo(text string) InfoReport {
 		// Redis compares 30 bytes and reads the number from byte 31 without
 		// checking that byte 30 is the colon.
 		if len(l) >= 32 && strings.HasPrefix(l, "master_link_down_since_seconds") {
-			ms := infoStrtoll(l[31:]) * 1000 // wraps like the C multiplication
+			ms := cStrtoll(l[31:]) * 1000 // wraps like the C multiplication
 			r.MasterLinkDownTime = time.Duration(ms) * time.Millisecond
 		}
 		if strings.HasPrefix(l, "role:master") {
@@ -106,15 +105,15 @@ func ParseInfo(text string) InfoReport {
 		case strings.HasPrefix(l, "master_host:"):
 			r.MasterHost, r.HasMasterHost = l[12:], true
 		case strings.HasPrefix(l, "master_port:"):
-			r.MasterPort, r.HasMasterPort = infoAtoi(l[12:]), true
+			r.MasterPort, r.HasMasterPort = cAtoi(l[12:]), true
 		case strings.HasPrefix(l, "master_link_status:"):
 			r.MasterLinkUp, r.HasMasterLinkStatus = isUpASCIIFold(l[19:]), true
 		case strings.HasPrefix(l, "slave_priority:"):
-			r.SlavePriority, r.HasSlavePriority = infoAtoi(l[15:]), true
+			r.SlavePriority, r.HasSlavePriority = cAtoi(l[15:]), true
 		case strings.HasPrefix(l, "slave_repl_offset:"):
-			r.SlaveReplOffset, r.HasSlaveReplOffset = infoStrtoull(l[18:]), true
+			r.SlaveReplOffset, r.HasSlaveReplOffset = cStrtoull(l[18:]), true
 		case strings.HasPrefix(l, "replica_announced:"):
-			v := infoAtoi(l[18:])
+			v := cAtoi(l[18:])
 			r.ReplicaAnnouncedValue, r.ReplicaAnnounced, r.HasReplicaAnnounced = v, v != 0, true
 		}
 	}
@@ -150,7 +149,7 @@ func parseInfoReplicaLine(l string) (a Addr, ok bool) {
 		}
 		// atoi stops at the comma or at the NUL Redis writes there, so
 		// reading the rest of the line gives the same number.
-		return Addr{Host: ip, Port: infoAtoi(l[p+5:])}, true
+		return Addr{Host: ip, Port: cAtoi(l[p+5:])}, true
 	}
 	colon := strings.IndexByte(l, ':')
 	if colon < 0 {
@@ -165,7 +164,7 @@ func parseInfoReplicaLine(l string) (a Addr, ok bool) {
 	if strings.IndexByte(port, ',') < 0 {
 		return Addr{}, false
 	}
-	return Addr{Host: rest[:comma], Port: infoAtoi(port)}, true
+	return Addr{Host: rest[:comma], Port: cAtoi(port)}, true
 }
 
 // isUpASCIIFold reports whether s is "up" compared ASCII case-insensitively,
@@ -175,65 +174,3 @@ func isUpASCIIFold(s string) bool {
 }
 
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// isCSpace reports whether c is white space for C isspace in the C locale.
-func isCSpace(c byte) bool {
-	return c == ' ' || (c >= '\t' && c <= '\r')
-}
-
-// infoScan reads what C strtol-family functions read in base 10: leading
-// white space, one optional sign, then decimal digits. mag is the magnitude,
-// saturated at math.MaxUint64, and over reports that saturation.
-func infoScan(s string) (neg bool, mag uint64, over bool) {
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	for ; i < len(s) && isASCIIDigit(s[i]); i++ {
-		d := uint64(s[i] - '0')
-		if over || mag > (math.MaxUint64-d)/10 {
-			over, mag = true, math.MaxUint64
-			continue
-		}
-		mag = mag*10 + d
-	}
-	return neg, mag, over
-}
-
-// infoStrtoll is glibc strtoll(s, NULL, 10): saturates at the int64 bounds.
-func infoStrtoll(s string) int64 {
-	neg, mag, _ := infoScan(s)
-	if neg {
-		if mag > 1<<63 {
-			return math.MinInt64
-		}
-		return int64(-mag) // -(1<<63) wraps to MinInt64, as wanted
-	}
-	if mag > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(mag)
-}
-
-// infoAtoi is glibc atoi on a 64-bit platform: (int)strtol(s, NULL, 10),
-// keeping the low 32 bits of the saturated long as gcc does.
-func infoAtoi(s string) int {
-	return int(int32(infoStrtoll(s)))
-}
-
-// infoStrtoull is glibc strtoull(s, NULL, 10): saturates at MaxUint64 and
-// negates (mod 2^64) when a minus sign is present.
-func infoStrtoull(s string) uint64 {
-	neg, mag, over := infoScan(s)
-	if over {
-		return math.MaxUint64
-	}
-	if neg {
-		return -mag
-	}
-	return mag
-}

@@ -365,13 +365,13 @@ func TestInfoNumbers(t *testing.T) {
 		{"-18446744073709551616", 0, math.MinInt64, math.MaxUint64},
 	}
 	for _, tt := range tests {
-		if got := infoAtoi(tt.in); got != tt.atoi {
+		if got := cAtoi(tt.in); got != tt.atoi {
 			t.Errorf("atoi(%q) = %d, want %d", tt.in, got, tt.atoi)
 		}
-		if got := infoStrtoll(tt.in); got != tt.strtoll {
+		if got := cStrtoll(tt.in); got != tt.strtoll {
 			t.Errorf("strtoll(%q) = %d, want %d", tt.in, got, tt.strtoll)
 		}
-		if got := infoStrtoull(tt.in); got != tt.strtoull {
+		if got := cStrtoull(tt.in); got != tt.strtoull {
 			t.Errorf("strtoull(%q) = %d, want %d", tt.in, got, tt.strtoull)
 		}
 	}

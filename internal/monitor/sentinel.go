@@ -20,11 +20,26 @@ var ErrNoSuchMaster = errors.New("no such master with that name")
 // ErrUnknownInput is returned by Step for an input type it does not handle.
 var ErrUnknownInput = errors.New("unknown input")
 
+// Options are the facts about the process the core needs and that are not
+// part of the persisted Sentinel state.
+type Options struct {
+	// Port is this Sentinel's TCP port, announced in hellos unless
+	// announce-port is set.
+	Port int
+	// TLSPort is announced instead of Port when TLSReplication is on.
+	TLSPort        int
+	TLSReplication bool
+	// RequirePass is this Sentinel's own password, also used to
+	// authenticate to other Sentinels when sentinel-pass is not set.
+	RequirePass string
+}
+
 // Sentinel is the state of one Sentinel. The zero value is not usable; use
 // New. A Sentinel is owned by exactly one goroutine.
 type Sentinel struct {
 	rnd    *rand.Rand
 	timing Timing
+	opts   Options
 
 	myID         string
 	currentEpoch uint64
@@ -33,20 +48,25 @@ type Sentinel struct {
 	masters map[string]*master
 	names   []string // sorted master names, the dictionary order of replies
 
-	started  time.Time
-	lastTick time.Time // zero before the first tick
+	lastTick int64 // 0 before the first tick
 
 	tilt      bool
-	tiltStart time.Time
+	tiltStart int64
 
 	simFailure SimFailure
+
+	nextLinkID LinkID
+	nextTag    uint64
+	links      map[LinkID]linkRef
 
 	out Ready
 }
 
-// master is the live state of one monitored master.
-type master struct {
-	spec MasterSpec
+// linkRef finds the link a connection id belongs to.
+type linkRef struct {
+	link *link
+	kind LinkKind
+	inst *instance // an object using the link (for logging)
 }
 
 // SimFailure is the bit set of SENTINEL SIMULATE-FAILURE flags.
@@ -61,22 +81,36 @@ const (
 // New builds a core from persisted state. If p has no MyID one is generated
 // from rnd and a PersistConfig action is queued at once, as Redis does on
 // first start. Every master gets a `+monitor` event.
-func New(p Persisted, rnd *rand.Rand, now time.Time) *Sentinel {
+func New(p Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentinel {
 	s := &Sentinel{
 		rnd:          rnd,
 		timing:       DefaultTiming(),
+		opts:         o,
 		myID:         p.MyID,
 		currentEpoch: p.CurrentEpoch,
 		global:       p,
 		masters:      make(map[string]*master),
-		started:      now,
+		links:        make(map[LinkID]linkRef),
 	}
 	s.global.Masters = nil
-	for _, m := range p.Masters {
-		if m.ConfigEpoch > s.currentEpoch {
-			s.currentEpoch = m.ConfigEpoch
+	t := ms(now)
+	for _, spec := range p.Masters {
+		if spec.ConfigEpoch > s.currentEpoch {
+			s.currentEpoch = spec.ConfigEpoch
 		}
-		s.addMaster(m)
+		m := s.addMaster(spec, t)
+		for _, a := range spec.KnownReplicas {
+			if s.findReplica(m, a) == nil {
+				s.createReplica(m, a, t)
+			}
+		}
+		for _, ks := range spec.KnownSentinels {
+			if ks.RunID == "" || m.sentinels[ks.RunID] != nil {
+				continue
+			}
+			si := s.createSentinel(m, ks.Addr, ks.RunID, t)
+			s.shareLink(si)
+		}
 	}
 	if s.myID == "" {
 		s.myID = GenerateID(rnd)
@@ -85,21 +119,125 @@ func New(p Persisted, rnd *rand.Rand, now time.Time) *Sentinel {
 	s.log(LevelWarning, "Sentinel ID is "+s.myID)
 	for _, name := range s.names {
 		m := s.masters[name]
-		s.emit(LevelWarning, "+monitor", m.prefix()+fmt.Sprintf(" quorum %d", m.spec.Quorum), name)
+		s.event(LevelWarning, "+monitor", &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
 	}
 	return s
 }
 
-func (s *Sentinel) addMaster(spec MasterSpec) {
-	s.masters[spec.Name] = &master{spec: spec}
+func (s *Sentinel) addMaster(spec MasterSpec, now int64) *master {
+	m := &master{
+		quorum:               spec.Quorum,
+		failoverTimeout:      spec.FailoverTimeout.Milliseconds(),
+		parallelSyncs:        spec.ParallelSyncs,
+		rebootDownAfter:      spec.RebootDownAfter.Milliseconds(),
+		notificationScript:   spec.NotificationScript,
+		clientReconfigScript: spec.ClientReconfigScript,
+		authPass:             spec.AuthPass,
+		authUser:             spec.AuthUser,
+		renames:              append([]Rename(nil), spec.RenameCommands...),
+		configEpoch:          spec.ConfigEpoch,
+		replicas:             map[string]*instance{},
+		sentinels:            map[string]*instance{},
+	}
+	m.instance = s.newInstance(kindMaster, spec.Name, spec.Addr, m, now)
+	m.downAfter = spec.DownAfter.Milliseconds()
+	if m.downAfter <= 0 {
+		m.downAfter = s.timing.DefaultDownAfter.Milliseconds()
+	}
+	if m.failoverTimeout <= 0 {
+		m.failoverTimeout = s.timing.DefaultFailoverTimeout.Milliseconds()
+	}
+	m.leaderEpoch = spec.LeaderEpoch
+	s.masters[spec.Name] = m
 	s.names = append(s.names, spec.Name)
 	sort.Strings(s.names)
+	return m
 }
 
-// prefix is the instance part of an event message for a master.
-func (m *master) prefix() string {
-	return fmt.Sprintf("master %s %s %d", m.spec.Name, m.spec.Addr.Host, m.spec.Addr.Port)
+// newInstance builds the common part of an object with a fresh link.
+func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now int64) instance {
+	return instance{
+		kind:             k,
+		name:             name,
+		addr:             addr,
+		master:           m,
+		link:             newLink(now),
+		downAfter:        m.downAfter,
+		priority:         DefaultSlavePriority,
+		announced:        1,
+		roleReported:     map[kind]string{kindMaster: "master", kindReplica: "slave"}[k],
+		roleReportedTime: now,
+		lastPubTime:      now,
+	}
 }
+
+// createReplica adds a replica object to m (no event, no flush).
+func (s *Sentinel) createReplica(m *master, a Addr, now int64) *instance {
+	r := s.newInstance(kindReplica, ReplicaName(s.announceAddr(a)), a, m, now)
+	ri := &r
+	m.replicas[ri.name] = ri
+	return ri
+}
+
+// createSentinel adds a sentinel object to m (no event, no flush).
+func (s *Sentinel) createSentinel(m *master, a Addr, runID string, now int64) *instance {
+	si := s.newInstance(kindSentinel, runID, a, m, now)
+	si.runID = runID
+	p := &si
+	m.sentinels[runID] = p
+	return p
+}
+
+// findReplica looks a replica of m up by address.
+func (s *Sentinel) findReplica(m *master, a Addr) *instance {
+	for _, r := range m.replicas {
+		if sameAddr(r.addr, a) {
+			return r
+		}
+	}
+	return nil
+}
+
+// shareLink makes a sentinel object use the link of another object with
+// the same run id under another master, as Redis shares one connection per
+// physical Sentinel.
+func (s *Sentinel) shareLink(si *instance) {
+	if si.runID == "" || si.link.refcount > 1 {
+		return
+	}
+	for _, name := range s.names {
+		m := s.masters[name]
+		if m == si.master {
+			continue
+		}
+		other := m.sentinels[si.runID]
+		if other == nil || other == si {
+			continue
+		}
+		s.releaseLink(si)
+		si.link = other.link
+		si.link.refcount++
+		return
+	}
+}
+
+// releaseLink drops an object's use of its link, closing the connections
+// if it was the last user.
+func (s *Sentinel) releaseLink(i *instance) {
+	l := i.link
+	l.refcount--
+	if l.refcount > 0 {
+		return
+	}
+	s.closeCC(l)
+	s.closePC(l)
+}
+
+// announceAddr is the text shown for an address: as stored (the hostname
+// when announce-hostnames is on and one was given; otherwise the IP).
+func (s *Sentinel) announceAddr(a Addr) Addr { return a }
+
+func (s *Sentinel) announceHost(a Addr) string { return s.announceAddr(a).Host }
 
 // MyID returns this Sentinel's 40-character run id.
 func (s *Sentinel) MyID() string { return s.myID }
@@ -111,7 +249,9 @@ func (s *Sentinel) CurrentEpoch() uint64 { return s.currentEpoch }
 func (s *Sentinel) Timing() Timing { return s.timing }
 
 // Tilt reports whether the Sentinel is in TILT mode and since when.
-func (s *Sentinel) Tilt() (bool, time.Time) { return s.tilt, s.tiltStart }
+func (s *Sentinel) Tilt() (bool, time.Time) {
+	return s.tilt, time.UnixMilli(s.tiltStart)
+}
 
 // SimulateFailure returns the active failure simulation flags.
 func (s *Sentinel) SimulateFailure() SimFailure { return s.simFailure }
@@ -123,7 +263,7 @@ func (s *Sentinel) Snapshot() Persisted {
 	p.CurrentEpoch = s.currentEpoch
 	p.Masters = make([]MasterSpec, 0, len(s.names))
 	for _, name := range s.names {
-		p.Masters = append(p.Masters, s.masters[name].spec)
+		p.Masters = append(p.Masters, s.masters[name].spec())
 	}
 	return p
 }
@@ -135,13 +275,34 @@ func (s *Sentinel) Ready() Ready {
 	return r
 }
 
-func (s *Sentinel) emit(l Level, typ, msg, masterName string) {
-	s.out.Events = append(s.out.Events, Event{Level: l, Type: typ, Msg: msg, Master: masterName})
+// event emits an event about inst (nil for events with no instance) with
+// msg appended to the instance prefix.
+func (s *Sentinel) event(l Level, typ string, inst *instance, msg string) {
+	e := Event{Level: l, Type: typ}
+	if inst != nil {
+		e.Msg = inst.prefix(s.announceHost) + msg
+		e.Master = inst.master.name
+	} else {
+		e.Msg = msg
+	}
+	s.out.Events = append(s.out.Events, e)
+}
+
+// eventFor emits an event with a bare message that still belongs to a
+// master (`+new-epoch`, `+vote-for-leader`, `+switch-master`).
+func (s *Sentinel) eventFor(l Level, typ string, m *master, msg string) {
+	e := Event{Level: l, Type: typ, Msg: msg}
+	if m != nil {
+		e.Master = m.name
+	}
+	s.out.Events = append(s.out.Events, e)
 }
 
 func (s *Sentinel) log(l Level, text string) {
 	s.out.Logs = append(s.out.Logs, LogLine{Level: l, Text: text})
 }
+
+func (s *Sentinel) act(a Action) { s.out.Actions = append(s.out.Actions, a) }
 
 // persist queues one PersistConfig; several requests between two calls to
 // Ready collapse into one.
@@ -151,5 +312,5 @@ func (s *Sentinel) persist(reason string) {
 			return
 		}
 	}
-	s.out.Actions = append(s.out.Actions, PersistConfig{Reason: reason})
+	s.act(PersistConfig{Reason: reason})
 }

@@ -5,10 +5,6 @@ import (
 	"time"
 )
 
-// Input is something that happened outside the core: a reply from an
-// instance, a hello, a command from a client. Step applies one.
-type Input interface{ isInput() }
-
 // FlushConfig asks for the config to be rewritten (SENTINEL FLUSHCONFIG).
 type FlushConfig struct{}
 
@@ -18,10 +14,31 @@ type Shutdown struct{}
 func (FlushConfig) isInput() {}
 func (Shutdown) isInput()    {}
 
+// Input is something that happened outside the core: a reply from an
+// instance, a hello, a command from a client. Step applies one.
+type Input interface{ isInput() }
+
 // Step applies one input at time now. Errors are values the RESP layer
 // turns into replies; a failed Step changes nothing.
 func (s *Sentinel) Step(now time.Time, in Input) error {
+	t := ms(now)
 	switch in := in.(type) {
+	case CommandReply:
+		s.reply(t, in)
+	case PubSubMessage:
+		s.pubsubMessage(in, t)
+	case PubSubActivity:
+		if ref, ok := s.links[in.ID]; ok && ref.kind == PubSubLink && ref.link.pc == in.ID {
+			ref.link.pcLastActivity = t
+		}
+	case LinkClosed:
+		s.handleLinkClosed(in)
+	case LinkLocalAddr:
+		if ref, ok := s.links[in.ID]; ok && ref.kind == CmdLink && ref.link.cc == in.ID {
+			ref.link.localAddr = in.Addr
+		}
+	case HelloFromClient:
+		s.processHello(in.Payload, t)
 	case FlushConfig:
 		s.persist("flushconfig")
 	case Shutdown:

@@ -3,29 +3,97 @@ package monitor
 import "time"
 
 // Tick advances the core's timers to now. It must be called every
-// NextTickIn(); it detects clock jumps (TILT) before anything else, as Redis
-// does at the start of each timer run.
+// NextTickIn(); like one run of Redis's sentinelTimer it checks for TILT,
+// then handles every master, its replicas and its Sentinels.
 func (s *Sentinel) Tick(now time.Time) {
-	s.checkTilt(now)
-	if s.tilt && now.Sub(s.tiltStart) >= s.timing.TiltPeriod {
-		s.tilt = false
-		s.emit(LevelWarning, "-tilt", "#tilt mode exited", "")
+	t := ms(now)
+	s.checkTilt(t)
+	var switching *master
+	for _, name := range s.names {
+		m := s.masters[name]
+		s.handleInstance(&m.instance, t)
+		for _, r := range m.sortedReplicas() {
+			s.handleInstance(r, t)
+		}
+		for _, si := range m.sortedSentinels() {
+			s.handleInstance(si, t)
+		}
+		if m.failoverState == failUpdateConfig {
+			switching = m
+		}
+	}
+	if switching != nil {
+		s.switchMaster(switching, t)
 	}
 }
 
 // checkTilt enters TILT when the time since the previous tick is negative
 // or longer than TiltTrigger: the process was stopped, the machine was busy
 // or the clock jumped, and nothing the timers measured can be trusted.
-func (s *Sentinel) checkTilt(now time.Time) {
-	if !s.lastTick.IsZero() {
-		delta := now.Sub(s.lastTick)
-		if delta < 0 || delta > s.timing.TiltTrigger {
+func (s *Sentinel) checkTilt(now int64) {
+	if s.lastTick != 0 {
+		delta := now - s.lastTick
+		if delta < 0 || delta > s.timing.TiltTrigger.Milliseconds() {
 			s.tilt = true
 			s.tiltStart = now
-			s.emit(LevelWarning, "+tilt", "#tilt mode entered", "")
+			s.event(LevelWarning, "+tilt", nil, "#tilt mode entered")
 		}
 	}
 	s.lastTick = now
+}
+
+// handleInstance is one object's share of a tick (§2.3).
+func (s *Sentinel) handleInstance(i *instance, now int64) {
+	if !s.instanceAlive(i) {
+		return // removed earlier in this tick
+	}
+	s.reconnect(i, now)
+	s.sendPeriodic(i, now)
+	if s.tilt {
+		if now-s.tiltStart < s.timing.TiltPeriod.Milliseconds() {
+			return
+		}
+		s.tilt = false
+		s.event(LevelWarning, "-tilt", nil, "#tilt mode exited")
+	}
+	s.checkSDown(i, now)
+	if i.kind == kindMaster {
+		m := i.master
+		s.checkODown(m, now)
+		if s.startFailoverIfNeeded(m, now) {
+			s.askOthers(m, now, true)
+		}
+		s.failoverStateMachine(m, now)
+		s.askOthers(m, now, false)
+	}
+}
+
+// sendPeriodic sends the INFO, PING and hello an instance is due (§2.2).
+func (s *Sentinel) sendPeriodic(i *instance, now int64) {
+	l := i.link
+	if l.disconnected(i.kind) {
+		return
+	}
+	if len(l.pending) >= maxPendingPerRef*l.refcount {
+		return
+	}
+	infoPeriod := s.timing.InfoPeriod.Milliseconds()
+	if i.kind == kindReplica && (i.master.has(flagODown|flagFailoverInProgress) || i.masterLinkDownTime != 0) {
+		infoPeriod = 1000
+	}
+	pingPeriod := s.timing.PingPeriod.Milliseconds()
+	if i.downAfter < pingPeriod {
+		pingPeriod = i.downAfter
+	}
+	if i.kind != kindSentinel && (i.infoRefresh == 0 || now-i.infoRefresh > infoPeriod) {
+		s.send(i, sentInfo, "INFO")
+	}
+	if now-l.lastPongTime > pingPeriod && now-l.lastPingTime > pingPeriod/2 {
+		s.sendPing(i, now)
+	}
+	if now-i.lastPubTime > s.timing.PublishPeriod.Milliseconds() {
+		s.sendHello(i, now)
+	}
 }
 
 // NextTickIn returns how long to wait before the next Tick: a random

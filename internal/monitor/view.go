@@ -1,5 +1,18 @@
 package monitor
 
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// KV is one field of an instance map, in reply order.
+type KV struct {
+	Key   string
+	Value string
+}
+
 // MasterStatus is a master's health as INFO sentinel reports it.
 type MasterStatus string
 
@@ -25,10 +38,18 @@ func (s *Sentinel) MasterSummaries() []MasterSummary {
 	out := make([]MasterSummary, 0, len(s.names))
 	for _, name := range s.names {
 		m := s.masters[name]
+		st := StatusOK
+		if m.has(flagODown) {
+			st = StatusODown
+		} else if m.has(flagSDown) {
+			st = StatusSDown
+		}
 		out = append(out, MasterSummary{
-			Name:   name,
-			Addr:   m.spec.Addr,
-			Status: StatusOK,
+			Name:         name,
+			Addr:         s.announceAddr(m.addr),
+			Status:       st,
+			NumReplicas:  len(m.replicas),
+			NumSentinels: len(m.sentinels),
 		})
 	}
 	return out
@@ -37,4 +58,258 @@ func (s *Sentinel) MasterSummaries() []MasterSummary {
 // MasterNames returns the monitored masters' names in order.
 func (s *Sentinel) MasterNames() []string {
 	return append([]string(nil), s.names...)
+}
+
+func itoa64(v int64) string   { return strconv.FormatInt(v, 10) }
+func utoa64(v uint64) string  { return strconv.FormatUint(v, 10) }
+func agoOrZero(now, t int64) int64 {
+	if t == 0 {
+		return 0
+	}
+	return now - t
+}
+
+// instanceMap renders one object as SENTINEL MASTER/REPLICAS/SENTINELS do
+// (§12.4): fields in Redis's order, conditional ones only when they apply,
+// every value a string.
+func (s *Sentinel) instanceMap(i *instance, now int64) []KV {
+	l := i.link
+	kv := []KV{
+		{"name", i.name},
+		{"ip", s.announceHost(i.addr)},
+		{"port", strconv.Itoa(i.addr.Port)},
+		{"runid", i.runID},
+		{"flags", i.flagString()},
+		{"link-pending-commands", strconv.Itoa(len(l.pending))},
+		{"link-refcount", strconv.Itoa(l.refcount)},
+	}
+	if i.has(flagFailoverInProgress) {
+		kv = append(kv, KV{"failover-state", i.master.failoverState.String()})
+	}
+	kv = append(kv,
+		KV{"last-ping-sent", itoa64(agoOrZero(now, l.actPingTime))},
+		KV{"last-ok-ping-reply", itoa64(now - l.lastAvailTime)},
+		KV{"last-ping-reply", itoa64(now - l.lastPongTime)},
+	)
+	if i.has(flagSDown) {
+		kv = append(kv, KV{"s-down-time", itoa64(now - i.sdownSince)})
+	}
+	if i.has(flagODown) {
+		kv = append(kv, KV{"o-down-time", itoa64(now - i.odownSince)})
+	}
+	kv = append(kv, KV{"down-after-milliseconds", itoa64(i.downAfter)})
+	if i.kind != kindSentinel {
+		role := "slave"
+		if i.roleReported == "master" {
+			role = "master"
+		}
+		kv = append(kv,
+			KV{"info-refresh", itoa64(agoOrZero(now, i.infoRefresh))},
+			KV{"role-reported", role},
+			KV{"role-reported-time", itoa64(now - i.roleReportedTime)},
+		)
+	}
+	if i.kind == kindMaster {
+		m := i.master
+		kv = append(kv,
+			KV{"config-epoch", utoa64(m.configEpoch)},
+			KV{"num-slaves", strconv.Itoa(len(m.replicas))},
+			KV{"num-other-sentinels", strconv.Itoa(len(m.sentinels))},
+			KV{"quorum", strconv.Itoa(m.quorum)},
+			KV{"failover-timeout", itoa64(m.failoverTimeout)},
+			KV{"parallel-syncs", strconv.Itoa(m.parallelSyncs)},
+		)
+		if m.notificationScript != "" {
+			kv = append(kv, KV{"notification-script", m.notificationScript})
+		}
+		if m.clientReconfigScript != "" {
+			kv = append(kv, KV{"client-reconfig-script", m.clientReconfigScript})
+		}
+	}
+	if i.kind == kindReplica {
+		status := "err"
+		if i.masterLinkUp {
+			status = "ok"
+		}
+		host := i.slaveMasterHost
+		if host == "" {
+			host = "?"
+		}
+		kv = append(kv,
+			KV{"master-link-down-time", itoa64(i.masterLinkDownTime)},
+			KV{"master-link-status", status},
+			KV{"master-host", host},
+			KV{"master-port", strconv.Itoa(i.slaveMasterPort)},
+			KV{"slave-priority", strconv.Itoa(i.priority)},
+			KV{"slave-repl-offset", utoa64(i.replOffset)},
+			KV{"replica-announced", strconv.Itoa(i.announced)},
+		)
+	}
+	if i.kind == kindSentinel {
+		leader := i.leader
+		if leader == "" {
+			leader = "?"
+		}
+		kv = append(kv,
+			KV{"last-hello-message", itoa64(now - i.lastHelloTime)},
+			KV{"voted-leader", leader},
+			KV{"voted-leader-epoch", utoa64(i.leaderEpoch)},
+		)
+	}
+	return kv
+}
+
+func (s *Sentinel) master(name string) (*master, error) {
+	m := s.masters[name]
+	if m == nil {
+		return nil, ErrNoSuchMaster
+	}
+	return m, nil
+}
+
+// Master returns the instance map of one master.
+func (s *Sentinel) Master(now time.Time, name string) ([]KV, error) {
+	m, err := s.master(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.instanceMap(&m.instance, ms(now)), nil
+}
+
+// Masters returns the instance maps of every master, in name order.
+func (s *Sentinel) Masters(now time.Time) [][]KV {
+	out := make([][]KV, 0, len(s.names))
+	for _, name := range s.names {
+		out = append(out, s.instanceMap(&s.masters[name].instance, ms(now)))
+	}
+	return out
+}
+
+// Replicas returns the maps of a master's replicas, leaving out those that
+// report replica-announced 0.
+func (s *Sentinel) Replicas(now time.Time, name string) ([][]KV, error) {
+	m, err := s.master(name)
+	if err != nil {
+		return nil, err
+	}
+	out := [][]KV{}
+	for _, r := range m.sortedReplicas() {
+		if r.announced == 0 {
+			continue
+		}
+		out = append(out, s.instanceMap(r, ms(now)))
+	}
+	return out, nil
+}
+
+// Sentinels returns the maps of the other Sentinels known for a master.
+func (s *Sentinel) Sentinels(now time.Time, name string) ([][]KV, error) {
+	m, err := s.master(name)
+	if err != nil {
+		return nil, err
+	}
+	out := [][]KV{}
+	for _, si := range m.sortedSentinels() {
+		out = append(out, s.instanceMap(si, ms(now)))
+	}
+	return out, nil
+}
+
+// MasterAddr returns the address clients should use for a master: the
+// promoted replica's once a failover reached reconf_slaves.
+func (s *Sentinel) MasterAddr(name string) (Addr, bool) {
+	m := s.masters[name]
+	if m == nil {
+		return Addr{}, false
+	}
+	return s.announceAddr(m.currentAddr()), true
+}
+
+// ErrNoQuorum is returned by CkQuorum when the usable Sentinels cannot
+// reach the quorum or the majority; the error text is Redis's reply text
+// after the NOQUORUM code.
+var ErrNoQuorum = errors.New("NOQUORUM")
+
+// QuorumError details a failed CkQuorum.
+type QuorumError struct {
+	Usable     int
+	NoQuorum   bool
+	NoMajority bool
+}
+
+func (e *QuorumError) Error() string {
+	msg := fmt.Sprintf("%d usable Sentinels. ", e.Usable)
+	if e.NoQuorum {
+		msg += "Not enough available Sentinels to reach the specified quorum for this master"
+	}
+	if e.NoQuorum && e.NoMajority {
+		msg += ". "
+	}
+	if e.NoMajority {
+		msg += "Not enough available Sentinels to reach the majority and authorize a failover"
+	}
+	return msg
+}
+
+func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
+
+// CkQuorum checks whether the Sentinels that are up now could reach the
+// master's quorum and a majority; it returns how many are usable.
+func (s *Sentinel) CkQuorum(name string) (int, error) {
+	m, err := s.master(name)
+	if err != nil {
+		return 0, err
+	}
+	usable := 1
+	for _, si := range m.sentinels {
+		if !si.has(flagSDown | flagODown) {
+			usable++
+		}
+	}
+	voters := len(m.sentinels) + 1
+	qe := &QuorumError{Usable: usable, NoQuorum: usable < m.quorum, NoMajority: usable < voters/2+1}
+	if qe.NoQuorum || qe.NoMajority {
+		return usable, qe
+	}
+	return usable, nil
+}
+
+// InfoCacheEntry is one instance's cached INFO for SENTINEL INFO-CACHE.
+type InfoCacheEntry struct {
+	Age  int64 // ms since the INFO was received
+	Info string
+	Has  bool // false when no INFO was ever received (null)
+}
+
+// InfoCache returns, for each named master that exists (in name order,
+// duplicates collapsed), the cached INFO of the master then its replicas.
+func (s *Sentinel) InfoCache(now time.Time, names []string) (masters []string, entries [][]InfoCacheEntry) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	t := ms(now)
+	for _, name := range s.names {
+		if !want[name] {
+			continue
+		}
+		m := s.masters[name]
+		list := []InfoCacheEntry{cacheEntry(&m.instance, m, t)}
+		for _, r := range m.sortedReplicas() {
+			list = append(list, cacheEntry(r, m, t))
+		}
+		masters = append(masters, name)
+		entries = append(entries, list)
+	}
+	return masters, entries
+}
+
+// cacheEntry reproduces Redis's quirk: the age is 0 when the *master* was
+// never refreshed, else now minus the instance's own refresh time.
+func cacheEntry(i *instance, m *master, now int64) InfoCacheEntry {
+	e := InfoCacheEntry{Info: i.info, Has: i.info != ""}
+	if m.infoRefresh != 0 {
+		e.Age = now - i.infoRefresh
+	}
+	return e
 }

@@ -53,7 +53,7 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 		},
 	}
 	p := monitor.Persisted{Masters: []monitor.MasterSpec{monitor.NewMasterSpec("m", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
-	core := monitor.New(p, rand.New(rand.NewSource(1)), time.Now())
+	core := monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	log := &memLog{}
 	l := NewLoop(core, log, fx, time.Now)
 	go l.Run()
@@ -84,7 +84,7 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 
 func TestLoopReportsPersistFailure(t *testing.T) {
 	fx := Effects{Persist: func(monitor.Persisted) error { return errors.New("disk full") }}
-	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, rand.New(rand.NewSource(1)), time.Now())
+	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	log := &memLog{}
 	l := NewLoop(core, log, fx, time.Now)
 	go l.Run()

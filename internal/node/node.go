@@ -72,7 +72,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err := n.srv.Listen(); err != nil {
 		return nil, err
 	}
-	core := monitor.New(cfg.Sentinel, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
+	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
 	n.loop = NewLoop(core, opts.Log, Effects{
 		Persist: n.persist,
 		Publish: func(ch, msg string) { n.srv.Publish(ch, msg) },

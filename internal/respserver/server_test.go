@@ -47,7 +47,7 @@ func startServer(t *testing.T, mutate func(*Options)) (*Server, *fakeBackend, st
 	p := monitor.Persisted{MyID: testID, Masters: []monitor.MasterSpec{
 		monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2),
 	}}
-	be := &fakeBackend{core: monitor.New(p, rand.New(rand.NewSource(1)), time.Now()), persistOK: true}
+	be := &fakeBackend{core: monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now()), persistOK: true}
 	be.core.Ready()
 	opts := Options{Backend: be, Info: ServerInfo{Version: "7.0.15", Port: 26379}}
 	if mutate != nil {

@@ -1,11 +1,10 @@
 // Package gossip holds the wire formats Sentinels use to learn about each
 // other.
-package gossip
+package monitor
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -18,7 +17,7 @@ const helloFields = 8
 
 // ErrHelloFields is returned by DecodeHello when the payload does not split
 // into exactly 8 comma-separated fields; Redis ignores such a message.
-var ErrHelloFields = errors.New("gossip: hello payload does not have exactly 8 fields")
+var ErrHelloFields = errors.New("hello payload does not have exactly 8 fields")
 
 // Hello is one decoded hello message: the sending Sentinel's address, run id
 // and current epoch, and the configuration it holds for one master.
@@ -87,13 +86,13 @@ func DecodeHello(payload string) (Hello, error) {
 	}
 	return Hello{
 		SentinelIP:        tok[0],
-		SentinelPort:      helloAtoi(tok[1]),
+		SentinelPort:      cAtoi(tok[1]),
 		RunID:             tok[2],
-		CurrentEpoch:      helloStrtoull(tok[3]),
+		CurrentEpoch:      cStrtoull(tok[3]),
 		MasterName:        tok[4],
 		MasterIP:          tok[5],
-		MasterPort:        helloAtoi(tok[6]),
-		MasterConfigEpoch: helloStrtoull(tok[7]),
+		MasterPort:        cAtoi(tok[6]),
+		MasterConfigEpoch: cStrtoull(tok[7]),
 	}, nil
 }
 
@@ -112,58 +111,4 @@ func cString(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// helloScan reads what C strtol-family functions read in base 10: leading
-// white space, one optional sign, then decimal digits. mag is the magnitude,
-// saturated at math.MaxUint64, and over reports that saturation.
-func helloScan(s string) (neg bool, mag uint64, over bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
-		if over || mag > (math.MaxUint64-d)/10 {
-			over, mag = true, math.MaxUint64
-			continue
-		}
-		mag = mag*10 + d
-	}
-	return neg, mag, over
-}
-
-// helloAtoi is glibc atoi on a 64-bit platform: strtol saturated at the
-// int64 bounds, then the low 32 bits as a signed int.
-func helloAtoi(s string) int {
-	neg, mag, _ := helloScan(s)
-	var v int64
-	switch {
-	case neg && mag > 1<<63:
-		v = math.MinInt64
-	case neg:
-		v = int64(-mag)
-	case mag > math.MaxInt64:
-		v = math.MaxInt64
-	default:
-		v = int64(mag)
-	}
-	return int(int32(v))
-}
-
-// helloStrtoull is glibc strtoull(s, NULL, 10): saturates at MaxUint64 and
-// negates (mod 2^64) when a minus sign is present.
-func helloStrtoull(s string) uint64 {
-	neg, mag, over := helloScan(s)
-	if over {
-		return math.MaxUint64
-	}
-	if neg {
-		return -mag
-	}
-	return mag
 }

@@ -1,0 +1,192 @@
+package monitor
+
+import (
+	"strconv"
+	"strings"
+)
+
+// helloPort is the port we announce: announce-port, else the TLS port
+// when links use TLS, else our port.
+func (s *Sentinel) helloPort() int {
+	if s.global.AnnouncePort != 0 {
+		return s.global.AnnouncePort
+	}
+	if s.opts.TLSReplication && s.opts.TLSPort != 0 {
+		return s.opts.TLSPort
+	}
+	return s.opts.Port
+}
+
+// sendHello publishes our hello to an instance (§6.1, §6.2): to masters and
+// replicas it reaches every Sentinel subscribed there, to a Sentinel it is
+// processed directly.
+func (s *Sentinel) sendHello(i *instance, now int64) bool {
+	if i.link.disconnected(i.kind) {
+		return false
+	}
+	ip := s.global.AnnounceIP
+	if ip == "" {
+		if i.link.localAddr.Host == "" {
+			return false // the local address of the connection is not known yet
+		}
+		ip = i.link.localAddr.Host
+	}
+	m := i.master
+	cur := m.currentAddr()
+	h := Hello{
+		SentinelIP:        ip,
+		SentinelPort:      s.helloPort(),
+		RunID:             s.myID,
+		CurrentEpoch:      s.currentEpoch,
+		MasterName:        m.name,
+		MasterIP:          s.announceHost(cur),
+		MasterPort:        cur.Port,
+		MasterConfigEpoch: m.configEpoch,
+	}
+	return s.send(i, sentHello, "PUBLISH", HelloChannel, h.Encode())
+}
+
+// pubsubMessage handles what arrives on a pub/sub connection: any of it
+// proves the connection alive; hello messages not from us are processed.
+func (s *Sentinel) pubsubMessage(in PubSubMessage, now int64) {
+	ref, ok := s.links[in.ID]
+	if !ok || ref.kind != PubSubLink || ref.link.pc != in.ID {
+		return
+	}
+	ref.link.pcLastActivity = now
+	if in.Channel != HelloChannel || ContainsRunID(in.Payload, s.myID) {
+		return
+	}
+	s.processHello(in.Payload, now)
+}
+
+// processHello learns from a hello message (§6.3): the Sentinel that sent
+// it, its epoch, and a newer configuration of the master.
+func (s *Sentinel) processHello(payload string, now int64) {
+	h, err := DecodeHello(payload)
+	if err != nil {
+		return
+	}
+	m := s.masters[h.MasterName]
+	if m == nil {
+		return
+	}
+	addr := Addr{Host: h.SentinelIP, Port: h.SentinelPort}
+	var si *instance
+	for _, cand := range m.sentinels {
+		if cand.runID == h.RunID && sameAddr(cand.addr, addr) {
+			si = cand
+			break
+		}
+	}
+	if si == nil {
+		removed := s.removeSentinelsByRunID(m, h.RunID)
+		if removed > 0 {
+			s.event(LevelNotice, "+sentinel-address-switch", &m.instance,
+				" ip "+h.SentinelIP+" port "+strconv.Itoa(h.SentinelPort)+" for "+h.RunID)
+		} else {
+			for _, other := range m.sortedSentinels() {
+				if sameAddr(other.addr, addr) {
+					s.event(LevelNotice, "+sentinel-invalid-addr", other, "")
+					obsolete := other.runID
+					for _, name := range s.names {
+						s.removeSentinelsByRunID(s.masters[name], obsolete)
+					}
+					break
+				}
+			}
+		}
+		if valid, ok := s.validAddr(addr); ok && m.sentinels[h.RunID] == nil {
+			si = s.createSentinel(m, valid, h.RunID, now)
+			if removed == 0 {
+				s.event(LevelNotice, "+sentinel", si, "")
+			}
+			s.shareLink(si)
+			if removed > 0 {
+				s.updateSentinelAddrEverywhere(si)
+			}
+			s.persist("new sentinel")
+		}
+	}
+	if h.CurrentEpoch > s.currentEpoch {
+		s.currentEpoch = h.CurrentEpoch
+		s.persist("new epoch")
+		s.eventFor(LevelWarning, "+new-epoch", m, strconv.FormatUint(s.currentEpoch, 10))
+	}
+	if si != nil && m.configEpoch < h.MasterConfigEpoch {
+		m.configEpoch = h.MasterConfigEpoch
+		if h.MasterPort != m.addr.Port || !s.addrMatchesHost(m.addr, h.MasterIP) {
+			old := m.addr
+			s.event(LevelWarning, "+config-update-from", si, "")
+			s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+
+				strconv.Itoa(old.Port)+" "+h.MasterIP+" "+strconv.Itoa(h.MasterPort))
+			if s.resetMasterAndChangeAddress(m, Addr{Host: h.MasterIP, Port: h.MasterPort}, now) {
+				s.clientReconfigScript(m, "observer", old, m.addr)
+			}
+		}
+	}
+	if si != nil {
+		si.lastHelloTime = now
+	}
+}
+
+// removeSentinelsByRunID drops m's sentinel objects with that run id.
+func (s *Sentinel) removeSentinelsByRunID(m *master, runID string) int {
+	n := 0
+	for name, si := range m.sentinels {
+		if si.runID == runID {
+			s.releaseLink(si)
+			delete(m.sentinels, name)
+			n++
+		}
+	}
+	return n
+}
+
+// updateSentinelAddrEverywhere gives every object with si's run id, under
+// every master, si's address, closing their connections.
+func (s *Sentinel) updateSentinelAddrEverywhere(si *instance) {
+	n := 0
+	for _, name := range s.names {
+		match := s.masters[name].sentinels[si.runID]
+		if match == nil {
+			continue
+		}
+		s.closeLinks(match)
+		if match == si {
+			continue
+		}
+		match.addr = si.addr
+		n++
+	}
+	if n > 0 {
+		s.event(LevelNotice, "+sentinel-address-update", si, " "+strconv.Itoa(n)+" additional matching instances")
+	}
+}
+
+// validAddr checks an address given by a peer: with resolve-hostnames off
+// it must be a numeric IP, stored in canonical form.
+func (s *Sentinel) validAddr(a Addr) (Addr, bool) {
+	if a.Port < 0 || a.Port > 65535 {
+		return a, false
+	}
+	if s.global.ResolveHostnames {
+		return a, a.Host != ""
+	}
+	ip, ok := canonicalIP(a.Host)
+	if !ok {
+		return a, false
+	}
+	return Addr{Host: ip, Port: a.Port}, true
+}
+
+// addrMatchesHost compares a stored address with a host string a peer
+// reported (§14.4).
+func (s *Sentinel) addrMatchesHost(a Addr, host string) bool {
+	if ip, ok := canonicalIP(host); ok {
+		if aip, ok := canonicalIP(a.Host); ok {
+			return ip == aip
+		}
+	}
+	return strings.EqualFold(a.Host, host)
+}

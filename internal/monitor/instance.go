@@ -1,0 +1,153 @@
+package monitor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// kind is what an instance object stands for.
+type kind int
+
+const (
+	kindMaster kind = iota
+	kindReplica
+	kindSentinel
+)
+
+// flag is one bit of an instance's state, as Redis's SRI_* flags.
+type flag uint32
+
+const (
+	flagSDown flag = 1 << iota
+	flagODown
+	flagMasterDown // a sentinel object said the master is down
+	flagFailoverInProgress
+	flagPromoted
+	flagReconfSent
+	flagReconfInprog
+	flagReconfDone
+	flagForceFailover
+	flagScriptKillSent
+	flagMasterReboot
+)
+
+// flagNames lists the flags in the order `flags` fields show them, with
+// the kind names interleaved where Redis puts them.
+var flagNames = []struct {
+	f    flag
+	name string
+}{
+	{flagSDown, "s_down"},
+	{flagODown, "o_down"},
+}
+
+var flagNamesAfterKind = []struct {
+	f    flag
+	name string
+}{
+	{flagMasterDown, "master_down"},
+	{flagFailoverInProgress, "failover_in_progress"},
+	{flagPromoted, "promoted"},
+	{flagReconfSent, "reconf_sent"},
+	{flagReconfInprog, "reconf_inprog"},
+	{flagReconfDone, "reconf_done"},
+	{flagForceFailover, "force_failover"},
+	{flagScriptKillSent, "script_kill_sent"},
+}
+
+// instance is a master, a replica or another Sentinel as this Sentinel
+// sees it. All times are Unix milliseconds; 0 means never, as in Redis, so
+// `now - t` for a t that never happened is huge.
+type instance struct {
+	kind   kind
+	name   string // master name, `ip:port` of a replica, run id of a sentinel
+	addr   Addr
+	runID  string
+	master *master // the master this object belongs to (itself for a master)
+	link   *link
+	flags  flag
+
+	downAfter int64 // ms
+
+	sdownSince int64
+	odownSince int64
+
+	// From INFO (masters and replicas).
+	info                string
+	infoRefresh         int64
+	roleReported        string
+	roleReportedTime    int64
+	slaveConfChangeTime int64
+	masterLinkDownTime  int64 // ms
+	slaveMasterHost     string
+	slaveMasterPort     int
+	masterLinkUp        bool
+	priority            int
+	replOffset          uint64
+	announced           int
+	rebootTime          int64
+
+	// Hellos.
+	lastPubTime   int64 // last hello we sent to it that was accepted
+	lastHelloTime int64 // last hello received from it (sentinels)
+
+	// Votes and is-master-down replies (sentinel objects).
+	lastMasterDownReplyTime int64
+	leader                  string
+	leaderEpoch             uint64
+
+	slaveReconfSentTime int64
+}
+
+func (i *instance) has(f flag) bool { return i.flags&f != 0 }
+
+// flagString renders the flags field of SENTINEL MASTER and friends.
+func (i *instance) flagString() string {
+	var parts []string
+	for _, f := range flagNames {
+		if i.has(f.f) {
+			parts = append(parts, f.name)
+		}
+	}
+	switch i.kind {
+	case kindMaster:
+		parts = append(parts, "master")
+	case kindReplica:
+		parts = append(parts, "slave")
+	case kindSentinel:
+		parts = append(parts, "sentinel")
+	}
+	if i.link.disconnected(i.kind) {
+		parts = append(parts, "disconnected")
+	}
+	for _, f := range flagNamesAfterKind {
+		if i.has(f.f) {
+			parts = append(parts, f.name)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// prefix is the instance part of an event message (§11.1 of the
+// reference): `master <name> <ip> <port>`, or for replicas and sentinels
+// `<type> <name> <ip> <port> @ <master> <master-ip> <master-port>`.
+func (i *instance) prefix(announce func(Addr) string) string {
+	switch i.kind {
+	case kindMaster:
+		return fmt.Sprintf("master %s %s %d", i.name, announce(i.addr), i.addr.Port)
+	case kindReplica:
+		m := i.master
+		return fmt.Sprintf("slave %s %s %d @ %s %s %d", i.name, announce(i.addr), i.addr.Port,
+			m.name, announce(m.addr), m.addr.Port)
+	default:
+		m := i.master
+		return fmt.Sprintf("sentinel %s %s %d @ %s %s %d", i.name, announce(i.addr), i.addr.Port,
+			m.name, announce(m.addr), m.addr.Port)
+	}
+}
+
+// sameAddr compares two stored addresses: same port and same host,
+// case-insensitively (hostnames are compared as written).
+func sameAddr(a, b Addr) bool {
+	return a.Port == b.Port && strings.EqualFold(a.Host, b.Host)
+}

@@ -1,0 +1,60 @@
+package monitor
+
+// pendingKind tells what a command sent on a link was, so its reply can be
+// routed.
+type pendingKind int
+
+const (
+	sentPing pendingKind = iota
+	sentInfo
+	sentHello
+	sentAsk
+	sentOther
+)
+
+// pending is one command awaiting its reply.
+type pending struct {
+	kind pendingKind
+	inst *instance // the object the command was sent for
+}
+
+// link is the connection state to one instance: a command connection and,
+// for masters and replicas, a pub/sub one. Sentinel objects with the same
+// run id under several masters share one link (refcount). Times are Unix
+// ms, 0 = never.
+type link struct {
+	refcount int
+
+	cc LinkID // 0 when there is no command connection
+	pc LinkID // 0 when there is no pub/sub connection
+
+	ccConnTime     int64
+	pcConnTime     int64
+	pcLastActivity int64
+	lastReconnTime int64
+
+	actPingTime   int64 // time of the oldest PING without a valid reply, 0 if none
+	lastPingTime  int64 // last PING sent
+	lastAvailTime int64 // last valid PING reply
+	lastPongTime  int64 // last PING reply of any kind
+
+	localAddr Addr // local address of the command connection, for hellos
+
+	pending map[uint64]pending // commands sent on cc, by tag
+}
+
+func newLink(now int64) *link {
+	return &link{
+		refcount:      1,
+		actPingTime:   now,
+		lastAvailTime: now,
+		lastPongTime:  now,
+		pending:       map[uint64]pending{},
+	}
+}
+
+// disconnected reports whether the link lacks a connection it needs: the
+// command one, or for masters and replicas the pub/sub one.
+func (l *link) disconnected(k kind) bool {
+	return l.cc == 0 || (k != kindSentinel && l.pc == 0)
+}

@@ -1,0 +1,218 @@
+package monitor
+
+import "fmt"
+
+// maxPendingPerRef bounds the commands waiting for a reply on a link, per
+// object sharing it; periodic commands are skipped beyond it.
+const maxPendingPerRef = 100
+
+// clientName is the CLIENT SETNAME Sentinel uses on its connections.
+func (s *Sentinel) clientName(k LinkKind) string {
+	id := s.myID
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return fmt.Sprintf("sentinel-%s-%s", id, k)
+}
+
+// authFor returns the credentials to send to inst: the master's auth-pass
+// and auth-user for masters and replicas; sentinel-user/sentinel-pass, or
+// else requirepass, for other Sentinels.
+func (s *Sentinel) authFor(i *instance) Auth {
+	if i.kind == kindSentinel {
+		if s.global.SentinelPass != "" {
+			return Auth{User: s.global.SentinelUser, Pass: s.global.SentinelPass}
+		}
+		if s.opts.RequirePass != "" {
+			return Auth{Pass: s.opts.RequirePass}
+		}
+		return Auth{}
+	}
+	m := i.master
+	if m.authPass == "" {
+		return Auth{}
+	}
+	return Auth{User: m.authUser, Pass: m.authPass}
+}
+
+// reconnect opens the connections an instance is missing, at most once per
+// PING period (§3.4). A new command connection gets a PING at once.
+func (s *Sentinel) reconnect(i *instance, now int64) {
+	l := i.link
+	if i.addr.Port == 0 || !l.disconnected(i.kind) {
+		return
+	}
+	if since(now, l.lastReconnTime) < s.timing.PingPeriod.Milliseconds() {
+		return
+	}
+	l.lastReconnTime = now
+	if l.cc == 0 {
+		l.cc = s.openLink(i, CmdLink)
+		l.ccConnTime = now
+		l.pending = map[uint64]pending{}
+		s.sendPing(i, now)
+	}
+	if i.kind != kindSentinel && l.pc == 0 {
+		l.pc = s.openLink(i, PubSubLink)
+		l.pcConnTime = now
+	}
+}
+
+func (s *Sentinel) openLink(i *instance, k LinkKind) LinkID {
+	s.nextLinkID++
+	id := s.nextLinkID
+	s.links[id] = linkRef{link: i.link, kind: k, inst: i}
+	a := OpenLink{
+		ID:         id,
+		Kind:       k,
+		Addr:       i.addr,
+		Auth:       s.authFor(i),
+		ClientName: s.clientName(k),
+		Renames:    i.master.renameMap(),
+	}
+	if k == PubSubLink {
+		a.Channel = HelloChannel
+	}
+	s.act(a)
+	return id
+}
+
+// closeCC drops the command connection; pending commands are forgotten.
+func (s *Sentinel) closeCC(l *link) {
+	if l.cc == 0 {
+		return
+	}
+	s.act(CloseLink{ID: l.cc})
+	delete(s.links, l.cc)
+	l.cc = 0
+	l.pending = map[uint64]pending{}
+}
+
+func (s *Sentinel) closePC(l *link) {
+	if l.pc == 0 {
+		return
+	}
+	s.act(CloseLink{ID: l.pc})
+	delete(s.links, l.pc)
+	l.pc = 0
+}
+
+// closeLinks drops both connections of an instance (they are reopened by
+// the next ticks).
+func (s *Sentinel) closeLinks(i *instance) {
+	s.closeCC(i.link)
+	s.closePC(i.link)
+}
+
+// send queues a command on an instance's command connection. The first
+// word goes through the master's rename-command map.
+func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
+	l := i.link
+	if l.cc == 0 {
+		return false
+	}
+	args[0] = i.master.rename(args[0])
+	s.nextTag++
+	l.pending[s.nextTag] = pending{kind: k, inst: i}
+	s.act(Send{ID: l.cc, Tag: s.nextTag, Args: args})
+	return true
+}
+
+func (s *Sentinel) sendPing(i *instance, now int64) bool {
+	if !s.send(i, sentPing, "PING") {
+		return false
+	}
+	l := i.link
+	l.lastPingTime = now
+	if l.actPingTime == 0 {
+		l.actPingTime = now
+	}
+	return true
+}
+
+// handleLinkClosed forgets a connection the adapter lost.
+func (s *Sentinel) handleLinkClosed(in LinkClosed) {
+	ref, ok := s.links[in.ID]
+	if !ok {
+		return
+	}
+	delete(s.links, in.ID)
+	l := ref.link
+	typ := "-cmd-link-reconnection"
+	if ref.kind == CmdLink && l.cc == in.ID {
+		l.cc = 0
+		l.pending = map[uint64]pending{}
+	} else if ref.kind == PubSubLink && l.pc == in.ID {
+		l.pc = 0
+		typ = "-pubsub-link-reconnection"
+	}
+	s.event(LevelDebug, typ, ref.inst, " #"+in.Err)
+}
+
+// reply routes a CommandReply to what the command was for.
+func (s *Sentinel) reply(now int64, in CommandReply) {
+	ref, ok := s.links[in.ID]
+	if !ok || ref.kind != CmdLink || ref.link.cc != in.ID {
+		return
+	}
+	p, ok := ref.link.pending[in.Tag]
+	if !ok {
+		return
+	}
+	delete(ref.link.pending, in.Tag)
+	i := p.inst
+	switch p.kind {
+	case sentPing:
+		s.pingReply(i, in.Reply, now)
+	case sentInfo:
+		if in.Reply.Kind == ReplyString && s.instanceAlive(i) {
+			s.refreshFromInfo(i, in.Reply.Str, now)
+		}
+	case sentHello:
+		if in.Reply.Kind != ReplyError {
+			i.lastPubTime = now
+		}
+	case sentAsk:
+		s.askReply(i, in.Reply, now)
+	}
+}
+
+// instanceAlive reports whether an object is still part of the state (a
+// reply may arrive after it was removed).
+func (s *Sentinel) instanceAlive(i *instance) bool {
+	m, ok := s.masters[i.master.name]
+	if !ok || m != i.master {
+		return false
+	}
+	switch i.kind {
+	case kindMaster:
+		return &m.instance == i
+	case kindReplica:
+		return m.replicas[i.name] == i
+	default:
+		return m.sentinels[i.name] == i
+	}
+}
+
+// pingReply applies a PING reply (§3.5): PONG, LOADING and MASTERDOWN are
+// valid; anything else only counts as a reply.
+func (s *Sentinel) pingReply(i *instance, r Reply, now int64) {
+	l := i.link
+	if r.Kind == ReplyString || r.Kind == ReplyError {
+		str := r.Str
+		if hasPrefix(str, "PONG") || hasPrefix(str, "LOADING") || hasPrefix(str, "MASTERDOWN") {
+			l.lastAvailTime = now
+			l.actPingTime = 0
+			if hasPrefix(str, "PONG") {
+				i.flags &^= flagMasterReboot
+			}
+		} else if hasPrefix(str, "BUSY") && i.has(flagSDown) && !i.has(flagScriptKillSent) {
+			if s.send(i, sentOther, "SCRIPT", "KILL") {
+				i.flags |= flagScriptKillSent
+			}
+		}
+	}
+	l.lastPongTime = now
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }

@@ -1,0 +1,140 @@
+package monitor
+
+import (
+	"sort"
+	"strings"
+)
+
+// failState is a step of the failover state machine.
+type failState int
+
+// The failover states, with the names `failover-state` shows.
+const (
+	failNone failState = iota
+	failWaitStart
+	failSelectSlave
+	failSendSlaveofNoone
+	failWaitPromotion
+	failReconfSlaves
+	failUpdateConfig
+)
+
+var failStateNames = []string{"none", "wait_start", "select_slave", "send_slaveof_noone",
+	"wait_promotion", "reconf_slaves", "update_config"}
+
+func (f failState) String() string { return failStateNames[f] }
+
+// master is a monitored master with its settings, its replicas and the
+// other Sentinels that monitor it.
+type master struct {
+	instance
+
+	quorum               int
+	failoverTimeout      int64 // ms
+	parallelSyncs        int
+	rebootDownAfter      int64 // ms, 0 = disabled
+	notificationScript   string
+	clientReconfigScript string
+	authPass             string
+	authUser             string
+	renames              []Rename
+
+	configEpoch uint64
+	// instance.leader / instance.leaderEpoch hold our own vote.
+
+	failoverState           failState
+	failoverStateChangeTime int64
+	failoverStartTime       int64
+	failoverEpoch           uint64
+	failoverDelayLogged     int64
+	promoted                *instance
+
+	replicas  map[string]*instance // by name
+	sentinels map[string]*instance // by run id
+}
+
+// rename returns the name to send cmd as on this master's instances.
+func (m *master) rename(cmd string) string {
+	for _, r := range m.renames {
+		if strings.EqualFold(r.Command, cmd) {
+			return r.Renamed
+		}
+	}
+	return cmd
+}
+
+func (m *master) renameMap() map[string]string {
+	if len(m.renames) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m.renames))
+	for _, r := range m.renames {
+		out[strings.ToUpper(r.Command)] = r.Renamed
+	}
+	return out
+}
+
+// sortedReplicas returns the replicas ordered by name, the stable order
+// replies and the rewrite use.
+func (m *master) sortedReplicas() []*instance {
+	out := make([]*instance, 0, len(m.replicas))
+	for _, r := range m.replicas {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// sortedSentinels returns the sentinel objects ordered by run id.
+func (m *master) sortedSentinels() []*instance {
+	out := make([]*instance, 0, len(m.sentinels))
+	for _, s := range m.sentinels {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// currentAddr is the address clients should use: the promoted replica's
+// once a failover reached reconf_slaves, else the master's.
+func (m *master) currentAddr() Addr {
+	if m.has(flagFailoverInProgress) && m.promoted != nil && m.failoverState >= failReconfSlaves {
+		return m.promoted.addr
+	}
+	return m.addr
+}
+
+// spec turns the live master back into what the config file persists.
+func (m *master) spec() MasterSpec {
+	s := MasterSpec{
+		Name:                 m.name,
+		Addr:                 m.addr,
+		Quorum:               m.quorum,
+		DownAfter:            msDuration(m.downAfter),
+		FailoverTimeout:      msDuration(m.failoverTimeout),
+		ParallelSyncs:        m.parallelSyncs,
+		RebootDownAfter:      msDuration(m.rebootDownAfter),
+		NotificationScript:   m.notificationScript,
+		ClientReconfigScript: m.clientReconfigScript,
+		AuthPass:             m.authPass,
+		AuthUser:             m.authUser,
+		ConfigEpoch:          m.configEpoch,
+		LeaderEpoch:          m.leaderEpoch,
+		RenameCommands:       append([]Rename(nil), m.renames...),
+	}
+	cur := m.currentAddr()
+	for _, r := range m.sortedReplicas() {
+		a := r.addr
+		// The promoted replica mid-failover is written with the old
+		// master's address, as Redis does, so a restart still knows
+		// both.
+		if sameAddr(a, cur) {
+			a = m.addr
+		}
+		s.KnownReplicas = append(s.KnownReplicas, a)
+	}
+	for _, si := range m.sortedSentinels() {
+		s.KnownSentinels = append(s.KnownSentinels, SentinelSpec{Addr: si.addr, RunID: si.runID})
+	}
+	return s
+}

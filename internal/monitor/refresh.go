@@ -1,0 +1,162 @@
+package monitor
+
+import (
+	"strconv"
+	"strings"
+)
+
+// refreshFromInfo applies an INFO reply to an instance: what it reports
+// (§4.1), then the reactions (§4.2).
+func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
+	r := ParseInfo(text)
+	i.info = text
+	i.masterLinkDownTime = r.MasterLinkDownTime.Milliseconds()
+	if r.RunID != "" {
+		if i.runID == "" {
+			i.runID = r.RunID
+		} else if i.runID != r.RunID {
+			s.event(LevelNotice, "+reboot", i, "")
+			if i.kind == kindMaster && i.master.rebootDownAfter != 0 {
+				i.flags |= flagMasterReboot
+				i.rebootTime = now
+			}
+			i.runID = r.RunID
+		}
+	}
+	if i.kind == kindMaster {
+		for _, a := range r.Replicas {
+			s.discoverReplica(i.master, a, now)
+		}
+	}
+	if r.HasMasterHost && (i.slaveMasterHost == "" || !strings.EqualFold(r.MasterHost, i.slaveMasterHost)) {
+		i.slaveMasterHost = r.MasterHost
+		i.slaveConfChangeTime = now
+	}
+	if r.HasMasterPort && i.slaveMasterPort != r.MasterPort {
+		i.slaveMasterPort = r.MasterPort
+		i.slaveConfChangeTime = now
+	}
+	if r.HasMasterLinkStatus {
+		i.masterLinkUp = r.MasterLinkUp
+	}
+	if r.HasSlavePriority {
+		i.priority = r.SlavePriority
+	}
+	if r.HasSlaveReplOffset {
+		i.replOffset = r.SlaveReplOffset
+	}
+	if r.HasReplicaAnnounced {
+		i.announced = r.ReplicaAnnouncedValue
+	}
+	i.infoRefresh = now
+
+	if r.Role != i.roleReported {
+		i.roleReportedTime = now
+		i.roleReported = r.Role
+		if r.Role == InfoRoleSlave {
+			i.slaveConfChangeTime = now
+		}
+		typ := "-role-change"
+		if (i.kind == kindMaster && r.Role == InfoRoleMaster) || (i.kind == kindReplica && r.Role == InfoRoleSlave) {
+			typ = "+role-change"
+		}
+		role := "slave"
+		if r.Role == InfoRoleMaster {
+			role = "master"
+		}
+		s.event(LevelVerbose, typ, i, " new reported role is "+role)
+	}
+	if s.tilt {
+		return
+	}
+	m := i.master
+	if i.kind == kindReplica && r.Role == InfoRoleMaster {
+		if i.has(flagPromoted) && m.has(flagFailoverInProgress) && m.failoverState == failWaitPromotion {
+			s.promotionConfirmed(m, i, now)
+		} else {
+			wait := 4 * s.timing.PublishPeriod.Milliseconds()
+			if !i.has(flagPromoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
+				now-i.roleReportedTime > wait {
+				if s.sendSlaveOf(i, &m.addr) {
+					s.event(LevelNotice, "+convert-to-slave", i, "")
+				}
+			}
+		}
+	}
+	if i.kind == kindReplica && r.Role == InfoRoleSlave &&
+		(i.slaveMasterPort != m.addr.Port || !s.addrMatchesHost(m.addr, i.slaveMasterHost)) {
+		wait := m.failoverTimeout
+		if s.masterLooksSane(m, now) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait {
+			if s.sendSlaveOf(i, &m.addr) {
+				s.event(LevelNotice, "+fix-slave-config", i, "")
+			}
+		}
+	}
+	if i.kind == kindReplica && r.Role == InfoRoleSlave && i.has(flagReconfSent|flagReconfInprog) {
+		if i.has(flagReconfSent) && i.slaveMasterHost != "" && m.promoted != nil &&
+			s.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
+			i.flags &^= flagReconfSent
+			i.flags |= flagReconfInprog
+			s.event(LevelNotice, "+slave-reconf-inprog", i, "")
+		}
+		if i.has(flagReconfInprog) && i.masterLinkUp {
+			i.flags &^= flagReconfInprog
+			i.flags |= flagReconfDone
+			s.event(LevelNotice, "+slave-reconf-done", i, "")
+		}
+	}
+}
+
+// discoverReplica adds a replica a master reported in its INFO, if new.
+func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
+	valid, ok := s.validAddr(a)
+	if !ok {
+		if s.global.ResolveHostnames || a.Host == "" {
+			return
+		}
+		s.log(LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
+		return
+	}
+	if s.findReplica(m, valid) != nil {
+		return
+	}
+	r := s.createReplica(m, valid, now)
+	s.event(LevelNotice, "+slave", r, "")
+	s.persist("new replica")
+}
+
+// masterLooksSane: a master that reports itself master, is not down and
+// answered INFO recently; only then do we push replicas towards it.
+func (s *Sentinel) masterLooksSane(m *master, now int64) bool {
+	return m.roleReported == "master" && !m.has(flagSDown|flagODown) &&
+		now-m.infoRefresh < 2*s.timing.InfoPeriod.Milliseconds()
+}
+
+// noDownFor reports whether the instance had no SDOWN or ODOWN start in
+// the last d ms (the start times are never cleared by -sdown/-odown).
+func noDownFor(i *instance, d, now int64) bool {
+	recent := i.sdownSince
+	if i.odownSince > recent {
+		recent = i.odownSince
+	}
+	return recent == 0 || now-recent > d
+}
+
+// sendSlaveOf sends the SLAVEOF transaction (§10.8); to == nil means
+// SLAVEOF NO ONE. It reports whether the commands were queued.
+func (s *Sentinel) sendSlaveOf(i *instance, to *Addr) bool {
+	if i.link.cc == 0 {
+		return false
+	}
+	host, port := "NO", "ONE"
+	if to != nil {
+		host, port = s.announceHost(*to), strconv.Itoa(to.Port)
+	}
+	s.send(i, sentOther, "MULTI")
+	s.send(i, sentOther, "SLAVEOF", host, port)
+	s.send(i, sentOther, "CONFIG", "REWRITE")
+	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
+	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "pubsub")
+	s.send(i, sentOther, "EXEC")
+	return true
+}

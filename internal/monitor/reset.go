@@ -1,0 +1,78 @@
+package monitor
+
+import "strconv"
+
+// resetMaster forgets what was learned about m (§10.7): replicas, and the
+// Sentinels unless keepSentinels, flags, failover state, vote target, run
+// id; its connections are reopened by the next ticks.
+func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
+	for name, r := range m.replicas {
+		s.releaseLink(r)
+		delete(m.replicas, name)
+	}
+	if !keepSentinels {
+		for name, si := range m.sentinels {
+			s.releaseLink(si)
+			delete(m.sentinels, name)
+		}
+	}
+	s.closeLinks(&m.instance)
+	m.flags = 0
+	m.leader = ""
+	m.failoverState = failNone
+	m.failoverStateChangeTime = 0
+	m.failoverStartTime = 0
+	m.promoted = nil
+	m.runID = ""
+	m.slaveMasterHost = ""
+	l := m.link
+	l.actPingTime = now
+	l.lastPingTime = 0
+	l.lastAvailTime = now
+	l.lastPongTime = now
+	m.roleReported = "master"
+	m.roleReportedTime = now
+}
+
+// resetMasterAndChangeAddress points m at a new address after a failover
+// (§10.7): the old master and the other replicas become its replicas. It
+// returns false, changing nothing, if the address is not valid.
+func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bool {
+	to, ok := s.validAddr(to)
+	if !ok {
+		return false
+	}
+	var keep []Addr
+	for _, r := range m.sortedReplicas() {
+		if !sameAddr(r.addr, to) {
+			keep = append(keep, r.addr)
+		}
+	}
+	if !sameAddr(m.addr, to) {
+		keep = append(keep, m.addr)
+	}
+	s.resetMaster(m, true, now)
+	m.addr = to
+	m.sdownSince = 0
+	m.odownSince = 0
+	for _, a := range keep {
+		if s.findReplica(m, a) != nil {
+			continue
+		}
+		r := s.createReplica(m, a, now)
+		s.event(LevelNotice, "+slave", r, "")
+	}
+	s.persist("switch master")
+	return true
+}
+
+// switchMaster ends a failover we led (§10.6).
+func (s *Sentinel) switchMaster(m *master, now int64) {
+	if m.promoted == nil {
+		return
+	}
+	old, to := m.addr, m.promoted.addr
+	s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+strconv.Itoa(old.Port)+
+		" "+s.announceHost(to)+" "+strconv.Itoa(to.Port))
+	s.resetMasterAndChangeAddress(m, to, now)
+}

@@ -1,0 +1,116 @@
+package monitor
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// checkSDown decides whether an instance is subjectively down (§7.1) and
+// closes connections that look stale (§3.4).
+func (s *Sentinel) checkSDown(i *instance, now int64) {
+	l := i.link
+	var elapsed int64
+	if l.actPingTime != 0 {
+		elapsed = now - l.actPingTime
+	} else if l.disconnected(i.kind) {
+		elapsed = now - l.lastAvailTime
+	}
+	minReconnect := s.timing.MinLinkReconnectPeriod.Milliseconds()
+	if l.cc != 0 && now-l.ccConnTime > minReconnect && l.actPingTime != 0 &&
+		now-l.actPingTime > i.downAfter/2 && now-l.lastPongTime > i.downAfter/2 {
+		s.closeCC(l)
+	}
+	if l.pc != 0 && now-l.pcConnTime > minReconnect &&
+		now-l.pcLastActivity > 3*s.timing.PublishPeriod.Milliseconds() {
+		s.closePC(l)
+	}
+	down := elapsed > i.downAfter ||
+		(i.kind == kindMaster && i.roleReported == "slave" &&
+			now-i.roleReportedTime > i.downAfter+2*s.timing.InfoPeriod.Milliseconds()) ||
+		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.rebootDownAfter)
+	if down {
+		if !i.has(flagSDown) {
+			s.event(LevelWarning, "+sdown", i, "")
+			i.sdownSince = now
+			i.flags |= flagSDown
+		}
+	} else if i.has(flagSDown) {
+		i.flags &^= flagSDown | flagScriptKillSent
+		s.event(LevelWarning, "-sdown", i, "")
+	}
+}
+
+// checkODown decides whether a master is objectively down (§7.2): we and
+// enough other Sentinels think it is down.
+func (s *Sentinel) checkODown(m *master, now int64) {
+	votes := 0
+	odown := false
+	if m.has(flagSDown) {
+		votes = 1
+		for _, si := range m.sentinels {
+			if si.has(flagMasterDown) {
+				votes++
+			}
+		}
+		odown = votes >= m.quorum
+	}
+	if odown {
+		if !m.has(flagODown) {
+			m.flags |= flagODown
+			m.odownSince = now
+			s.event(LevelWarning, "+odown", &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.quorum))
+		}
+	} else if m.has(flagODown) {
+		m.flags &^= flagODown
+		s.event(LevelWarning, "-odown", &m.instance, "")
+	}
+}
+
+// askOthers asks the other Sentinels whether they think m is down, and
+// for their vote when we run a failover (§7.3). Without force it asks each
+// at most once per ASK period.
+func (s *Sentinel) askOthers(m *master, now int64, force bool) {
+	ask := s.timing.AskPeriod.Milliseconds()
+	for _, si := range m.sortedSentinels() {
+		elapsed := now - si.lastMasterDownReplyTime
+		if elapsed > 5*ask {
+			si.flags &^= flagMasterDown
+			si.leader = ""
+		}
+		if !m.has(flagSDown) || si.link.disconnected(si.kind) {
+			continue
+		}
+		if !force && elapsed < ask {
+			continue
+		}
+		runid := "*"
+		if m.failoverState > failNone {
+			runid = s.myID
+		}
+		s.send(si, sentAsk, "SENTINEL", "is-master-down-by-addr", s.announceHost(m.addr),
+			strconv.Itoa(m.addr.Port), strconv.FormatUint(s.currentEpoch, 10), runid)
+	}
+}
+
+// askReply records another Sentinel's answer (§7.4): exactly an integer, a
+// bulk string and an integer, or it is ignored.
+func (s *Sentinel) askReply(si *instance, r Reply, now int64) {
+	if r.Kind != ReplyArray || len(r.Elems) != 3 || r.Elems[0].Kind != ReplyInt ||
+		r.Elems[1].Kind != ReplyString || r.Elems[2].Kind != ReplyInt {
+		return
+	}
+	si.lastMasterDownReplyTime = now
+	if r.Elems[0].Int == 1 {
+		si.flags |= flagMasterDown
+	} else {
+		si.flags &^= flagMasterDown
+	}
+	if leader := r.Elems[1].Str; leader != "*" {
+		epoch := uint64(r.Elems[2].Int)
+		if si.leaderEpoch != epoch {
+			s.log(LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, leader, epoch))
+		}
+		si.leader = leader
+		si.leaderEpoch = epoch
+	}
+}
