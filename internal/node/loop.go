@@ -29,7 +29,14 @@ type Effects struct {
 	Publish func(channel, msg string)
 	// Exit stops the process with code (SIMULATE-FAILURE crashes).
 	Exit func(code int)
+	// Link carries out a link action (OpenLink, CloseLink, Send) and
+	// reports whether it was one.
+	Link func(a monitor.Action) bool
 }
+
+// inputQueueLen bounds the inputs waiting for the loop; link adapters
+// block briefly when it is full.
+const inputQueueLen = 1 << 16
 
 // Loop owns a core. Run must be called once; every other method is safe
 // from any goroutine.
@@ -39,10 +46,11 @@ type Loop struct {
 	fx   Effects
 	now  func() time.Time
 
-	execs chan execReq
-	stop  chan struct{}
-	done  chan struct{}
-	once  sync.Once
+	execs  chan execReq
+	inputs chan monitor.Input
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
 }
 
 type execReq struct {
@@ -53,13 +61,14 @@ type execReq struct {
 // NewLoop wraps core. now is the clock (time.Now in production).
 func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Time) *Loop {
 	return &Loop{
-		core:  core,
-		log:   log,
-		fx:    fx,
-		now:   now,
-		execs: make(chan execReq),
-		stop:  make(chan struct{}),
-		done:  make(chan struct{}),
+		core:   core,
+		log:    log,
+		fx:     fx,
+		now:    now,
+		execs:  make(chan execReq),
+		inputs: make(chan monitor.Input, inputQueueLen),
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
 	}
 }
 
@@ -78,6 +87,11 @@ func (l *Loop) Run() {
 			}
 			l.drain()
 			return
+		case in := <-l.inputs:
+			if err := l.core.Step(l.now(), in); err != nil {
+				l.log.Warningf("core: %v", err)
+			}
+			l.drain()
 		case req := <-l.execs:
 			req.fn(l.core, l.now())
 			req.reply <- l.drain()
@@ -99,6 +113,15 @@ func (l *Loop) Exec(fn func(*monitor.Sentinel, time.Time)) (respserver.Outcome, 
 		return respserver.Outcome{}, respserver.ErrStopped
 	}
 	return <-req.reply, nil
+}
+
+// Deliver hands an input (a reply, a message, a closed link) to the core.
+// It is safe from any goroutine and drops the input once the loop ended.
+func (l *Loop) Deliver(in monitor.Input) {
+	select {
+	case l.inputs <- in:
+	case <-l.done:
+	}
 }
 
 // Stop asks the loop to persist its state and end, and waits for it.
@@ -134,7 +157,9 @@ func (l *Loop) drain() respserver.Outcome {
 				l.fx.Exit(a.Code)
 			}
 		default:
-			l.log.Warningf("unhandled core action %T", a)
+			if l.fx.Link == nil || !l.fx.Link(a) {
+				l.log.Warningf("unhandled core action %T", a)
+			}
 		}
 	}
 	return out

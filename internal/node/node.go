@@ -8,16 +8,18 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 )
 
 // Node is a running Sentinel: its core loop and its RESP port.
 type Node struct {
-	cfg  *config.Config
-	log  Logger
-	loop *Loop
-	srv  *respserver.Server
+	cfg   *config.Config
+	log   Logger
+	loop  *Loop
+	srv   *respserver.Server
+	links *gossip.Links
 
 	shutdown chan struct{}
 	exitCode chan int
@@ -72,10 +74,16 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err := n.srv.Listen(); err != nil {
 		return nil, err
 	}
+	n.links = gossip.NewLinks(gossip.LinksOptions{
+		Deliver:    func(in monitor.Input) { n.loop.Deliver(in) },
+		SourceAddr: cfg.Server.BindSourceAddr,
+		Logf:       opts.Log.Debugf,
+	})
 	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
 	n.loop = NewLoop(core, opts.Log, Effects{
 		Persist: n.persist,
 		Publish: func(ch, msg string) { n.srv.Publish(ch, msg) },
+		Link:    n.links.Apply,
 		Exit: func(code int) {
 			select {
 			case n.exitCode <- code:
@@ -127,4 +135,5 @@ func (n *Node) Addrs() []string {
 func (n *Node) Stop() {
 	n.srv.Close()
 	n.loop.Stop()
+	n.links.Close()
 }

@@ -12,6 +12,20 @@ func sentinelSubcommands() []*command {
 	return []*command{
 		{name: "myid", arity: 2, handler: cmdSentinelMyID},
 		{name: "flushconfig", arity: 2, handler: cmdSentinelFlushConfig},
+		{name: "masters", arity: 2, handler: cmdSentinelMasters},
+		{name: "master", arity: 3, handler: cmdSentinelMaster},
+		{name: "replicas", arity: 3, handler: cmdSentinelReplicas},
+		{name: "slaves", arity: 3, handler: cmdSentinelReplicas},
+		{name: "sentinels", arity: 3, handler: cmdSentinelSentinels},
+		{name: "get-master-addr-by-name", arity: 3, handler: cmdSentinelGetMasterAddr},
+		{name: "is-master-down-by-addr", arity: 6, handler: cmdSentinelIsMasterDown},
+		{name: "ckquorum", arity: 3, handler: cmdSentinelCkQuorum},
+		{name: "info-cache", arity: -3, handler: cmdSentinelInfoCache},
+		// Valkey's spellings of the same subcommands.
+		{name: "primaries", arity: 2, handler: cmdSentinelMasters},
+		{name: "primary", arity: 3, handler: cmdSentinelMaster},
+		{name: "get-primary-addr-by-name", arity: 3, handler: cmdSentinelGetMasterAddr},
+		{name: "is-primary-down-by-addr", arity: 6, handler: cmdSentinelIsMasterDown},
 	}
 }
 

@@ -156,6 +156,7 @@ func commandTable() map[string]*command {
 	add(&command{name: "psubscribe", arity: -2, flags: flagPubSub, handler: cmdSubscribe})
 	add(&command{name: "unsubscribe", arity: -1, flags: flagPubSub, handler: cmdUnsubscribe})
 	add(&command{name: "punsubscribe", arity: -1, flags: flagPubSub, handler: cmdUnsubscribe})
+	add(&command{name: "publish", arity: 3, handler: cmdPublish})
 	add(container("client", clientSubcommands()))
 	add(container("sentinel", sentinelSubcommands()))
 	return t

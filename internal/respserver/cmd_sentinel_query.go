@@ -1,0 +1,187 @@
+package respserver
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// errNoSuchMaster is Redis's reply for an unknown master name.
+const errNoSuchMaster = Err("ERR No such master with that name")
+
+// errReply turns a core error into Redis's reply text. Only this layer
+// knows the wire spelling of errors.
+func errReply(err error) Value {
+	var qe *monitor.QuorumError
+	switch {
+	case errors.Is(err, monitor.ErrNoSuchMaster):
+		return errNoSuchMaster
+	case errors.As(err, &qe):
+		return Err("NOQUORUM " + qe.Error())
+	default:
+		return Err("ERR " + err.Error())
+	}
+}
+
+func kvMap(kv []monitor.KV) Map {
+	m := make(Map, 0, 2*len(kv))
+	for _, f := range kv {
+		m = append(m, Bulk(f.Key), Bulk(f.Value))
+	}
+	return m
+}
+
+func kvMaps(list [][]monitor.KV) Array {
+	out := make(Array, 0, len(list))
+	for _, kv := range list {
+		out = append(out, kvMap(kv))
+	}
+	return out
+}
+
+func cmdSentinelMasters(x *ctx) Value {
+	var list [][]monitor.KV
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list = core.Masters(now) }); ev != nil {
+		return ev
+	}
+	return kvMaps(list)
+}
+
+func cmdSentinelMaster(x *ctx) Value {
+	var kv []monitor.KV
+	var err error
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { kv, err = core.Master(now, x.arg(2)) }); ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return kvMap(kv)
+}
+
+func cmdSentinelReplicas(x *ctx) Value {
+	var list [][]monitor.KV
+	var err error
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list, err = core.Replicas(now, x.arg(2)) }); ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return kvMaps(list)
+}
+
+func cmdSentinelSentinels(x *ctx) Value {
+	var list [][]monitor.KV
+	var err error
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list, err = core.Sentinels(now, x.arg(2)) }); ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return kvMaps(list)
+}
+
+func cmdSentinelGetMasterAddr(x *ctx) Value {
+	var addr monitor.Addr
+	var ok bool
+	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { addr, ok = core.MasterAddr(x.arg(2)) }); ev != nil {
+		return ev
+	}
+	if !ok {
+		return NullArray{}
+	}
+	return Array{Bulk(addr.Host), Bulk(strconv.Itoa(addr.Port))}
+}
+
+// parseInt parses a signed integer argument as Redis's string2ll does.
+func parseInt(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 20 || (len(s) > 1 && s[0] == '0') || s[0] == '+' {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || (s[0] == '-' && s == "-0") {
+		return 0, false
+	}
+	return v, true
+}
+
+const errNotInteger = Err("ERR value is not an integer or out of range")
+
+func cmdSentinelIsMasterDown(x *ctx) Value {
+	port, ok := parseInt(x.arg(3))
+	if !ok || port < -1<<31 || port > 1<<31-1 {
+		return errNotInteger
+	}
+	epoch, ok := parseInt(x.arg(4))
+	if !ok {
+		return errNotInteger
+	}
+	var rep monitor.MasterDownReply
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
+		rep = core.IsMasterDownByAddr(now, x.arg(2), int(port), uint64(epoch), x.arg(5))
+	}); ev != nil {
+		return ev
+	}
+	down := 0
+	if rep.Down {
+		down = 1
+	}
+	return Array{Int(down), Bulk(rep.Leader), Int(int64(rep.LeaderEpoch))}
+}
+
+func cmdSentinelCkQuorum(x *ctx) Value {
+	var usable int
+	var err error
+	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { usable, err = core.CkQuorum(x.arg(2)) }); ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return Status(fmt.Sprintf("OK %d usable Sentinels. Quorum and failover authorization can be reached", usable))
+}
+
+func cmdSentinelInfoCache(x *ctx) Value {
+	names := make([]string, 0, len(x.args)-2)
+	for _, a := range x.args[2:] {
+		names = append(names, string(a))
+	}
+	var masters []string
+	var entries [][]monitor.InfoCacheEntry
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { masters, entries = core.InfoCache(now, names) }); ev != nil {
+		return ev
+	}
+	out := make(Array, 0, 2*len(masters))
+	for k, name := range masters {
+		list := make(Array, 0, len(entries[k]))
+		for _, e := range entries[k] {
+			var info Value = Null{}
+			if e.Has {
+				info = Bulk(e.Info)
+			}
+			list = append(list, Array{Int(e.Age), info})
+		}
+		out = append(out, Bulk(name), list)
+	}
+	return out
+}
+
+// cmdPublish accepts only hellos on the hello channel, processed as if
+// received from an instance (§12.3); the reply is always 1.
+func cmdPublish(x *ctx) Value {
+	if x.arg(1) != monitor.HelloChannel {
+		return Err("ERR Only HELLO messages are accepted by Sentinel instances.")
+	}
+	payload := x.arg(2)
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
+		_ = core.Step(now, monitor.HelloFromClient{Payload: payload})
+	}); ev != nil {
+		return ev
+	}
+	return Int(1)
+}
