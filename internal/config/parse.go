@@ -68,7 +68,7 @@ func Load(path string, args []string) (*Config, error) {
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, fmt.Errorf("can't open config file '%s': %w", abs, err)
+		return nil, fmt.Errorf("can't open config file '%s': %s", abs, strerror(err))
 	}
 	c, err := Parse(abs, data, args)
 	if err != nil {

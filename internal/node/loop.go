@@ -24,7 +24,7 @@ type Logger interface {
 // Effects are the adapters the loop hands the core's output to.
 type Effects struct {
 	// Persist rewrites the config file from p.
-	Persist func(p monitor.Persisted) error
+	Persist func(p monitor.Persisted, t monitor.Timing) error
 	// Publish delivers an event to local pub/sub subscribers.
 	Publish func(channel, msg string)
 	// Exit stops the process with code (SIMULATE-FAILURE crashes).
@@ -169,7 +169,7 @@ func (l *Loop) persist() error {
 	if l.fx.Persist == nil {
 		return nil
 	}
-	if err := l.fx.Persist(l.core.Snapshot()); err != nil {
+	if err := l.fx.Persist(l.core.Snapshot(), l.core.Timing()); err != nil {
 		l.log.Warningf("WARNING: Sentinel was not able to save the new configuration on disk!!!: %v", err)
 		return fmt.Errorf("persist config: %w", err)
 	}

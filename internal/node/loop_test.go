@@ -40,7 +40,7 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 		published []string
 	)
 	fx := Effects{
-		Persist: func(p monitor.Persisted) error {
+		Persist: func(p monitor.Persisted, _ monitor.Timing) error {
 			mu.Lock()
 			defer mu.Unlock()
 			persisted = append(persisted, p)
@@ -83,7 +83,7 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 }
 
 func TestLoopReportsPersistFailure(t *testing.T) {
-	fx := Effects{Persist: func(monitor.Persisted) error { return errors.New("disk full") }}
+	fx := Effects{Persist: func(monitor.Persisted, monitor.Timing) error { return errors.New("disk full") }}
 	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	log := &memLog{}
 	l := NewLoop(core, log, fx, time.Now)

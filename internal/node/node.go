@@ -96,8 +96,11 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	return n, nil
 }
 
-func (n *Node) persist(p monitor.Persisted) error {
-	return config.Rewrite(n.cfg.File, n.cfg.Server, p, config.RewriteOptions{})
+func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
+	return config.Rewrite(n.cfg.File, n.cfg.Server, p, config.RewriteOptions{
+		DefaultDownAfter:       t.DefaultDownAfter,
+		DefaultFailoverTimeout: t.DefaultFailoverTimeout,
+	})
 }
 
 // Exec implements respserver.Backend.

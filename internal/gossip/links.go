@@ -1,0 +1,186 @@
+package gossip
+
+import (
+	"crypto/tls"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// DefaultDialTimeout is the connect timeout Links uses when
+// LinksOptions.DialTimeout is zero. Redis itself has no connect timeout (the
+// core closes stale links on its own); this only bounds how long a dialing
+// goroutine lives.
+const DefaultDialTimeout = 5 * time.Second
+
+// ErrLinkRedial is the error go-redis gets when it tries to open a second
+// connection for a link: a link is exactly one connection, so a lost
+// connection ends the link instead of being replaced behind the core's back.
+var ErrLinkRedial = errors.New("gossip: link connection already used, not redialing")
+
+// ErrSourceAddr is returned (as the LinkClosed reason) when
+// LinksOptions.SourceAddr is not an IP address.
+var ErrSourceAddr = errors.New("gossip: bind-source-addr is not an IP address")
+
+// ErrSubscribeRejected wraps the error reply an instance gave to the SUBSCRIBE
+// of a pub/sub link; like hiredis, the link is then dropped.
+var ErrSubscribeRejected = errors.New("gossip: SUBSCRIBE rejected")
+
+// ErrConnDropped is the LinkClosed reason when go-redis discarded the link's
+// connection on its own (it does so for some error replies, e.g. READONLY).
+var ErrConnDropped = errors.New("gossip: connection discarded by the client library")
+
+// LinksOptions configures a Links adapter.
+type LinksOptions struct {
+	// Deliver receives every input the adapter produces. It is called from
+	// adapter goroutines and may block briefly.
+	Deliver func(monitor.Input)
+	// DialTimeout bounds a TCP (and TLS) connect; 0 means DefaultDialTimeout.
+	DialTimeout time.Duration
+	// SourceAddr is the local IP outgoing connections are bound to
+	// (bind-source-addr); "" lets the system choose.
+	SourceAddr string
+	// TLSConfig, when not nil, makes every link a TLS connection.
+	TLSConfig *tls.Config
+	// Logf, when not nil, receives debug messages.
+	Logf func(format string, args ...any)
+}
+
+// Links carries out the core's link actions (OpenLink, CloseLink, Send) with
+// go-redis and reports what happens as inputs through LinksOptions.Deliver.
+//
+// Every link is one goroutine owning one go-redis client over exactly one
+// connection, which it dials as soon as the link is opened (LinkLocalAddr
+// follows for a command link). For each LinkID, Sends are written in the
+// order Apply received them, pipelined, and each gets exactly one
+// CommandReply, unless the link fails first, in which case exactly one
+// LinkClosed is delivered and nothing else follows. An error reply is a
+// reply, not a failure. A command link sends its handshake just before its
+// first Send, and notices a connection closed by the peer on its next Send;
+// a pub/sub link sends its handshake and SUBSCRIBE at once and notices a
+// closed connection at once.
+//
+// CloseLink ends a link silently and never blocks: the connection is closed
+// at once and pending Sends are abandoned. A delivery the link's goroutine
+// had already begun when CloseLink was applied may still arrive; the core
+// ignores inputs for ids it has closed. Apply never blocks.
+type Links struct {
+	opts LinksOptions
+
+	mu     sync.Mutex
+	closed bool
+	links  map[monitor.LinkID]*link
+	wg     sync.WaitGroup
+}
+
+// NewLinks returns an adapter with no links.
+func NewLinks(opts LinksOptions) *Links {
+	if opts.DialTimeout <= 0 {
+		opts.DialTimeout = DefaultDialTimeout
+	}
+	if opts.Deliver == nil {
+		opts.Deliver = func(monitor.Input) {}
+	}
+	return &Links{opts: opts, links: make(map[monitor.LinkID]*link)}
+}
+
+// Apply carries out a if it is a link action (OpenLink, CloseLink, Send) and
+// reports whether it was one. It never blocks: connecting and all network
+// I/O happen on the link's own goroutine. After Close it does nothing but
+// still reports link actions as handled.
+func (l *Links) Apply(a monitor.Action) bool {
+	switch a := a.(type) {
+	case monitor.OpenLink:
+		l.open(a)
+	case monitor.CloseLink:
+		l.closeLink(a.ID)
+	case monitor.Send:
+		l.send(a)
+	default:
+		return false
+	}
+	return true
+}
+
+// Close drops every link and waits for the adapter's goroutines to end
+// (including a Deliver call already under way, so the consumer must keep
+// draining while Close runs). Nothing is delivered after Close returns.
+func (l *Links) Close() {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		l.wg.Wait()
+		return
+	}
+	l.closed = true
+	all := l.links
+	l.links = nil
+	l.mu.Unlock()
+	for _, lk := range all {
+		lk.end()
+	}
+	l.wg.Wait()
+}
+
+func (l *Links) open(spec monitor.OpenLink) {
+	lk := newLink(l, spec)
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return
+	}
+	old := l.links[spec.ID]
+	l.links[spec.ID] = lk
+	l.wg.Add(1)
+	l.mu.Unlock()
+	if old != nil {
+		l.logf("link %d: opened again, dropping the previous connection", spec.ID)
+		old.end()
+	}
+	go lk.run()
+}
+
+func (l *Links) closeLink(id monitor.LinkID) {
+	l.mu.Lock()
+	lk := l.links[id]
+	delete(l.links, id)
+	l.mu.Unlock()
+	if lk != nil {
+		lk.end()
+	}
+}
+
+func (l *Links) send(s monitor.Send) {
+	l.mu.Lock()
+	lk := l.links[s.ID]
+	l.mu.Unlock()
+	if lk == nil {
+		// The link failed (its LinkClosed is on its way or was delivered),
+		// was closed, or never existed: nothing may be reported for it.
+		l.logf("link %d: send %d dropped, no such link", s.ID, s.Tag)
+		return
+	}
+	if lk.spec.Kind != monitor.CmdLink {
+		l.logf("link %d: send %d dropped, not a command link", s.ID, s.Tag)
+		return
+	}
+	lk.enqueue(s)
+}
+
+// forget removes lk from the table if it is still the link registered under
+// its id.
+func (l *Links) forget(lk *link) {
+	l.mu.Lock()
+	if l.links[lk.spec.ID] == lk {
+		delete(l.links, lk.spec.ID)
+	}
+	l.mu.Unlock()
+}
+
+func (l *Links) logf(format string, args ...any) {
+	if l.opts.Logf != nil {
+		l.opts.Logf(format, args...)
+	}
+}

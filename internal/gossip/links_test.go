@@ -1,0 +1,533 @@
+package gossip
+
+import (
+	"fmt"
+	"net"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+const helloCh = "__sentinel__:hello"
+
+// openCmd opens a command link and consumes its LinkLocalAddr.
+func openCmd(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) monitor.Addr {
+	t.Helper()
+	spec.Kind = monitor.CmdLink
+	if !l.Apply(spec) {
+		t.Fatal("Apply(OpenLink) = false")
+	}
+	return expect[monitor.LinkLocalAddr](t, s.next(t, spec.ID)).Addr
+}
+
+// openPubSub opens a pub/sub link on helloCh and waits for its subscribe
+// confirmation.
+func openPubSub(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) {
+	t.Helper()
+	spec.Kind = monitor.PubSubLink
+	spec.Channel = helloCh
+	l.Apply(spec)
+	expect[monitor.PubSubActivity](t, s.next(t, spec.ID))
+}
+
+// call sends args on link id with tag and returns the reply.
+func call(t *testing.T, l *Links, s *sink, id monitor.LinkID, tag uint64, args ...string) monitor.Reply {
+	t.Helper()
+	l.Apply(monitor.Send{ID: id, Tag: tag, Args: args})
+	r := expect[monitor.CommandReply](t, s.next(t, id))
+	if r.Tag != tag {
+		t.Fatalf("reply tag %d, want %d", r.Tag, tag)
+	}
+	return r.Reply
+}
+
+func str(s string) monitor.Reply { return monitor.Reply{Kind: monitor.ReplyString, Str: s} }
+func num(n int64) monitor.Reply  { return monitor.Reply{Kind: monitor.ReplyInt, Int: n} }
+func rerr(s string) monitor.Reply {
+	return monitor.Reply{Kind: monitor.ReplyError, Str: s}
+}
+func arr(e ...monitor.Reply) monitor.Reply {
+	if e == nil {
+		e = []monitor.Reply{}
+	}
+	return monitor.Reply{Kind: monitor.ReplyArray, Elems: e}
+}
+
+var nilReply = monitor.Reply{Kind: monitor.ReplyNil}
+
+func TestLinksReplyKinds(t *testing.T) {
+	srv := startServer(t)
+	l, s := newTestLinks(t, LinksOptions{})
+	local := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	if local.Host != "127.0.0.1" || local.Port == 0 {
+		t.Fatalf("LinkLocalAddr = %+v", local)
+	}
+
+	tests := []struct {
+		name string
+		args []string
+		want monitor.Reply
+	}{
+		{"status", []string{"PING"}, str("PONG")},
+		{"status OK", []string{"SET", "k", "v"}, str("OK")},
+		{"bulk", []string{"GET", "k"}, str("v")},
+		{"nil bulk", []string{"GET", "missing"}, nilReply},
+		{"integer", []string{"INCR", "n"}, num(1)},
+		{"negative integer", []string{"TTL", "missing"}, num(-2)},
+		{"error", []string{"NOSUCHCOMMAND"}, rerr("ERR unknown command 'NOSUCHCOMMAND', with args beginning with: ")},
+		{"error with code", []string{"EVAL", "return redis.error_reply('LOADING Redis is loading the dataset in memory')", "0"},
+			rerr("LOADING Redis is loading the dataset in memory")},
+		{"is-master-down-like array", []string{"EVAL", "return {1,'*',0}", "0"}, arr(num(1), str("*"), num(0))},
+		{"nested arrays", []string{"EVAL", "return {1,{2,{'x'}},{}}", "0"}, arr(num(1), arr(num(2), arr(str("x"))), arr())},
+		{"nil inside array", []string{"EVAL", "return {1,false,'a'}", "0"}, arr(num(1), nilReply, str("a"))},
+		// go-redis's own decoder would desynchronise on this one.
+		{"typed error inside array", []string{"EVAL", "return {1,redis.error_reply('NOAUTH x'),3}", "0"},
+			arr(num(1), rerr("NOAUTH x"), num(3))},
+		{"empty array", []string{"LRANGE", "missing", "0", "-1"}, arr()},
+		{"binary-safe bulk", []string{"ECHO", "a\r\nb"}, str("a\r\nb")},
+		{"after the array error", []string{"PING", "again"}, str("again")},
+	}
+	for i, tt := range tests {
+		got := call(t, l, s, 1, uint64(i), tt.args...)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %v -> %+v, want %+v", tt.name, tt.args, got, tt.want)
+		}
+	}
+
+	info := call(t, l, s, 1, 100, "INFO")
+	if info.Kind != monitor.ReplyString || !strings.Contains(info.Str, "redis_version:") {
+		t.Errorf("INFO -> %+v", info)
+	}
+
+	// The local address is the one the server sees.
+	list := call(t, l, s, 1, 101, "CLIENT", "LIST")
+	if !strings.Contains(list.Str, fmt.Sprintf("addr=127.0.0.1:%d ", local.Port)) {
+		t.Errorf("CLIENT LIST has no addr=127.0.0.1:%d: %s", local.Port, list.Str)
+	}
+
+	// An empty command is answered without reaching the server.
+	if got := call(t, l, s, 1, 102); got.Kind != monitor.ReplyError {
+		t.Errorf("empty command -> %+v", got)
+	}
+	if got := call(t, l, s, 1, 103, "PING"); !reflect.DeepEqual(got, str("PONG")) {
+		t.Errorf("PING after empty command -> %+v", got)
+	}
+}
+
+func TestLinksPipelineOrder(t *testing.T) {
+	srv := startServer(t)
+	l, s := newTestLinks(t, LinksOptions{})
+	const n = 3000
+	// Sends queued before the connection exists, then more once it is up:
+	// several pipelined batches.
+	l.Apply(monitor.OpenLink{ID: 7, Kind: monitor.CmdLink, Addr: srv.addr})
+	for i := range n / 2 {
+		l.Apply(monitor.Send{ID: 7, Tag: uint64(i), Args: []string{"ECHO", strconv.Itoa(i)}})
+	}
+	expect[monitor.LinkLocalAddr](t, s.next(t, 7))
+	for i := n / 2; i < n; i++ {
+		l.Apply(monitor.Send{ID: 7, Tag: uint64(i), Args: []string{"ECHO", strconv.Itoa(i)}})
+	}
+	for i := range n {
+		r := expect[monitor.CommandReply](t, s.next(t, 7))
+		if r.Tag != uint64(i) || r.Reply.Str != strconv.Itoa(i) {
+			t.Fatalf("reply %d: tag %d %+v", i, r.Tag, r.Reply)
+		}
+	}
+	l.Close()
+	s.none(t, 7)
+}
+
+// monitorLines reads MONITOR output from m until a line containing stop,
+// returning each command without its timestamp and client prefix.
+func monitorLines(t *testing.T, m *rawClient, stop string) []string {
+	t.Helper()
+	var out []string
+	for {
+		v, ok := m.read().(string)
+		if !ok {
+			t.Fatalf("MONITOR: unexpected reply %v", v)
+		}
+		_, cmd, _ := strings.Cut(v, "] ")
+		if strings.Contains(cmd, stop) {
+			return out
+		}
+		out = append(out, cmd)
+	}
+}
+
+func TestLinksWireHandshake(t *testing.T) {
+	tests := []struct {
+		name    string
+		conf    []string
+		monAuth []string
+		auth    monitor.Auth
+		renames map[string]string
+		want    []string
+	}{
+		{
+			name: "no auth",
+			want: []string{
+				`"CLIENT" "SETNAME" "sentinel-e1a3d79f-cmd"`,
+				`"PING"`,
+				`"INFO"`,
+				`"CLIENT" "SETNAME" "sentinel-e1a3d79f-pubsub"`,
+				`"SUBSCRIBE" "__sentinel__:hello"`,
+			},
+		},
+		{
+			name:    "acl user and renames",
+			conf:    []string{"requirepass secret", "user sentinel on >spass ~* &* +@all", "rename-command CLIENT MYCLIENT", "rename-command SUBSCRIBE MYSUB"},
+			monAuth: []string{"secret"},
+			auth:    monitor.Auth{User: "sentinel", Pass: "spass"},
+			renames: map[string]string{"CLIENT": "MYCLIENT", "SUBSCRIBE": "MYSUB", "PING": "MYPING"},
+			want: []string{
+				`"AUTH" "(redacted)" "(redacted)"`,
+				`"MYCLIENT" "SETNAME" "sentinel-e1a3d79f-cmd"`,
+				`"PING"`,
+				`"INFO"`,
+				`"AUTH" "(redacted)" "(redacted)"`,
+				`"MYCLIENT" "SETNAME" "sentinel-e1a3d79f-pubsub"`,
+				`"MYSUB" "__sentinel__:hello"`,
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := startServer(t, tt.conf...)
+			mon := dialRaw(t, srv.addr, tt.monAuth...)
+			if r := mon.do("MONITOR"); r != "OK" {
+				t.Fatalf("MONITOR: %v", r)
+			}
+			l, s := newTestLinks(t, LinksOptions{})
+			spec := monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: tt.auth, ClientName: "sentinel-e1a3d79f-cmd", Renames: tt.renames}
+			openCmd(t, l, s, spec)
+			// Sends carry their own (already renamed) names: PING stays PING.
+			l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
+			l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"INFO"}})
+			expect[monitor.CommandReply](t, s.next(t, 1))
+			expect[monitor.CommandReply](t, s.next(t, 1))
+			spec.ID, spec.ClientName = 2, "sentinel-e1a3d79f-pubsub"
+			openPubSub(t, l, s, spec)
+
+			marker := dialRaw(t, srv.addr, tt.monAuth...)
+			marker.send("ECHO", "end-of-test-marker")
+			got := monitorLines(t, mon, "end-of-test-marker")
+			if len(tt.monAuth) > 0 {
+				got = got[:len(got)-1] // the marker connection's own AUTH
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("MONITOR shows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestLinksAuth(t *testing.T) {
+	srv := startServer(t, "requirepass secret", "user sentinel on >spass ~* &* +@all")
+	l, s := newTestLinks(t, LinksOptions{})
+
+	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: monitor.Auth{Pass: "secret"}})
+	if got := call(t, l, s, 1, 1, "PING"); !reflect.DeepEqual(got, str("PONG")) {
+		t.Errorf("AUTH pass: PING -> %+v", got)
+	}
+	if got := call(t, l, s, 1, 2, "ACL", "WHOAMI"); !reflect.DeepEqual(got, str("default")) {
+		t.Errorf("AUTH pass: WHOAMI -> %+v", got)
+	}
+
+	openCmd(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr, Auth: monitor.Auth{User: "sentinel", Pass: "spass"}})
+	if got := call(t, l, s, 2, 1, "ACL", "WHOAMI"); !reflect.DeepEqual(got, str("sentinel")) {
+		t.Errorf("AUTH user pass: WHOAMI -> %+v", got)
+	}
+
+	// A wrong password: the command link stays up and its commands get
+	// NOAUTH error replies.
+	openCmd(t, l, s, monitor.OpenLink{ID: 3, Addr: srv.addr, Auth: monitor.Auth{Pass: "wrong"}, ClientName: "x"})
+	for tag := range uint64(3) {
+		if got := call(t, l, s, 3, tag, "PING"); !reflect.DeepEqual(got, rerr("NOAUTH Authentication required.")) {
+			t.Errorf("wrong password: PING -> %+v", got)
+		}
+	}
+
+	// The pub/sub link with the right password subscribes...
+	openPubSub(t, l, s, monitor.OpenLink{ID: 4, Addr: srv.addr, Auth: monitor.Auth{Pass: "secret"}})
+	// ...with a wrong or no password it is dropped (hiredis behaviour).
+	l.Apply(monitor.OpenLink{ID: 5, Kind: monitor.PubSubLink, Addr: srv.addr, Auth: monitor.Auth{Pass: "wrong"}, Channel: helloCh})
+	l.Apply(monitor.OpenLink{ID: 6, Kind: monitor.PubSubLink, Addr: srv.addr, Channel: helloCh})
+	for _, id := range []monitor.LinkID{5, 6} {
+		lc := expect[monitor.LinkClosed](t, s.next(t, id))
+		if !strings.Contains(lc.Err, "NOAUTH") {
+			t.Errorf("link %d: LinkClosed.Err = %q", id, lc.Err)
+		}
+	}
+
+	l.Close()
+	for _, id := range []monitor.LinkID{1, 2, 3, 4, 5, 6} {
+		s.none(t, id)
+	}
+}
+
+func TestLinksClientNameAndRenames(t *testing.T) {
+	srv := startServer(t, "requirepass secret",
+		"rename-command CLIENT MYCLIENT", "rename-command AUTH MYAUTH", "rename-command SUBSCRIBE MYSUB")
+	l, s := newTestLinks(t, LinksOptions{})
+	renames := map[string]string{"CLIENT": "MYCLIENT", "AUTH": "MYAUTH", "SUBSCRIBE": "MYSUB"}
+	auth := monitor.Auth{Pass: "secret"}
+
+	local := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: auth, ClientName: "sentinel-abc-cmd", Renames: renames})
+	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr, Auth: auth, ClientName: "sentinel-abc-pubsub", Renames: renames})
+
+	list := call(t, l, s, 1, 1, "MYCLIENT", "LIST")
+	if list.Kind != monitor.ReplyString {
+		t.Fatalf("MYCLIENT LIST -> %+v", list)
+	}
+	var cmdLine string
+	for _, line := range strings.Split(list.Str, "\n") {
+		if strings.Contains(line, fmt.Sprintf("addr=127.0.0.1:%d ", local.Port)) {
+			cmdLine = line
+		}
+	}
+	if !strings.Contains(cmdLine, " name=sentinel-abc-cmd ") {
+		t.Errorf("command link not named: %q", cmdLine)
+	}
+	if !strings.Contains(list.Str, " name=sentinel-abc-pubsub ") || !strings.Contains(list.Str, "sub=1") {
+		t.Errorf("pub/sub link not named or not subscribed:\n%s", list.Str)
+	}
+
+	// The renamed SUBSCRIBE works: a message gets through.
+	if got := call(t, l, s, 1, 2, "PUBLISH", helloCh, "hi"); !reflect.DeepEqual(got, num(1)) {
+		t.Errorf("PUBLISH -> %+v", got)
+	}
+	if got := expect[monitor.PubSubMessage](t, s.next(t, 2)); got != (monitor.PubSubMessage{ID: 2, Channel: helloCh, Payload: "hi"}) {
+		t.Errorf("message %+v", got)
+	}
+
+	// Without the SUBSCRIBE rename the pub/sub link fails.
+	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.PubSubLink, Addr: srv.addr, Auth: auth, Channel: helloCh,
+		Renames: map[string]string{"AUTH": "MYAUTH"}})
+	expect[monitor.LinkClosed](t, s.next(t, 3))
+}
+
+func TestLinksPubSubMessages(t *testing.T) {
+	srv := startServer(t)
+	l, s := newTestLinks(t, LinksOptions{})
+	openPubSub(t, l, s, monitor.OpenLink{ID: 9, Addr: srv.addr, ClientName: "p"})
+	pub := dialRaw(t, srv.addr)
+	pub.do("PUBLISH", "other-channel", "not for us")
+	payloads := []string{"first", "second,with,commas", "", "third"}
+	for _, p := range payloads {
+		if n := pub.do("PUBLISH", helloCh, p); n != int64(1) {
+			t.Fatalf("PUBLISH -> %v", n)
+		}
+	}
+	for _, p := range payloads {
+		got := expect[monitor.PubSubMessage](t, s.next(t, 9))
+		if got != (monitor.PubSubMessage{ID: 9, Channel: helloCh, Payload: p}) {
+			t.Errorf("got %+v, want payload %q", got, p)
+		}
+	}
+	l.Close()
+	s.none(t, 9)
+}
+
+func TestLinksDialFailure(t *testing.T) {
+	addr := monitor.Addr{Host: "127.0.0.1", Port: freePort(t)}
+	l, s := newTestLinks(t, LinksOptions{})
+	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: addr})
+	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
+	l.Apply(monitor.OpenLink{ID: 2, Kind: monitor.PubSubLink, Addr: addr, Channel: helloCh})
+	for _, id := range []monitor.LinkID{1, 2} {
+		lc := expect[monitor.LinkClosed](t, s.next(t, id))
+		if !strings.Contains(lc.Err, "connect") {
+			t.Errorf("link %d: LinkClosed.Err = %q", id, lc.Err)
+		}
+	}
+	// Sends to the failed link are dropped; CloseLink is harmless.
+	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
+	l.Apply(monitor.CloseLink{ID: 1})
+	l.Close()
+	s.none(t, 1)
+	s.none(t, 2)
+}
+
+func TestLinksSourceAddr(t *testing.T) {
+	srv := startServer(t)
+	l, s := newTestLinks(t, LinksOptions{SourceAddr: "127.0.0.1"})
+	if got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr}); got.Host != "127.0.0.1" {
+		t.Errorf("local address %+v", got)
+	}
+	bad, bs := newTestLinks(t, LinksOptions{SourceAddr: "not-an-ip"})
+	bad.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: srv.addr})
+	if lc := expect[monitor.LinkClosed](t, bs.next(t, 1)); !strings.Contains(lc.Err, ErrSourceAddr.Error()) {
+		t.Errorf("LinkClosed.Err = %q", lc.Err)
+	}
+}
+
+func TestLinksIPv6LocalAddr(t *testing.T) {
+	ln, err := net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		t.Skip("no IPv6 loopback:", err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	t.Cleanup(func() { _ = ln.Close() })
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			accepted <- c
+		}
+	}()
+	l, s := newTestLinks(t, LinksOptions{})
+	got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: monitor.Addr{Host: "::1", Port: port}})
+	if got.Host != "::1" || got.Port == 0 {
+		t.Errorf("local address %+v", got)
+	}
+	select {
+	case c := <-accepted:
+		_ = c.Close()
+	case <-time.After(waitLimit):
+		t.Fatal("no connection accepted")
+	}
+}
+
+func TestLinksServerKilled(t *testing.T) {
+	srv := startServer(t)
+	l, s := newTestLinks(t, LinksOptions{})
+	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	call(t, l, s, 1, 1, "PING")
+	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
+
+	srv.kill()
+	expect[monitor.LinkClosed](t, s.next(t, 2))
+	// The idle command link notices on its next command, which gets no
+	// reply.
+	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
+	l.Apply(monitor.Send{ID: 1, Tag: 3, Args: []string{"PING"}})
+	expect[monitor.LinkClosed](t, s.next(t, 1))
+	l.Apply(monitor.Send{ID: 1, Tag: 4, Args: []string{"PING"}})
+	l.Close()
+	s.none(t, 1)
+	s.none(t, 2)
+}
+
+func TestLinksCloseLink(t *testing.T) {
+	srv := startServer(t)
+	admin := dialRaw(t, srv.addr)
+	l, s := newTestLinks(t, LinksOptions{})
+	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, ClientName: "closing-cmd"})
+	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr, ClientName: "closing-pubsub"})
+	// A command whose reply is pending when the link is closed.
+	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"BLPOP", "queue", "0"}})
+	waitFor(t, func() bool { return admin.do("LLEN", "queue") == int64(0) && blockedClients(t, admin) == 1 })
+
+	l.Apply(monitor.CloseLink{ID: 1})
+	l.Apply(monitor.CloseLink{ID: 2})
+	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
+	// The server sees both connections go at once.
+	waitFor(t, func() bool {
+		list, _ := admin.do("CLIENT", "LIST").(string)
+		return !strings.Contains(list, "name=closing-")
+	})
+	admin.do("RPUSH", "queue", "x")
+	admin.do("PUBLISH", helloCh, "late")
+	l.Close()
+	s.none(t, 1)
+	s.none(t, 2)
+}
+
+// blockedClients is the blocked_clients field of INFO clients.
+func blockedClients(t *testing.T, admin *rawClient) int {
+	info, _ := admin.do("INFO", "clients").(string)
+	for _, line := range strings.Split(info, "\r\n") {
+		if v, ok := strings.CutPrefix(line, "blocked_clients:"); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	t.Fatal("no blocked_clients in INFO")
+	return 0
+}
+
+// waitFor polls cond until it holds, failing the test after waitLimit.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(10 * time.Millisecond) // polling with a deadline
+	}
+}
+
+func TestLinksCloseEndsEverything(t *testing.T) {
+	srv := startServer(t)
+	before := runtime.NumGoroutine()
+
+	s := &sink{}
+	l := NewLinks(LinksOptions{Deliver: s.deliver, DialTimeout: time.Minute})
+	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	call(t, l, s, 1, 1, "PING")
+	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"BLPOP", "never", "0"}})
+	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
+	// A dial that would hang (black-holed address) and one that fails.
+	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.CmdLink, Addr: monitor.Addr{Host: "192.0.2.1", Port: 6379}})
+	l.Apply(monitor.OpenLink{ID: 4, Kind: monitor.CmdLink, Addr: monitor.Addr{Host: "127.0.0.1", Port: freePort(t)}})
+	// A link that is open but idle, never sent anything.
+	l.Apply(monitor.OpenLink{ID: 5, Kind: monitor.CmdLink, Addr: srv.addr})
+
+	closed := make(chan struct{})
+	go func() { l.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(waitLimit):
+		t.Fatal("Close did not return")
+	}
+
+	// Apply after Close: link actions are accepted and do nothing.
+	for _, a := range []monitor.Action{
+		monitor.OpenLink{ID: 6, Kind: monitor.CmdLink, Addr: srv.addr},
+		monitor.Send{ID: 1, Tag: 3, Args: []string{"PING"}},
+		monitor.CloseLink{ID: 2},
+	} {
+		if !l.Apply(a) {
+			t.Errorf("Apply(%T) after Close = false", a)
+		}
+	}
+	if l.Apply(monitor.Exit{Code: 1}) {
+		t.Error("Apply(Exit) = true")
+	}
+	l.Close() // twice is fine
+
+	for _, id := range []monitor.LinkID{1, 2, 6} {
+		s.none(t, id)
+	}
+	// Links 3 and 4 may have failed, and link 5 connected, before Close.
+	for _, id := range []monitor.LinkID{3, 4, 5} {
+		if n := len(s.ch(id)); n > 1 {
+			t.Errorf("link %d: %d inputs", id, n)
+		}
+	}
+
+	deadline := time.Now().Add(waitLimit)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines left (before: %d):\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond) // polling with a deadline
+	}
+}
+
+func TestLinksApplyIgnoresOtherActions(t *testing.T) {
+	l := NewLinks(LinksOptions{})
+	defer l.Close()
+	if l.Apply(monitor.PersistConfig{Reason: "x"}) {
+		t.Error("Apply(PersistConfig) = true")
+	}
+}

@@ -1,0 +1,341 @@
+package monitor
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/glob"
+)
+
+// Errors of the runtime commands. Their texts are Redis's reply texts
+// after the "ERR " code, which only the RESP layer adds.
+var (
+	ErrInvalidQuorum      = errors.New("Invalid quorum")
+	ErrInvalidPort        = errors.New("Invalid port")
+	ErrQuorumTooSmall     = errors.New("Quorum must be 1 or greater.")
+	ErrInvalidAddress     = errors.New("Invalid IP address or hostname specified")
+	ErrDuplicateMaster    = errors.New("Duplicate master name.")
+	ErrInvalidPortNumber  = errors.New("Invalid port number.")
+	ErrScriptsDenied      = errors.New("Reconfiguration of scripts path is denied for security reasons. Check the deny-scripts-reconfig configuration directive in your Sentinel configuration")
+	ErrNotificationScript = errors.New("Notification script seems non existing or non executable")
+	ErrReconfigScript     = errors.New("Client reconfiguration script seems non existing or non executable")
+	ErrUnknownSimulation  = errors.New("Unknown failure simulation specified")
+	ErrConfigSetShape     = errors.New("Only SENTINEL CONFIG GET <param> [<param> <param> ...]/ SET <param> <value> [<param> <value> ...] are supported.")
+)
+
+// ArgError is a bad option or value of SENTINEL SET, DEBUG or CONFIG SET,
+// with Redis's wording.
+type ArgError struct {
+	Cmd       string // "SET", "DEBUG", "CONFIG SET"
+	Option    string
+	Value     string
+	Unknown   bool // unknown option / missing value rather than a bad value
+	Duplicate bool // the option was given twice (CONFIG SET)
+}
+
+func (e *ArgError) Error() string {
+	switch {
+	case e.Duplicate:
+		return fmt.Sprintf("Duplicate argument '%s' to SENTINEL CONFIG SET", e.Option)
+	case e.Cmd == "CONFIG SET" && e.Unknown:
+		return fmt.Sprintf("Invalid argument '%s' to SENTINEL CONFIG SET", e.Option)
+	case e.Cmd == "CONFIG SET":
+		return fmt.Sprintf("Invalid value '%s' to SENTINEL CONFIG SET '%s'", e.Value, e.Option)
+	case e.Unknown:
+		return fmt.Sprintf("Unknown option or number of arguments for SENTINEL %s '%s'", e.Cmd, e.Option)
+	default:
+		return fmt.Sprintf("Invalid argument '%s' for SENTINEL %s '%s'", e.Value, e.Cmd, e.Option)
+	}
+}
+
+// Monitor starts monitoring a new master (SENTINEL MONITOR); the caller has
+// validated the numbers. It emits `+monitor` and persists.
+func (s *Sentinel) Monitor(at time.Time, name, host string, port, quorum int) error {
+	if quorum <= 0 {
+		return ErrQuorumTooSmall
+	}
+	a, ok := s.validAddr(Addr{Host: host, Port: 0})
+	if !ok {
+		return ErrInvalidAddress
+	}
+	if port < 0 || port > 65535 {
+		return ErrInvalidPortNumber
+	}
+	if s.masters[name] != nil {
+		return ErrDuplicateMaster
+	}
+	a.Port = port
+	spec := NewMasterSpec(name, a, quorum)
+	spec.DownAfter = s.timing.DefaultDownAfter
+	spec.FailoverTimeout = s.timing.DefaultFailoverTimeout
+	m := s.addMaster(spec, ms(at))
+	s.persist("monitor")
+	s.event(LevelWarning, "+monitor", &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
+	return nil
+}
+
+// Remove stops monitoring a master (SENTINEL REMOVE).
+func (s *Sentinel) Remove(name string) error {
+	m, err := s.master(name)
+	if err != nil {
+		return err
+	}
+	s.event(LevelWarning, "-monitor", &m.instance, "")
+	for _, r := range m.replicas {
+		s.releaseLink(r)
+	}
+	for _, si := range m.sentinels {
+		s.releaseLink(si)
+	}
+	s.releaseLink(&m.instance)
+	delete(s.masters, name)
+	for k, n := range s.names {
+		if n == name {
+			s.names = append(s.names[:k], s.names[k+1:]...)
+			break
+		}
+	}
+	s.persist("remove")
+	return nil
+}
+
+// Reset forgets the replicas, Sentinels and failover state of every master
+// whose name matches the glob pattern (SENTINEL RESET) and returns how
+// many. It does not persist, as Redis does not.
+func (s *Sentinel) Reset(at time.Time, pattern string) int {
+	n := 0
+	for _, name := range s.MasterNames() {
+		if !glob.Match(pattern, name, false) {
+			continue
+		}
+		m := s.masters[name]
+		s.resetMaster(m, false, ms(at))
+		s.event(LevelWarning, "+reset-master", &m.instance, "")
+		n++
+	}
+	return n
+}
+
+// setOp is one validated SENTINEL SET option, applied after every option
+// was checked.
+type setOp struct {
+	args  []string // option and value(s) as given, for the +set event
+	apply func()
+}
+
+// Set changes master options (SENTINEL SET name option value ...). Unlike
+// Redis it checks every pair before applying any, so a bad pair changes
+// nothing. scriptOK reports whether a script path is executable.
+func (s *Sentinel) Set(name string, args []string, scriptOK func(string) bool) error {
+	m, err := s.master(name)
+	if err != nil {
+		return err
+	}
+	var ops []setOp
+	for j := 0; j < len(args); j++ {
+		opt := args[j]
+		more := len(args) - 1 - j
+		lopt := strings.ToLower(opt)
+		positive := func(v string) (int64, error) {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return 0, &ArgError{Cmd: "SET", Option: opt, Value: v}
+			}
+			return n, nil
+		}
+		switch {
+		case lopt == "down-after-milliseconds" && more > 0:
+			v, err := positive(args[j+1])
+			if err != nil {
+				return err
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { s.setDownAfter(m, v) }})
+			j++
+		case lopt == "failover-timeout" && more > 0:
+			v, err := positive(args[j+1])
+			if err != nil {
+				return err
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.failoverTimeout = v }})
+			j++
+		case lopt == "parallel-syncs" && more > 0:
+			v, err := positive(args[j+1])
+			if err != nil {
+				return err
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.parallelSyncs = int(v) }})
+			j++
+		case lopt == "quorum" && more > 0:
+			v, err := positive(args[j+1])
+			if err != nil {
+				return err
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.quorum = int(v) }})
+			j++
+		case (lopt == "notification-script" || lopt == "client-reconfig-script") && more > 0:
+			v := args[j+1]
+			if s.global.DenyScriptsReconfig {
+				return ErrScriptsDenied
+			}
+			if v != "" && (scriptOK == nil || !scriptOK(v)) {
+				if lopt == "notification-script" {
+					return ErrNotificationScript
+				}
+				return ErrReconfigScript
+			}
+			if lopt == "notification-script" {
+				ops = append(ops, setOp{args[j : j+2], func() { m.notificationScript = v }})
+			} else {
+				ops = append(ops, setOp{args[j : j+2], func() { m.clientReconfigScript = v }})
+			}
+			j++
+		case lopt == "auth-pass" && more > 0:
+			v := args[j+1]
+			ops = append(ops, setOp{[]string{opt, "******"}, func() { m.authPass = v; s.dropDataLinks(m) }})
+			j++
+		case lopt == "auth-user" && more > 0:
+			v := args[j+1]
+			ops = append(ops, setOp{args[j : j+2], func() { m.authUser = v; s.dropDataLinks(m) }})
+			j++
+		case lopt == "rename-command" && more > 1:
+			from, to := args[j+1], args[j+2]
+			if from == "" || to == "" {
+				bad := to
+				if to != "" {
+					bad = from
+				}
+				return &ArgError{Cmd: "SET", Option: opt, Value: bad}
+			}
+			ops = append(ops, setOp{args[j : j+3], func() { s.setRename(m, from, to) }})
+			j += 2
+		case (lopt == "master-reboot-down-after-period" || lopt == "primary-reboot-down-after-period") && more > 0:
+			v, err := strconv.ParseInt(args[j+1], 10, 64)
+			if err != nil || v < 0 {
+				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.rebootDownAfter = v }})
+			j++
+		default:
+			return &ArgError{Cmd: "SET", Option: opt, Unknown: true}
+		}
+	}
+	for _, op := range ops {
+		op.apply()
+		s.event(LevelWarning, "+set", &m.instance, " "+strings.Join(op.args, " "))
+	}
+	s.persist("set")
+	return nil
+}
+
+// setDownAfter changes down-after-milliseconds of a master and of every
+// object under it.
+func (s *Sentinel) setDownAfter(m *master, v int64) {
+	m.downAfter = v
+	for _, r := range m.replicas {
+		r.downAfter = v
+	}
+	for _, si := range m.sentinels {
+		si.downAfter = v
+	}
+}
+
+// setRename maps a command for m's instances; mapping a command to itself
+// removes the mapping.
+func (s *Sentinel) setRename(m *master, from, to string) {
+	for k, r := range m.renames {
+		if strings.EqualFold(r.Command, from) {
+			m.renames = append(m.renames[:k], m.renames[k+1:]...)
+			break
+		}
+	}
+	if !strings.EqualFold(from, to) {
+		m.renames = append(m.renames, Rename{Command: from, Renamed: to})
+	}
+}
+
+// dropDataLinks closes the connections to a master and its replicas so
+// that new credentials are used.
+func (s *Sentinel) dropDataLinks(m *master) {
+	s.closeLinks(&m.instance)
+	for _, r := range m.replicas {
+		s.closeLinks(r)
+	}
+}
+
+// debugParams lists SENTINEL DEBUG's parameters in reply order.
+var debugParams = []struct {
+	name string
+	get  func(*Timing) *time.Duration
+}{
+	{"info-period", func(t *Timing) *time.Duration { return &t.InfoPeriod }},
+	{"ping-period", func(t *Timing) *time.Duration { return &t.PingPeriod }},
+	{"ask-period", func(t *Timing) *time.Duration { return &t.AskPeriod }},
+	{"publish-period", func(t *Timing) *time.Duration { return &t.PublishPeriod }},
+	{"default-down-after", func(t *Timing) *time.Duration { return &t.DefaultDownAfter }},
+	{"default-failover-timeout", func(t *Timing) *time.Duration { return &t.DefaultFailoverTimeout }},
+	{"tilt-trigger", func(t *Timing) *time.Duration { return &t.TiltTrigger }},
+	{"tilt-period", func(t *Timing) *time.Duration { return &t.TiltPeriod }},
+	{"slave-reconf-timeout", func(t *Timing) *time.Duration { return &t.SlaveReconfTimeout }},
+	{"min-link-reconnect-period", func(t *Timing) *time.Duration { return &t.MinLinkReconnectPeriod }},
+	{"election-timeout", func(t *Timing) *time.Duration { return &t.ElectionTimeout }},
+	{"script-max-runtime", func(t *Timing) *time.Duration { return &t.ScriptMaxRuntime }},
+	{"script-retry-delay", func(t *Timing) *time.Duration { return &t.ScriptRetryDelay }},
+}
+
+// DebugValues returns the timing knobs as SENTINEL DEBUG shows them:
+// upper-case names, values in ms.
+func (s *Sentinel) DebugValues() []KV {
+	out := make([]KV, 0, len(debugParams))
+	for _, p := range debugParams {
+		out = append(out, KV{strings.ToUpper(p.name), itoa64(p.get(&s.timing).Milliseconds())})
+	}
+	return out
+}
+
+// Debug sets timing knobs (SENTINEL DEBUG param value ...), left to right
+// as Redis does: pairs before a bad one stay applied. They are not
+// persisted.
+func (s *Sentinel) Debug(args []string) error {
+	for j := 0; j < len(args); j += 2 {
+		var target *time.Duration
+		for _, p := range debugParams {
+			if strings.EqualFold(p.name, args[j]) {
+				target = p.get(&s.timing)
+			}
+		}
+		if target == nil || j+1 >= len(args) {
+			return &ArgError{Cmd: "DEBUG", Option: args[j], Unknown: true}
+		}
+		v, err := strconv.ParseInt(args[j+1], 10, 64)
+		if err != nil || v <= 0 {
+			return &ArgError{Cmd: "DEBUG", Option: args[j], Value: args[j+1]}
+		}
+		*target = time.Duration(v) * time.Millisecond
+	}
+	return nil
+}
+
+// SetSimulateFailure resets the SIMULATE-FAILURE flags, then sets them
+// from names left to right as Redis does: it stops at "help" (reporting
+// help) or at an unknown name (an error), keeping the flags set so far.
+func (s *Sentinel) SetSimulateFailure(names []string) (help bool, err error) {
+	s.simFailure = 0
+	for _, n := range names {
+		switch strings.ToLower(n) {
+		case "crash-after-election":
+			s.simFailure |= SimCrashAfterElection
+			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
+		case "crash-after-promotion":
+			s.simFailure |= SimCrashAfterPromotion
+			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
+		case "help":
+			return true, nil
+		default:
+			return false, ErrUnknownSimulation
+		}
+	}
+	return false, nil
+}

@@ -1,0 +1,220 @@
+package respserver
+
+import (
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// executable reports whether path can be executed by this process, as
+// access(X_OK) does for Redis's script checks.
+func executable(path string) bool {
+	return syscall.Access(path, 0x1) == nil
+}
+
+// saved turns a persisted change into +OK or Redis's save error.
+func saved(out Outcome) Value {
+	if out.PersistErr != nil {
+		return errSaveConfig
+	}
+	return OK
+}
+
+func cmdSentinelMonitor(x *ctx) Value {
+	quorum, ok := parseInt(x.arg(5))
+	if !ok {
+		return Err("ERR Invalid quorum")
+	}
+	port, ok := parseInt(x.arg(4))
+	if !ok {
+		return Err("ERR Invalid port")
+	}
+	var err error
+	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
+		err = core.Monitor(now, x.arg(2), x.arg(3), int(port), int(quorum))
+	})
+	if ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return saved(out)
+}
+
+func cmdSentinelRemove(x *ctx) Value {
+	var err error
+	out, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.Remove(x.arg(2)) })
+	if ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return saved(out)
+}
+
+func cmdSentinelSet(x *ctx) Value {
+	args := make([]string, 0, len(x.args)-3)
+	for _, a := range x.args[3:] {
+		args = append(args, string(a))
+	}
+	var err error
+	out, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.Set(x.arg(2), args, executable) })
+	if ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return saved(out)
+}
+
+func cmdSentinelReset(x *ctx) Value {
+	var n int
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { n = core.Reset(now, x.arg(2)) }); ev != nil {
+		return ev
+	}
+	return Int(n)
+}
+
+func cmdSentinelDebug(x *ctx) Value {
+	if len(x.args) == 2 {
+		var kv []monitor.KV
+		if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { kv = core.DebugValues() }); ev != nil {
+			return ev
+		}
+		return kvMap(kv)
+	}
+	args := make([]string, 0, len(x.args)-2)
+	for _, a := range x.args[2:] {
+		args = append(args, string(a))
+	}
+	var err error
+	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.Debug(args) }); ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return OK
+}
+
+func cmdSentinelConfig(x *ctx) Value {
+	shape := Err("ERR " + monitor.ErrConfigSetShape.Error())
+	if len(x.args) < 4 {
+		return shape
+	}
+	var args []string
+	for _, a := range x.args[3:] {
+		args = append(args, string(a))
+	}
+	switch strings.ToLower(x.arg(2)) {
+	case "get":
+		var kv []monitor.KV
+		if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { kv = core.ConfigGet(args) }); ev != nil {
+			return ev
+		}
+		return kvMap(kv)
+	case "set":
+		if len(args)%2 != 0 {
+			return Err("ERR Missing argument '" + args[len(args)-1] + "' value")
+		}
+		var err error
+		out, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.ConfigSet(args) })
+		if ev != nil {
+			return ev
+		}
+		if err != nil {
+			return errReply(err)
+		}
+		return saved(out)
+	}
+	return shape
+}
+
+func cmdSentinelSimulateFailure(x *ctx) Value {
+	var names []string
+	for _, a := range x.args[2:] {
+		names = append(names, string(a))
+	}
+	var help bool
+	var err error
+	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { help, err = core.SetSimulateFailure(names) }); ev != nil {
+		return ev
+	}
+	if help {
+		return Array{Bulk("crash-after-election"), Bulk("crash-after-promotion")}
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return OK
+}
+
+// cmdSentinelPendingScripts lists queued scripts; none run before the
+// scripts of the failover issue exist.
+func cmdSentinelPendingScripts(x *ctx) Value { return Array{} }
+
+var sentinelHelp = []string{
+	"SENTINEL <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"CKQUORUM <master-name>",
+	"    Check if the current Sentinel configuration is able to reach the quorum",
+	"    needed to failover a master and the majority needed to authorize the",
+	"    failover.",
+	"CONFIG SET <param> <value>",
+	"    Set a global Sentinel configuration parameter.",
+	"CONFIG GET <param>",
+	"    Get global Sentinel configuration parameter.",
+	"DEBUG [<param> <value> ...]",
+	"    Show a list of configurable time parameters and their values (milliseconds).",
+	"    Or update current configurable parameters values (one or more).",
+	"GET-MASTER-ADDR-BY-NAME <master-name>",
+	"    Return the ip and port number of the master with that name.",
+	"FAILOVER <master-name>",
+	"    Manually failover a master node without asking for agreement from other",
+	"    Sentinels",
+	"FLUSHCONFIG",
+	"    Force Sentinel to rewrite its configuration on disk, including the current",
+	"    Sentinel state.",
+	"INFO-CACHE <master-name>",
+	"    Return last cached INFO output from masters and all its replicas.",
+	"IS-MASTER-DOWN-BY-ADDR <ip> <port> <current-epoch> <runid>",
+	"    Check if the master specified by ip:port is down from current Sentinel's",
+	"    point of view.",
+	"MASTER <master-name>",
+	"    Show the state and info of the specified master.",
+	"MASTERS",
+	"    Show a list of monitored masters and their state.",
+	"MONITOR <name> <ip> <port> <quorum>",
+	"    Start monitoring a new master with the specified name, ip, port and quorum.",
+	"MYID",
+	"    Return the ID of the Sentinel instance.",
+	"PENDING-SCRIPTS",
+	"    Get pending scripts information.",
+	"REMOVE <master-name>",
+	"    Remove master from Sentinel's monitor list.",
+	"REPLICAS <master-name>",
+	"    Show a list of replicas for this master and their state.",
+	"RESET <pattern>",
+	"    Reset masters for specific master name matching this pattern.",
+	"SENTINELS <master-name>",
+	"    Show a list of Sentinel instances for this master and their state.",
+	"SET <master-name> <option> <value> [<option> <value> ...]",
+	"    Set configuration parameters for certain masters.",
+	"SIMULATE-FAILURE [CRASH-AFTER-ELECTION] [CRASH-AFTER-PROMOTION] [HELP]",
+	"    Simulate a Sentinel crash.",
+	"HELP",
+	"    Prints this help.",
+}
+
+func cmdSentinelHelp(x *ctx) Value {
+	out := make(Array, len(sentinelHelp))
+	for i, l := range sentinelHelp {
+		out[i] = Status(l)
+	}
+	return out
+}
+
