@@ -60,8 +60,8 @@ func (s *Sentinel) MasterNames() []string {
 	return append([]string(nil), s.names...)
 }
 
-func itoa64(v int64) string   { return strconv.FormatInt(v, 10) }
-func utoa64(v uint64) string  { return strconv.FormatUint(v, 10) }
+func itoa64(v int64) string  { return strconv.FormatInt(v, 10) }
+func utoa64(v uint64) string { return strconv.FormatUint(v, 10) }
 func agoOrZero(now, t int64) int64 {
 	if t == 0 {
 		return 0

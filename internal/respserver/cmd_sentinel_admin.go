@@ -217,4 +217,3 @@ func cmdSentinelHelp(x *ctx) Value {
 	}
 	return out
 }
-
