@@ -1,16 +1,333 @@
 package monitor
 
-// startFailoverIfNeeded starts a failover of an ODOWN master when allowed
-// (§8.3). Leader election and failover arrive with the failover issue; until
-// then a Sentinel only detects and agrees on failures.
-func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool { return false }
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
 
-// failoverStateMachine advances a running failover (§10).
-func (s *Sentinel) failoverStateMachine(m *master, now int64) {}
+	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
+)
 
-// promotionConfirmed is called when the replica we promoted reports itself
-// master (§4.2 step 4).
-func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {}
+// Errors of SENTINEL FAILOVER; the RESP layer spells them as Redis does
+// (-INPROG, -NOGOODSLAVE).
+var (
+	ErrFailoverInProgress = errors.New("failover already in progress")
+	ErrNoGoodReplica      = failover.ErrNoGoodReplica
+)
 
-// clientReconfigScript queues the master's client-reconfig-script.
-func (s *Sentinel) clientReconfigScript(m *master, role string, from, to Addr) {}
+// startFailoverIfNeeded starts a failover of an ODOWN master unless one
+// runs or the last one started less than 2 × failover-timeout ago (§8.3).
+func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
+	if !m.has(flagODown) || m.has(flagFailoverInProgress) {
+		return false
+	}
+	if now-m.failoverStartTime < 2*m.failoverTimeout {
+		if m.failoverDelayLogged != m.failoverStartTime {
+			m.failoverDelayLogged = m.failoverStartTime
+			at := time.UnixMilli(m.failoverStartTime + 2*m.failoverTimeout)
+			s.log(LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
+		}
+		return false
+	}
+	s.startFailover(m, now)
+	return true
+}
+
+// startFailover enters wait_start with a new epoch; the self-vote of the
+// next election step persists it.
+func (s *Sentinel) startFailover(m *master, now int64) {
+	m.failoverState = failWaitStart
+	m.flags |= flagFailoverInProgress
+	s.currentEpoch++
+	m.failoverEpoch = s.currentEpoch
+	s.eventFor(LevelWarning, "+new-epoch", m, strconv.FormatUint(s.currentEpoch, 10))
+	s.event(LevelWarning, "+try-failover", &m.instance, "")
+	m.failoverStartTime = now + int64(s.rnd.Intn(1000))
+	m.failoverStateChangeTime = now
+}
+
+// Failover starts a failover without asking the other Sentinels
+// (SENTINEL FAILOVER).
+func (s *Sentinel) Failover(at time.Time, name string) error {
+	m, err := s.master(name)
+	if err != nil {
+		return err
+	}
+	now := ms(at)
+	if m.has(flagFailoverInProgress) {
+		return ErrFailoverInProgress
+	}
+	if s.selectReplica(m, now) == nil {
+		return ErrNoGoodReplica
+	}
+	s.log(LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
+	s.startFailover(m, now)
+	m.flags |= flagForceFailover
+	return nil
+}
+
+// leader runs the election tally for epoch (§8.4): the other Sentinels'
+// votes in the current epoch plus our own, which goes to the leading
+// candidate or to ourselves.
+func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
+	var t election.Tally
+	for _, si := range m.sortedSentinels() {
+		if si.leader != "" && si.leaderEpoch == s.currentEpoch {
+			t.Add(si.leader)
+		}
+	}
+	candidate, _ := t.Leading()
+	if candidate == "" {
+		candidate = s.myID
+	}
+	myVote, myEpoch := s.vote(m, epoch, candidate, now)
+	if myVote != "" && myEpoch == epoch {
+		t.Add(myVote)
+	}
+	return t.Winner(len(m.sentinels)+1, m.quorum)
+}
+
+// failoverStateMachine advances a running failover one step (§10.1).
+func (s *Sentinel) failoverStateMachine(m *master, now int64) {
+	if !m.has(flagFailoverInProgress) {
+		return
+	}
+	switch m.failoverState {
+	case failWaitStart:
+		s.failoverWaitStart(m, now)
+	case failSelectSlave:
+		s.failoverSelectSlave(m, now)
+	case failSendSlaveofNoone:
+		s.failoverSendSlaveofNoone(m, now)
+	case failWaitPromotion:
+		if now-m.failoverStateChangeTime > m.failoverTimeout {
+			s.event(LevelWarning, "-failover-abort-slave-timeout", &m.instance, "")
+			s.abortFailover(m, now)
+		}
+	case failReconfSlaves:
+		s.failoverReconfNextSlave(m, now)
+	}
+}
+
+func (s *Sentinel) failoverWaitStart(m *master, now int64) {
+	winner := s.leader(m, m.failoverEpoch, now)
+	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
+	if !isLeader && !m.has(flagForceFailover) {
+		timeout := s.timing.ElectionTimeout.Milliseconds()
+		if timeout > m.failoverTimeout {
+			timeout = m.failoverTimeout
+		}
+		if now-m.failoverStartTime > timeout {
+			s.event(LevelWarning, "-failover-abort-not-elected", &m.instance, "")
+			s.abortFailover(m, now)
+		}
+		return
+	}
+	s.event(LevelWarning, "+elected-leader", &m.instance, "")
+	if s.simFailure&SimCrashAfterElection != 0 {
+		s.crash()
+		return
+	}
+	m.failoverState = failSelectSlave
+	m.failoverStateChangeTime = now
+	s.event(LevelWarning, "+failover-state-select-slave", &m.instance, "")
+}
+
+// crash is SIMULATE-FAILURE: log and ask the process to exit with 99.
+func (s *Sentinel) crash() {
+	s.log(LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
+	s.act(Exit{Code: 99})
+}
+
+// selectReplica picks the replica to promote (§9).
+func (s *Sentinel) selectReplica(m *master, now int64) *instance {
+	maxLinkDown := m.downAfter * 10
+	if m.has(flagSDown) {
+		maxLinkDown += now - m.sdownSince
+	}
+	infoValidity := 3 * s.timing.InfoPeriod.Milliseconds()
+	if m.has(flagSDown) {
+		infoValidity = 5 * s.timing.PingPeriod.Milliseconds()
+	}
+	limits := failover.Limits{
+		MaxSinceOKPing:    msDuration(5 * s.timing.PingPeriod.Milliseconds()),
+		MaxSinceInfo:      msDuration(infoValidity),
+		MaxMasterLinkDown: msDuration(maxLinkDown),
+	}
+	var cands []failover.Candidate
+	for _, r := range m.sortedReplicas() {
+		cands = append(cands, failover.Candidate{
+			ID:             r.name,
+			RunID:          r.runID,
+			Down:           r.has(flagSDown | flagODown),
+			Disconnected:   r.link.disconnected(r.kind),
+			Priority:       r.priority,
+			ReplOffset:     r.replOffset,
+			SinceOKPing:    msDuration(now - r.link.lastAvailTime),
+			SinceInfo:      msDuration(now - r.infoRefresh),
+			MasterLinkDown: msDuration(r.masterLinkDownTime),
+		})
+	}
+	best, err := failover.Select(cands, limits)
+	if err != nil {
+		return nil
+	}
+	return m.replicas[best.ID]
+}
+
+func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
+	r := s.selectReplica(m, now)
+	if r == nil {
+		s.event(LevelWarning, "-failover-abort-no-good-slave", &m.instance, "")
+		s.abortFailover(m, now)
+		return
+	}
+	s.event(LevelWarning, "+selected-slave", r, "")
+	r.flags |= flagPromoted
+	m.promoted = r
+	m.failoverState = failSendSlaveofNoone
+	m.failoverStateChangeTime = now
+	s.event(LevelNotice, "+failover-state-send-slaveof-noone", r, "")
+}
+
+func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
+	r := m.promoted
+	if r.link.disconnected(r.kind) {
+		if now-m.failoverStateChangeTime > m.failoverTimeout {
+			s.event(LevelWarning, "-failover-abort-slave-timeout", &m.instance, "")
+			s.abortFailover(m, now)
+		}
+		return
+	}
+	if !s.sendSlaveOf(r, nil) {
+		return
+	}
+	s.event(LevelNotice, "+failover-state-wait-promotion", r, "")
+	m.failoverState = failWaitPromotion
+	m.failoverStateChangeTime = now
+}
+
+// promotionConfirmed: the replica we promoted reports role master (§4.2
+// step 4). Our epoch becomes the master's config epoch, which makes every
+// other Sentinel adopt the new address from our hellos.
+func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
+	m.configEpoch = m.failoverEpoch
+	m.failoverState = failReconfSlaves
+	m.failoverStateChangeTime = now
+	s.persist("promotion")
+	s.event(LevelWarning, "+promoted-slave", r, "")
+	if s.simFailure&SimCrashAfterPromotion != 0 {
+		s.crash()
+		return
+	}
+	s.event(LevelWarning, "+failover-state-reconf-slaves", &m.instance, "")
+	s.clientReconfigScript(m, "leader", m.addr, r.addr)
+	s.forceHello(m)
+}
+
+// forceHello makes the next tick send hellos to every instance of m.
+func (s *Sentinel) forceHello(m *master) {
+	back := s.timing.PublishPeriod.Milliseconds() + 1
+	m.lastPubTime -= back
+	for _, r := range m.replicas {
+		r.lastPubTime -= back
+	}
+	for _, si := range m.sentinels {
+		si.lastPubTime -= back
+	}
+}
+
+// failoverReconfNextSlave points up to parallel-syncs replicas at a time
+// to the promoted one (§10.3), then checks for the end (§10.4).
+func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
+	inProgress := 0
+	replicas := m.sortedReplicas()
+	for _, r := range replicas {
+		if r.has(flagReconfSent | flagReconfInprog) {
+			inProgress++
+		}
+	}
+	for _, r := range replicas {
+		if inProgress >= m.parallelSyncs {
+			break
+		}
+		if r.has(flagPromoted | flagReconfDone) {
+			continue
+		}
+		if r.has(flagReconfSent) && now-r.slaveReconfSentTime > s.timing.SlaveReconfTimeout.Milliseconds() {
+			s.event(LevelNotice, "-slave-reconf-sent-timeout", r, "")
+			r.flags &^= flagReconfSent
+			r.flags |= flagReconfDone
+		}
+		if r.has(flagReconfSent|flagReconfInprog) || r.link.disconnected(r.kind) {
+			continue
+		}
+		if s.sendSlaveOf(r, &m.promoted.addr) {
+			r.flags |= flagReconfSent
+			r.slaveReconfSentTime = now
+			s.event(LevelNotice, "+slave-reconf-sent", r, "")
+			inProgress++
+		}
+	}
+	s.failoverDetectEnd(m, now)
+}
+
+func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
+	p := m.promoted
+	if p == nil || p.has(flagSDown) {
+		return
+	}
+	notReconfigured := 0
+	for _, r := range m.replicas {
+		if r.has(flagPromoted|flagReconfDone) || r.has(flagSDown) {
+			continue
+		}
+		notReconfigured++
+	}
+	timeout := false
+	if now-m.failoverStateChangeTime > m.failoverTimeout {
+		notReconfigured = 0
+		timeout = true
+		s.event(LevelWarning, "+failover-end-for-timeout", &m.instance, "")
+	}
+	if notReconfigured == 0 {
+		s.event(LevelWarning, "+failover-end", &m.instance, "")
+		m.failoverState = failUpdateConfig
+		m.failoverStateChangeTime = now
+	}
+	if timeout {
+		for _, r := range m.sortedReplicas() {
+			if r.has(flagPromoted|flagReconfDone|flagReconfSent) || r.link.disconnected(r.kind) {
+				continue
+			}
+			if s.sendSlaveOf(r, &p.addr) {
+				s.event(LevelNotice, "+slave-reconf-sent-be", r, "")
+				r.flags |= flagReconfSent
+			}
+		}
+	}
+}
+
+// abortFailover gives up a failover that has not promoted anything yet.
+func (s *Sentinel) abortFailover(m *master, now int64) {
+	m.flags &^= flagFailoverInProgress | flagForceFailover
+	m.failoverState = failNone
+	m.failoverStateChangeTime = now
+	if m.promoted != nil {
+		m.promoted.flags &^= flagPromoted
+		m.promoted = nil
+	}
+}
+
+// clientReconfigScript queues the master's client-reconfig-script with
+// `<master> <role> start <from-ip> <from-port> <to-ip> <to-port>`.
+func (s *Sentinel) clientReconfigScript(m *master, role string, from, to Addr) {
+	if m.clientReconfigScript == "" {
+		return
+	}
+	s.scheduleScript(m.clientReconfigScript, m.name, role, "start",
+		s.announceHost(from), strconv.Itoa(from.Port), s.announceHost(to), strconv.Itoa(to.Port))
+}
+

@@ -17,8 +17,8 @@ func (PersistConfig) isAction() {}
 func (Exit) isAction()          {}
 
 // Ready is everything the core produced since the last call to Ready:
-// log lines, events (to log, publish and hand to scripts) and actions, each
-// in the order they happened.
+// log lines (every event also appears there as `<type> <message>`, in the
+// order things happened), events (to publish) and actions, in order.
 type Ready struct {
 	Logs    []LogLine
 	Events  []Event

@@ -55,6 +55,9 @@ type Sentinel struct {
 
 	simFailure SimFailure
 
+	scripts      []*scriptJob
+	nextScriptID uint64
+
 	nextLinkID LinkID
 	nextTag    uint64
 	links      map[LinkID]linkRef
@@ -285,7 +288,7 @@ func (s *Sentinel) event(l Level, typ string, inst *instance, msg string) {
 	} else {
 		e.Msg = msg
 	}
-	s.out.Events = append(s.out.Events, e)
+	s.emit(e)
 }
 
 // eventFor emits an event with a bare message that still belongs to a
@@ -295,7 +298,20 @@ func (s *Sentinel) eventFor(l Level, typ string, m *master, msg string) {
 	if m != nil {
 		e.Master = m.name
 	}
+	s.emit(e)
+}
+
+// emit records an event and, for warnings about a master with a
+// notification-script, queues the script with `<type> <message>`.
+func (s *Sentinel) emit(e Event) {
 	s.out.Events = append(s.out.Events, e)
+	s.out.Logs = append(s.out.Logs, LogLine{Level: e.Level, Text: e.String()})
+	if e.Level != LevelWarning || e.Master == "" {
+		return
+	}
+	if m := s.masters[e.Master]; m != nil && m.notificationScript != "" {
+		s.scheduleScript(m.notificationScript, e.Type, e.Msg)
+	}
 }
 
 func (s *Sentinel) log(l Level, text string) {

@@ -39,6 +39,10 @@ func (s *Sentinel) Step(now time.Time, in Input) error {
 		}
 	case HelloFromClient:
 		s.processHello(in.Payload, t)
+	case ScriptStarted:
+		s.scriptStarted(in)
+	case ScriptExited:
+		s.scriptExited(in, t)
 	case FlushConfig:
 		s.persist("flushconfig")
 	case Shutdown:

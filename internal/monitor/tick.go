@@ -25,6 +25,7 @@ func (s *Sentinel) Tick(now time.Time) {
 	if switching != nil {
 		s.switchMaster(switching, t)
 	}
+	s.runScripts(t)
 }
 
 // checkTilt enters TILT when the time since the previous tick is negative

@@ -141,7 +141,6 @@ func (l *Loop) drain() respserver.Outcome {
 		l.logAt(line.Level, line.Text)
 	}
 	for _, e := range r.Events {
-		l.logAt(e.Level, e.String())
 		if e.Published() && l.fx.Publish != nil {
 			l.fx.Publish(e.Type, e.Msg)
 		}

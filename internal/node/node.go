@@ -15,11 +15,12 @@ import (
 
 // Node is a running Sentinel: its core loop and its RESP port.
 type Node struct {
-	cfg   *config.Config
-	log   Logger
-	loop  *Loop
-	srv   *respserver.Server
-	links *gossip.Links
+	cfg     *config.Config
+	log     Logger
+	loop    *Loop
+	srv     *respserver.Server
+	links   *gossip.Links
+	scripts *scriptRunner
 
 	shutdown chan struct{}
 	exitCode chan int
@@ -79,6 +80,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		SourceAddr: cfg.Server.BindSourceAddr,
 		Logf:       opts.Log.Debugf,
 	})
+	n.scripts = newScriptRunner(func(in monitor.Input) { n.loop.Deliver(in) })
 	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
 	n.loop = NewLoop(core, opts.Log, Effects{
 		Persist: n.persist,
@@ -139,4 +141,5 @@ func (n *Node) Stop() {
 	n.srv.Close()
 	n.loop.Stop()
 	n.links.Close()
+	n.scripts.Close()
 }

@@ -214,6 +214,7 @@ func (s *Server) infoSentinel() (string, error) {
 	var text string
 	_, err := s.opts.Backend.Exec(func(core *monitor.Sentinel, now time.Time) {
 		tilt, since := core.Tilt()
+		running, queued := core.ScriptCounts()
 		tiltSecs := int64(-1)
 		tiltFlag := 0
 		if tilt {
@@ -224,8 +225,8 @@ func (s *Server) infoSentinel() (string, error) {
 			"sentinel_masters", len(core.MasterNames()),
 			"sentinel_tilt", tiltFlag,
 			"sentinel_tilt_since_seconds", tiltSecs,
-			"sentinel_running_scripts", 0,
-			"sentinel_scripts_queue_length", 0,
+			"sentinel_running_scripts", running,
+			"sentinel_scripts_queue_length", queued,
 			"sentinel_simulate_failure_flags", int(core.SimulateFailure()),
 		}
 		for i, m := range core.MasterSummaries() {

@@ -29,6 +29,7 @@ func sentinelSubcommands() []*command {
 		{name: "config", arity: -3, handler: cmdSentinelConfig},
 		{name: "simulate-failure", arity: -3, handler: cmdSentinelSimulateFailure},
 		{name: "pending-scripts", arity: 2, handler: cmdSentinelPendingScripts},
+		{name: "failover", arity: 3, handler: cmdSentinelFailover},
 		{name: "help", arity: 2, handler: cmdSentinelHelp},
 		// Valkey's spellings of the same subcommands.
 		{name: "primaries", arity: 2, handler: cmdSentinelMasters},

@@ -1,6 +1,7 @@
 package respserver
 
 import (
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -154,9 +155,42 @@ func cmdSentinelSimulateFailure(x *ctx) Value {
 	return OK
 }
 
-// cmdSentinelPendingScripts lists queued scripts; none run before the
-// scripts of the failover issue exist.
-func cmdSentinelPendingScripts(x *ctx) Value { return Array{} }
+// cmdSentinelPendingScripts lists the script queue (§12.2).
+func cmdSentinelPendingScripts(x *ctx) Value {
+	var list []monitor.PendingScript
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list = core.PendingScripts(now) }); ev != nil {
+		return ev
+	}
+	out := make(Array, 0, len(list))
+	for _, p := range list {
+		argv := make(Array, len(p.Argv))
+		for i, a := range p.Argv {
+			argv[i] = Bulk(a)
+		}
+		m := Map{Bulk("argv"), argv}
+		if p.Running {
+			m = append(m, Bulk("flags"), Bulk("running"), Bulk("pid"), Bulk(strconv.Itoa(p.PID)),
+				Bulk("run-time"), Bulk(strconv.FormatInt(p.RunTime.Milliseconds(), 10)))
+		} else {
+			m = append(m, Bulk("flags"), Bulk("scheduled"), Bulk("pid"), Bulk(strconv.Itoa(p.PID)),
+				Bulk("run-delay"), Bulk(strconv.FormatInt(p.RunDelay.Milliseconds(), 10)))
+		}
+		m = append(m, Bulk("retry-num"), Bulk(strconv.Itoa(p.RetryNum)))
+		out = append(out, m)
+	}
+	return out
+}
+
+func cmdSentinelFailover(x *ctx) Value {
+	var err error
+	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { err = core.Failover(now, x.arg(2)) }); ev != nil {
+		return ev
+	}
+	if err != nil {
+		return errReply(err)
+	}
+	return OK
+}
 
 var sentinelHelp = []string{
 	"SENTINEL <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",

@@ -21,6 +21,10 @@ func errReply(err error) Value {
 		return errNoSuchMaster
 	case errors.As(err, &qe):
 		return Err("NOQUORUM " + qe.Error())
+	case errors.Is(err, monitor.ErrFailoverInProgress):
+		return Err("INPROG Failover already in progress")
+	case errors.Is(err, monitor.ErrNoGoodReplica):
+		return Err("NOGOODSLAVE No suitable replica to promote")
 	default:
 		return Err("ERR " + err.Error())
 	}

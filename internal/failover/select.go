@@ -1,0 +1,91 @@
+// Package failover picks the replica to promote when a master fails, with
+// Redis Sentinel 7.0's rules. It is a pure leaf the core uses: the caller
+// describes each replica as a Candidate with ages measured against the
+// same now.
+package failover
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ErrNoGoodReplica means no replica qualifies for promotion.
+var ErrNoGoodReplica = errors.New("no suitable replica to promote")
+
+// Candidate is what selection needs to know about one replica.
+type Candidate struct {
+	// ID identifies the candidate to the caller (its name).
+	ID    string
+	RunID string
+	// Down is true when the replica is SDOWN or ODOWN.
+	Down         bool
+	Disconnected bool
+	// Priority is the replica's replica-priority; 0 never promotes.
+	Priority   int
+	ReplOffset uint64
+	// SinceOKPing is the time since the last valid PING reply.
+	SinceOKPing time.Duration
+	// SinceInfo is the time since the last INFO reply.
+	SinceInfo time.Duration
+	// MasterLinkDown is how long the replica reports its link to the
+	// master has been down (master_link_down_since_seconds).
+	MasterLinkDown time.Duration
+}
+
+// Limits are the freshness thresholds selection applies.
+type Limits struct {
+	// MaxSinceOKPing excludes replicas whose last valid PING reply is
+	// older (5 × PING-PERIOD in Redis).
+	MaxSinceOKPing time.Duration
+	// MaxSinceInfo excludes replicas whose INFO is older (5 × PING-PERIOD
+	// while the master is SDOWN, else 3 × INFO-PERIOD).
+	MaxSinceInfo time.Duration
+	// MaxMasterLinkDown excludes replicas disconnected from the master for
+	// longer (down-after × 10, plus the time the master has been SDOWN).
+	MaxMasterLinkDown time.Duration
+}
+
+// Eligible reports whether c may be promoted under limits.
+func Eligible(c Candidate, l Limits) bool {
+	return !c.Down && !c.Disconnected && c.Priority != 0 &&
+		c.SinceOKPing <= l.MaxSinceOKPing && c.SinceInfo <= l.MaxSinceInfo &&
+		c.MasterLinkDown <= l.MaxMasterLinkDown
+}
+
+// Better reports whether a should be promoted rather than b: lower
+// priority first, then higher replication offset, then the smaller run id
+// (case-insensitive), a replica without a run id last.
+func Better(a, b Candidate) bool {
+	if a.Priority != b.Priority {
+		return a.Priority < b.Priority
+	}
+	if a.ReplOffset != b.ReplOffset {
+		return a.ReplOffset > b.ReplOffset
+	}
+	switch {
+	case a.RunID == "" && b.RunID == "":
+		return false
+	case a.RunID == "":
+		return false
+	case b.RunID == "":
+		return true
+	}
+	return strings.ToLower(a.RunID) < strings.ToLower(b.RunID)
+}
+
+// Select returns the best eligible candidate.
+func Select(cands []Candidate, l Limits) (Candidate, error) {
+	var ok []Candidate
+	for _, c := range cands {
+		if Eligible(c, l) {
+			ok = append(ok, c)
+		}
+	}
+	if len(ok) == 0 {
+		return Candidate{}, ErrNoGoodReplica
+	}
+	sort.SliceStable(ok, func(i, j int) bool { return Better(ok[i], ok[j]) })
+	return ok[0], nil
+}

@@ -1,0 +1,50 @@
+package failover
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+var limits = Limits{MaxSinceOKPing: 5 * time.Second, MaxSinceInfo: 5 * time.Second, MaxMasterLinkDown: 30 * time.Second}
+
+func good(id string, prio int, off uint64, runid string) Candidate {
+	return Candidate{ID: id, RunID: runid, Priority: prio, ReplOffset: off}
+}
+
+func TestSelect(t *testing.T) {
+	tests := []struct {
+		name  string
+		cands []Candidate
+		want  string
+	}{
+		{"lower priority wins", []Candidate{good("a", 100, 10, "x"), good("b", 10, 1, "y")}, "b"},
+		{"higher offset wins at equal priority", []Candidate{good("a", 100, 10, "x"), good("b", 100, 20, "y")}, "b"},
+		{"smaller run id breaks ties", []Candidate{good("a", 100, 10, "bbb"), good("b", 100, 10, "AAA")}, "b"},
+		{"missing run id sorts last", []Candidate{good("a", 100, 10, ""), good("b", 100, 10, "zzz")}, "b"},
+		{"priority 0 never promotes", []Candidate{good("a", 0, 99, "a"), good("b", 100, 1, "b")}, "b"},
+		{"down replica excluded", []Candidate{{ID: "a", Priority: 1, Down: true}, good("b", 100, 1, "b")}, "b"},
+		{"disconnected replica excluded", []Candidate{{ID: "a", Priority: 1, Disconnected: true}, good("b", 100, 1, "b")}, "b"},
+		{"stale ping excluded", []Candidate{{ID: "a", Priority: 1, SinceOKPing: 6 * time.Second}, good("b", 100, 1, "b")}, "b"},
+		{"stale info excluded", []Candidate{{ID: "a", Priority: 1, SinceInfo: 6 * time.Second}, good("b", 100, 1, "b")}, "b"},
+		{"long master link down excluded", []Candidate{{ID: "a", Priority: 1, MasterLinkDown: time.Minute}, good("b", 100, 1, "b")}, "b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Select(tt.cands, limits)
+			if err != nil || got.ID != tt.want {
+				t.Fatalf("Select = %q, %v; want %q", got.ID, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSelectNone(t *testing.T) {
+	_, err := Select([]Candidate{good("a", 0, 1, "a"), {ID: "b", Priority: 1, Down: true}}, limits)
+	if !errors.Is(err, ErrNoGoodReplica) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Select(nil, limits); !errors.Is(err, ErrNoGoodReplica) {
+		t.Fatalf("err = %v", err)
+	}
+}
