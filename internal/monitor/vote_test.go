@@ -1,0 +1,136 @@
+package monitor
+
+import (
+	"math/rand"
+	"testing"
+	"time"
+)
+
+func masterCore(t *testing.T, quorum int) *Sentinel {
+	t.Helper()
+	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(11))), Masters: []MasterSpec{
+		NewMasterSpec("m", Addr{"127.0.0.1", 6379}, quorum),
+	}}
+	s := New(p, Options{Port: 26379}, rand.New(rand.NewSource(12)), t0)
+	s.Ready()
+	return s
+}
+
+func TestIsMasterDownByAddr(t *testing.T) {
+	const other = "1111111111111111111111111111111111111111"
+	const third = "2222222222222222222222222222222222222222"
+	s := masterCore(t, 2)
+	// Unknown master: not down, no vote.
+	if r := s.IsMasterDownByAddr(t0, "10.0.0.9", 6379, 1, other); r != (MasterDownReply{Leader: "*"}) {
+		t.Fatalf("unknown master: %+v", r)
+	}
+	// Known, up, no vote asked.
+	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 0, "*"); r != (MasterDownReply{Leader: "*"}) {
+		t.Fatalf("no vote: %+v", r)
+	}
+	// First vote request for epoch 3 wins the vote and raises our epoch.
+	r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 3, other)
+	if r.Leader != other || r.LeaderEpoch != 3 || s.CurrentEpoch() != 3 {
+		t.Fatalf("vote: %+v epoch %d", r, s.CurrentEpoch())
+	}
+	out := s.Ready()
+	types := map[string]bool{}
+	for _, e := range out.Events {
+		types[e.Type] = true
+	}
+	if !types["+new-epoch"] || !types["+vote-for-leader"] {
+		t.Errorf("events %v", out.Events)
+	}
+	persisted := false
+	for _, a := range out.Actions {
+		_, ok := a.(PersistConfig)
+		persisted = persisted || ok
+	}
+	if !persisted {
+		t.Error("a vote must be persisted before it is answered")
+	}
+	if s.Snapshot().Masters[0].LeaderEpoch != 3 {
+		t.Error("leader-epoch not in the snapshot")
+	}
+	// A second asker in the same epoch gets the first vote back.
+	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 3, third); r.Leader != other || r.LeaderEpoch != 3 {
+		t.Fatalf("second asker: %+v", r)
+	}
+	// An older epoch does not change the vote.
+	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 2, third); r.Leader != other {
+		t.Fatalf("older epoch: %+v", r)
+	}
+	// A newer epoch gets a new vote.
+	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 4, third); r.Leader != third || r.LeaderEpoch != 4 {
+		t.Fatalf("newer epoch: %+v", r)
+	}
+}
+
+func TestMasterDownOnlyWhenSDownAndNotInTilt(t *testing.T) {
+	s := masterCore(t, 2)
+	now := t0
+	// Never answered: SDOWN after down-after (30 s default).
+	for i := 0; i < 320; i++ {
+		now = now.Add(100 * time.Millisecond)
+		s.Tick(now)
+	}
+	if r := s.IsMasterDownByAddr(now, "127.0.0.1", 6379, 0, "*"); !r.Down {
+		t.Fatal("a master that never answered for 32 s must be down")
+	}
+	s.Tick(now.Add(5 * time.Second)) // clock jump: TILT
+	if on, _ := s.Tilt(); !on {
+		t.Fatal("no tilt")
+	}
+	if r := s.IsMasterDownByAddr(now, "127.0.0.1", 6379, 0, "*"); r.Down {
+		t.Fatal("in TILT the reply must say not down")
+	}
+}
+
+func TestScriptQueue(t *testing.T) {
+	s := masterCore(t, 2)
+	s.masters["m"].notificationScript = "/bin/notify"
+	s.event(LevelWarning, "+sdown", &s.masters["m"].instance, "")
+	s.event(LevelNotice, "+slave", &s.masters["m"].instance, "") // notice: no script
+	s.Ready()
+	now := t0
+	s.runScripts(ms(now))
+	out := s.Ready()
+	if len(out.Actions) != 1 {
+		t.Fatalf("actions %#v", out.Actions)
+	}
+	st := out.Actions[0].(StartScript)
+	if st.Path != "/bin/notify" || len(st.Args) != 2 || st.Args[0] != "+sdown" || st.Args[1] != "master m 127.0.0.1 6379" {
+		t.Fatalf("start %#v", st)
+	}
+	s.Step(now, ScriptStarted{ID: st.ID, PID: 42})
+	// Exit code 1 is retried after SCRIPT-RETRY-DELAY.
+	s.Step(now, ScriptExited{ID: st.ID, ExitCode: 1})
+	ps := s.PendingScripts(now)
+	if len(ps) != 1 || ps[0].Running || ps[0].RunDelay != 30*time.Second || ps[0].RetryNum != 1 {
+		t.Fatalf("pending %+v", ps)
+	}
+	s.runScripts(ms(now.Add(29 * time.Second)))
+	if len(s.Ready().Actions) != 0 {
+		t.Fatal("retried too early")
+	}
+	s.runScripts(ms(now.Add(31 * time.Second)))
+	st2 := s.Ready().Actions[0].(StartScript)
+	s.Step(now, ScriptStarted{ID: st2.ID, PID: 43})
+	s.Ready()
+	// Running too long: killed with -script-timeout.
+	s.runScripts(ms(now.Add(31*time.Second + 61*time.Second)))
+	out = s.Ready()
+	if _, ok := out.Actions[0].(KillScript); !ok || out.Events[0].Type != "-script-timeout" || out.Events[0].Msg != "/bin/notify 43" {
+		t.Fatalf("timeout: %#v %#v", out.Actions, out.Events)
+	}
+	// Exit code 2 is final, with -script-error.
+	s.Step(now, ScriptExited{ID: st2.ID, ExitCode: 2})
+	out = s.Ready()
+	found := false
+	for _, e := range out.Events {
+		found = found || (e.Type == "-script-error" && e.Msg == "/bin/notify 0 2")
+	}
+	if !found || len(s.PendingScripts(now)) != 0 {
+		t.Fatalf("events %#v pending %d", out.Events, len(s.PendingScripts(now)))
+	}
+}
