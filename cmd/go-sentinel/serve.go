@@ -103,7 +103,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		ConfigFile: cfg.File,
 		GoVersion:  runtime.Version(),
 	}
-	n, err := node.Start(cfg, node.Options{Log: log, Info: info})
+	n, err := node.Start(cfg, node.Options{Log: log, Info: info, OnLogLevel: func(l string) {
+		if lv, err := logging.ParseLevel(l); err == nil {
+			log.SetLevel(lv)
+		}
+	}})
 	if err != nil {
 		log.Warningf("%v", err)
 		log.Warning("Failed listening on port " + fmt.Sprint(cfg.Server.Port) + " (tcp), aborting.")

@@ -155,6 +155,11 @@ func (lk *link) run() {
 		if a, ok := localAddr(raw); ok {
 			lk.deliver(monitor.LinkLocalAddr{ID: lk.spec.ID, Addr: a})
 		}
+		if net.ParseIP(lk.spec.Addr.Host) == nil {
+			if t, ok := raw.RemoteAddr().(*net.TCPAddr); ok {
+				lk.deliver(monitor.HostResolved{Host: lk.spec.Addr.Host, IP: t.IP.String()})
+			}
+		}
 	}
 	client := redis.NewClient(l.clientOptions(lk, conn))
 	client.AddHook(noHelloHook{})

@@ -330,4 +330,3 @@ func (s *Sentinel) clientReconfigScript(m *master, role string, from, to Addr) {
 	s.scheduleScript(m.clientReconfigScript, m.name, role, "start",
 		s.announceHost(from), strconv.Itoa(from.Port), s.announceHost(to), strconv.Itoa(to.Port))
 }
-

@@ -102,6 +102,14 @@ type LinkLocalAddr struct {
 	Addr Addr
 }
 
+// HostResolved reports the IP a hostname resolved to when a link to it
+// connected (resolve-hostnames yes). The core shows that IP wherever an
+// address is shown while announce-hostnames is off.
+type HostResolved struct {
+	Host string
+	IP   string
+}
+
 // CommandReply is the reply to a Send.
 type CommandReply struct {
 	ID    LinkID
@@ -130,6 +138,7 @@ type HelloFromClient struct {
 
 func (LinkClosed) isInput()      {}
 func (LinkLocalAddr) isInput()   {}
+func (HostResolved) isInput()    {}
 func (CommandReply) isInput()    {}
 func (PubSubActivity) isInput()  {}
 func (PubSubMessage) isInput()   {}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -54,6 +55,8 @@ type Sentinel struct {
 	tiltStart int64
 
 	simFailure SimFailure
+
+	resolved map[string]string // hostname (lower case) -> IP, from HostResolved
 
 	scripts      []*scriptJob
 	nextScriptID uint64
@@ -236,9 +239,18 @@ func (s *Sentinel) releaseLink(i *instance) {
 	s.closePC(l)
 }
 
-// announceAddr is the text shown for an address: as stored (the hostname
-// when announce-hostnames is on and one was given; otherwise the IP).
-func (s *Sentinel) announceAddr(a Addr) Addr { return a }
+// announceAddr is the address as shown and sent: the host as stored when
+// announce-hostnames is on; otherwise the IP a stored hostname resolved
+// to, once known.
+func (s *Sentinel) announceAddr(a Addr) Addr {
+	if s.global.AnnounceHostnames {
+		return a
+	}
+	if ip, ok := s.resolved[strings.ToLower(a.Host)]; ok {
+		return Addr{Host: ip, Port: a.Port}
+	}
+	return a
+}
 
 func (s *Sentinel) announceHost(a Addr) string { return s.announceAddr(a).Host }
 

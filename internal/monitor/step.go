@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -37,6 +38,11 @@ func (s *Sentinel) Step(now time.Time, in Input) error {
 		if ref, ok := s.links[in.ID]; ok && ref.kind == CmdLink && ref.link.cc == in.ID {
 			ref.link.localAddr = in.Addr
 		}
+	case HostResolved:
+		if s.resolved == nil {
+			s.resolved = map[string]string{}
+		}
+		s.resolved[strings.ToLower(in.Host)] = in.IP
 	case HelloFromClient:
 		s.processHello(in.Payload, t)
 	case ScriptStarted:

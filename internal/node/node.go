@@ -22,8 +22,9 @@ type Node struct {
 	links   *gossip.Links
 	scripts *scriptRunner
 
-	shutdown chan struct{}
-	exitCode chan int
+	onLogLevel func(string)
+	shutdown   chan struct{}
+	exitCode   chan int
 }
 
 // Options are what a Node needs beyond its config.
@@ -35,6 +36,8 @@ type Options struct {
 	Now func() time.Time
 	// Seed seeds the core's randomness; 0 draws one from crypto/rand.
 	Seed int64
+	// OnLogLevel applies a loglevel changed by SENTINEL CONFIG SET.
+	OnLogLevel func(level string)
 }
 
 func wallClock() time.Time { return time.Now().Round(0) }
@@ -60,7 +63,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("users: %w", err)
 	}
-	n := &Node{cfg: cfg, log: opts.Log, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
+	n := &Node{cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
 	n.srv = respserver.New(respserver.Options{
 		Port:          cfg.Server.Port,
 		Bind:          cfg.Server.Bind,
@@ -116,6 +119,18 @@ func (n *Node) Shutdown() {
 	select {
 	case n.shutdown <- struct{}{}:
 	default:
+	}
+}
+
+// LogLevel implements respserver.Backend.
+func (n *Node) LogLevel() string { return n.cfg.Server.Loglevel }
+
+// SetLogLevel implements respserver.Backend; it runs on the core's loop, so
+// the rewrite that follows sees the new level.
+func (n *Node) SetLogLevel(level string) {
+	n.cfg.Server.Loglevel = level
+	if n.onLogLevel != nil {
+		n.onLogLevel(level)
 	}
 }
 

@@ -15,6 +15,11 @@ type Backend interface {
 	Exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, error)
 	// Shutdown asks the process to stop gracefully (SHUTDOWN command).
 	Shutdown()
+	// LogLevel returns the current loglevel; SetLogLevel changes it (the
+	// level is valid) and is called on the core's loop, inside Exec, so
+	// that the config rewrite that follows includes it.
+	LogLevel() string
+	SetLogLevel(level string)
 }
 
 // Outcome is what carrying out the core's actions after an Exec produced.

@@ -1,6 +1,9 @@
 package respserver
 
 import (
+	"context"
+	"github.com/go-sentinel/go-sentinel/internal/glob"
+	"net"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,9 +35,23 @@ func cmdSentinelMonitor(x *ctx) Value {
 	if !ok {
 		return Err("ERR Invalid port")
 	}
+	if quorum <= 0 {
+		return Err("ERR " + monitor.ErrQuorumTooSmall.Error())
+	}
+	host := x.arg(3)
+	if net.ParseIP(host) == nil {
+		// A hostname must resolve now (the core only accepts one with
+		// resolve-hostnames on); resolve off the core's loop.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, lerr := net.DefaultResolver.LookupHost(ctx, host)
+		cancel()
+		if lerr != nil {
+			return Err("ERR " + monitor.ErrInvalidAddress.Error())
+		}
+	}
 	var err error
 	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
-		err = core.Monitor(now, x.arg(2), x.arg(3), int(port), int(quorum))
+		err = core.Monitor(now, x.arg(2), host, int(port), int(quorum))
 	})
 	if ev != nil {
 		return ev
@@ -118,13 +135,48 @@ func cmdSentinelConfig(x *ctx) Value {
 		if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { kv = core.ConfigGet(args) }); ev != nil {
 			return ev
 		}
+		for _, p := range args {
+			if glob.Match(p, "loglevel", true) {
+				kv = append(kv, monitor.KV{Key: "loglevel", Value: x.srv.opts.Backend.LogLevel()})
+				break
+			}
+		}
 		return kvMap(kv)
 	case "set":
 		if len(args)%2 != 0 {
 			return Err("ERR Missing argument '" + args[len(args)-1] + "' value")
 		}
+		// loglevel is a process setting, not the core's: check it here and
+		// apply it together with the core's parameters.
+		var rest []string
+		level := ""
+		for j := 0; j < len(args); j += 2 {
+			if !strings.EqualFold(args[j], "loglevel") {
+				rest = append(rest, args[j], args[j+1])
+				continue
+			}
+			if level != "" {
+				return Err("ERR Duplicate argument '" + args[j] + "' to SENTINEL CONFIG SET")
+			}
+			switch v := strings.ToLower(args[j+1]); v {
+			case "debug", "verbose", "notice", "warning", "nothing":
+				level = v
+			default:
+				return Err("ERR Invalid value '" + args[j+1] + "' to SENTINEL CONFIG SET '" + args[j] + "'")
+			}
+		}
 		var err error
-		out, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.ConfigSet(args) })
+		out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
+			if len(rest) > 0 {
+				if err = core.ConfigSet(rest); err != nil {
+					return
+				}
+			}
+			if level != "" {
+				x.srv.opts.Backend.SetLogLevel(level)
+				_ = core.Step(now, monitor.FlushConfig{})
+			}
+		})
 		if ev != nil {
 			return ev
 		}

@@ -34,6 +34,9 @@ func (b *fakeBackend) Exec(fn func(*monitor.Sentinel, time.Time)) (Outcome, erro
 	return out, nil
 }
 
+func (b *fakeBackend) LogLevel() string   { return "notice" }
+func (b *fakeBackend) SetLogLevel(string) {}
+
 func (b *fakeBackend) Shutdown() {
 	b.mu.Lock()
 	b.shutdowns++
