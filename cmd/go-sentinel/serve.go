@@ -148,6 +148,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 				if err := log.Reopen(); err != nil {
 					log.Warningf("Failed to reopen the log file: %v", err)
 				}
+				if err := n.ReloadTLS(); err != nil {
+					log.Warningf("Failed to reload TLS certificates: %v", err)
+				}
 				continue
 			}
 			name := "SIGTERM"

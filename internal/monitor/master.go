@@ -108,7 +108,7 @@ func (m *master) currentAddr() Addr {
 func (m *master) spec() MasterSpec {
 	s := MasterSpec{
 		Name:                 m.name,
-		Addr:                 m.addr,
+		Addr:                 m.currentAddr(),
 		Quorum:               m.quorum,
 		DownAfter:            msDuration(m.downAfter),
 		FailoverTimeout:      msDuration(m.failoverTimeout),

@@ -2,6 +2,7 @@ package node
 
 import (
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/binary"
 	"fmt"
 	mrand "math/rand"
@@ -11,6 +12,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
+	"github.com/go-sentinel/go-sentinel/internal/tlsconf"
 )
 
 // Node is a running Sentinel: its core loop and its RESP port.
@@ -20,6 +22,7 @@ type Node struct {
 	loop    *Loop
 	srv     *respserver.Server
 	links   *gossip.Links
+	certs   *tlsconf.Manager
 	scripts *scriptRunner
 
 	onLogLevel func(string)
@@ -63,11 +66,28 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("users: %w", err)
 	}
-	n := &Node{cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
+	var certs *tlsconf.Manager
+	if cfg.Server.TLSPort != 0 || cfg.Server.TLSReplication {
+		certs, err = tlsconf.New(tlsconf.Files{
+			CertFile:       cfg.Server.TLSCertFile,
+			KeyFile:        cfg.Server.TLSKeyFile,
+			ClientCertFile: cfg.Server.TLSClientCertFile,
+			ClientKeyFile:  cfg.Server.TLSClientKeyFile,
+			CACertFile:     cfg.Server.TLSCACertFile,
+			CACertDir:      cfg.Server.TLSCACertDir,
+			AuthClients:    cfg.Server.TLSAuthClients,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("TLS: %w", err)
+		}
+	}
+	n := &Node{certs: certs, cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
 	n.srv = respserver.New(respserver.Options{
 		Port:          cfg.Server.Port,
 		Bind:          cfg.Server.Bind,
 		ProtectedMode: cfg.Server.ProtectedMode,
+		TLSPort:       cfg.Server.TLSPort,
+		TLSConfig:     serverTLS(certs),
 		Maxclients:    int(cfg.Server.Maxclients),
 		Users:         users,
 		Info:          opts.Info,
@@ -78,7 +98,12 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err := n.srv.Listen(); err != nil {
 		return nil, err
 	}
+	var linkTLS *tls.Config
+	if certs != nil && cfg.Server.TLSReplication {
+		linkTLS = certs.Client()
+	}
 	n.links = gossip.NewLinks(gossip.LinksOptions{
+		TLSConfig:  linkTLS,
 		Deliver:    func(in monitor.Input) { n.loop.Deliver(in) },
 		SourceAddr: cfg.Server.BindSourceAddr,
 		Logf:       opts.Log.Debugf,
@@ -120,6 +145,22 @@ func (n *Node) Shutdown() {
 	case n.shutdown <- struct{}{}:
 	default:
 	}
+}
+
+func serverTLS(m *tlsconf.Manager) *tls.Config {
+	if m == nil {
+		return nil
+	}
+	return m.Server()
+}
+
+// ReloadTLS reads the TLS certificates again (SIGHUP); new connections
+// use them.
+func (n *Node) ReloadTLS() error {
+	if n.certs == nil {
+		return nil
+	}
+	return n.certs.Reload()
 }
 
 // LogLevel implements respserver.Backend.

@@ -5,6 +5,7 @@
 package respserver
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -27,6 +28,10 @@ type Options struct {
 	// all interfaces; an empty non-nil list means no TCP listener.
 	Bind          []string
 	ProtectedMode bool
+	// TLSPort, when not 0, is a second port on the same addresses that
+	// speaks TLS with TLSConfig.
+	TLSPort   int
+	TLSConfig *tls.Config
 	// Maxclients is the most connections served at once; 0 is unlimited.
 	Maxclients int
 	Users      *Users
@@ -103,24 +108,36 @@ func listenAddrs(bind []string, port int) (addrs []string, optional []bool) {
 // Listen opens every listener. Failing to bind a required address is an
 // error (fatal at start-up, as in Redis); nothing stays open then.
 func (s *Server) Listen() error {
-	if s.opts.Port == 0 {
-		return nil
-	}
-	addrs, optional := listenAddrs(s.opts.Bind, s.opts.Port)
 	var lns []net.Listener
-	for i, a := range addrs {
-		ln, err := net.Listen("tcp", a)
-		if err != nil {
-			if optional[i] {
-				s.log.Verbosef("Could not create server TCP listening socket %s: %v (optional, skipped)", a, err)
-				continue
-			}
-			for _, l := range lns {
-				l.Close()
-			}
-			return fmt.Errorf("could not create server TCP listening socket %s: %w", a, err)
+	fail := func(err error) error {
+		for _, l := range lns {
+			l.Close()
 		}
-		lns = append(lns, ln)
+		return err
+	}
+	for _, port := range []int{s.opts.Port, s.opts.TLSPort} {
+		if port == 0 {
+			continue
+		}
+		useTLS := port == s.opts.TLSPort && port != s.opts.Port
+		if useTLS && s.opts.TLSConfig == nil {
+			return fail(fmt.Errorf("tls-port %d set without a TLS configuration", port))
+		}
+		addrs, optional := listenAddrs(s.opts.Bind, port)
+		for i, a := range addrs {
+			ln, err := net.Listen("tcp", a)
+			if err != nil {
+				if optional[i] {
+					s.log.Verbosef("Could not create server TCP listening socket %s: %v (optional, skipped)", a, err)
+					continue
+				}
+				return fail(fmt.Errorf("could not create server TCP listening socket %s: %w", a, err))
+			}
+			if useTLS {
+				ln = tls.NewListener(ln, s.opts.TLSConfig)
+			}
+			lns = append(lns, ln)
+		}
 	}
 	s.mu.Lock()
 	s.listeners = lns

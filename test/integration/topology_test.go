@@ -32,6 +32,18 @@ func startData(t *testing.T, n int) *topology {
 	return top
 }
 
+// startDataUnpromotable starts a master and n replicas with
+// replica-priority 0: no failover can happen, so tests can watch failure
+// detection without a promotion racing it.
+func startDataUnpromotable(t *testing.T, n int) *topology {
+	t.Helper()
+	top := &topology{t: t, master: startRedis(t)}
+	for i := 0; i < n; i++ {
+		top.replicas = append(top.replicas, startRedis(t, "--replicaof", "127.0.0.1", fmt.Sprint(top.master.Port), "--replica-priority", "0"))
+	}
+	return top
+}
+
 // sentinelConf is the config every test Sentinel starts from.
 func (top *topology) sentinelConf(port, quorum int, extra string) string {
 	return fmt.Sprintf("port %d\nsentinel monitor mymaster 127.0.0.1 %d %d\nsentinel down-after-milliseconds mymaster 2000\n"+
