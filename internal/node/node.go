@@ -23,6 +23,7 @@ type Node struct {
 	srv     *respserver.Server
 	links   *gossip.Links
 	certs   *tlsconf.Manager
+	users   *respserver.Users
 	scripts *scriptRunner
 
 	onLogLevel func(string)
@@ -62,7 +63,12 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if opts.Seed == 0 {
 		opts.Seed = randomSeed()
 	}
-	users, err := respserver.NewUsers(cfg.Server.Requirepass, cfg.Server.Users)
+	users, err := respserver.LoadUsers(respserver.UsersOptions{
+		Requirepass: cfg.Server.Requirepass,
+		Lines:       cfg.Server.Users,
+		ACLFile:     cfg.Server.Aclfile,
+		LogMaxLen:   int(cfg.Server.AcllogMaxLen),
+	})
 	if err != nil {
 		return nil, fmt.Errorf("users: %w", err)
 	}
@@ -81,7 +87,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 			return nil, fmt.Errorf("TLS: %w", err)
 		}
 	}
-	n := &Node{certs: certs, cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
+	n := &Node{users: users, certs: certs, cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
 	n.srv = respserver.New(respserver.Options{
 		Port:          cfg.Server.Port,
 		Bind:          cfg.Server.Bind,
@@ -127,7 +133,13 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 }
 
 func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
-	return config.Rewrite(n.cfg.File, n.cfg.Server, p, config.RewriteOptions{
+	srv := n.cfg.Server
+	if !n.users.HasACLFile() {
+		// Users created or changed at runtime are persisted as `user`
+		// lines, as Redis does when there is no aclfile.
+		srv.Users = n.users.ConfigLines()
+	}
+	return config.Rewrite(n.cfg.File, srv, p, config.RewriteOptions{
 		DefaultDownAfter:       t.DefaultDownAfter,
 		DefaultFailoverTimeout: t.DefaultFailoverTimeout,
 	})

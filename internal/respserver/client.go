@@ -37,6 +37,10 @@ type Client struct {
 	lastActive    time.Time
 	channels      map[string]bool
 	patterns      map[string]bool
+
+	// state is CLIENT REPLY/TRACKING/NO-EVICT state, used by the
+	// connection's own reader goroutine.
+	state clientState
 }
 
 func newClient(srv *Server, id int64, conn net.Conn, now time.Time) *Client {

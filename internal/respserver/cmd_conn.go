@@ -45,7 +45,7 @@ func cmdHello(x *ctx) Value {
 		opt := x.arg(j)
 		switch {
 		case strings.EqualFold(opt, "AUTH") && more >= 2:
-			if !x.srv.users.Authenticate(x.arg(j+1), x.arg(j+2)) {
+			if !x.authenticate(x.arg(j+1), x.arg(j+2)) {
 				return Err("WRONGPASS invalid username-password pair or user is disabled.")
 			}
 			x.c.mu.Lock()
@@ -95,7 +95,7 @@ func cmdAuth(x *ctx) Value {
 	} else if x.srv.users.DefaultNoPass() {
 		return Err("ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?")
 	}
-	if !x.srv.users.Authenticate(user, pass) {
+	if !x.authenticate(user, pass) {
 		return Err("WRONGPASS invalid username-password pair or user is disabled.")
 	}
 	x.c.mu.Lock()

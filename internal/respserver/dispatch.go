@@ -79,6 +79,10 @@ func (s *Server) lookup(args [][]byte) (*command, Value) {
 	}
 	if cmd.subs != nil {
 		if len(args) < 2 {
+			// A container runs itself when it has a handler (COMMAND).
+			if cmd.handler != nil && arityOK(cmd.arity, len(args)) {
+				return cmd, nil
+			}
 			return nil, wrongArity(cmd.name)
 		}
 		sub := cmd.subs[strings.ToLower(string(args[1]))]
@@ -99,30 +103,43 @@ func (s *Server) lookup(args [][]byte) (*command, Value) {
 
 // dispatch runs one command for c and queues its reply. It returns false
 // when the connection must stop reading (QUIT-like closes, SHUTDOWN).
+// The checks come in Redis's order: existence and arity, authentication,
+// ACL, the RESP2 subscribed context, then CLIENT PAUSE may hold the
+// command. Replies go through CLIENT REPLY's gate.
 func (s *Server) dispatch(c *Client, args [][]byte) bool {
+	if ignoring(c) {
+		return true
+	}
 	s.stats.commands.Add(1)
 	cmd, errv := s.lookup(args)
+	name := ""
 	c.mu.Lock()
 	c.lastActive = s.now()
 	if cmd != nil {
 		c.lastCmd = cmd.name
+		name = cmd.name
 	}
 	authed := c.authenticated
 	subscribed := c.subscriptions() > 0 && c.proto == 2
 	c.mu.Unlock()
+	defer commandDone(c, name)
 	if errv != nil {
-		c.send(errv)
+		s.reply(c, errv)
 		return true
 	}
-	if !authed && cmd.flags&flagNoAuth == 0 {
-		c.send(Err("NOAUTH Authentication required."))
+	if !authed && cmd.flags&flagNoAuth == 0 && !s.users.DefaultOpen() {
+		s.reply(c, Err("NOAUTH Authentication required."))
+		return true
+	}
+	if v := s.checkPermission(c, cmd, args); v != nil {
+		s.reply(c, v)
 		return true
 	}
 	if subscribed && cmd.flags&flagPubSub == 0 {
-		top := strings.SplitN(cmd.name, "|", 2)[0]
-		c.send(Err(fmt.Sprintf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", top)))
+		s.reply(c, Err(fmt.Sprintf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", cmd.name)))
 		return true
 	}
+	s.waitUnpaused(c, cmd)
 	x := &ctx{srv: s, c: c, name: cmd.name, args: args}
 	v := cmd.handler(x)
 	if _, none := v.(noReply); v == nil || none {
@@ -132,7 +149,7 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 		c.closeAfterReplies()
 		return false
 	}
-	c.send(v)
+	s.reply(c, v)
 	return true
 }
 
@@ -159,6 +176,10 @@ func commandTable() map[string]*command {
 	add(&command{name: "publish", arity: 3, handler: cmdPublish})
 	add(container("client", clientSubcommands()))
 	add(container("sentinel", sentinelSubcommands()))
+	add(container("acl", aclSubcommands()))
+	cmdCmd := container("command", commandSubcommands())
+	cmdCmd.arity, cmdCmd.handler = -1, cmdCommand
+	add(cmdCmd)
 	return t
 }
 

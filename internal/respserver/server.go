@@ -51,6 +51,7 @@ type Server struct {
 	cmds  map[string]*command
 	hub   *hub
 	stats stats
+	pause pauseState
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -69,6 +70,7 @@ func New(opts Options) *Server {
 		now:     opts.Now,
 		clients: map[int64]*Client{},
 		hub:     newHub(),
+		pause:   pauseState{changed: make(chan struct{})},
 	}
 	if s.users == nil {
 		s.users, _ = NewUsers("", nil)
