@@ -96,7 +96,7 @@ func (s *Sentinel) ConfigSet(args []string) error {
 	s.persist("config set")
 	if dropSentinels {
 		for _, name := range s.names {
-			for _, si := range s.masters[name].sentinels {
+			for _, si := range s.masters[name].sortedSentinels() {
 				s.closeLinks(si)
 			}
 		}

@@ -133,10 +133,10 @@ func (s *Sentinel) processHello(payload string, now int64) {
 // removeSentinelsByRunID drops m's sentinel objects with that run id.
 func (s *Sentinel) removeSentinelsByRunID(m *master, runID string) int {
 	n := 0
-	for name, si := range m.sentinels {
+	for _, si := range m.sortedSentinels() {
 		if si.runID == runID {
 			s.releaseLink(si)
-			delete(m.sentinels, name)
+			delete(m.sentinels, si.name)
 			n++
 		}
 	}

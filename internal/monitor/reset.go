@@ -6,14 +6,14 @@ import "strconv"
 // Sentinels unless keepSentinels, flags, failover state, vote target, run
 // id; its connections are reopened by the next ticks.
 func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
-	for name, r := range m.replicas {
+	for _, r := range m.sortedReplicas() {
 		s.releaseLink(r)
-		delete(m.replicas, name)
+		delete(m.replicas, r.name)
 	}
 	if !keepSentinels {
-		for name, si := range m.sentinels {
+		for _, si := range m.sortedSentinels() {
 			s.releaseLink(si)
-			delete(m.sentinels, name)
+			delete(m.sentinels, si.name)
 		}
 	}
 	s.closeLinks(&m.instance)

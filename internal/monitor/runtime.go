@@ -84,10 +84,10 @@ func (s *Sentinel) Remove(name string) error {
 		return err
 	}
 	s.event(LevelWarning, "-monitor", &m.instance, "")
-	for _, r := range m.replicas {
+	for _, r := range m.sortedReplicas() {
 		s.releaseLink(r)
 	}
-	for _, si := range m.sentinels {
+	for _, si := range m.sortedSentinels() {
 		s.releaseLink(si)
 	}
 	s.releaseLink(&m.instance)
@@ -260,7 +260,7 @@ func (s *Sentinel) setRename(m *master, from, to string) {
 // that new credentials are used.
 func (s *Sentinel) dropDataLinks(m *master) {
 	s.closeLinks(&m.instance)
-	for _, r := range m.replicas {
+	for _, r := range m.sortedReplicas() {
 		s.closeLinks(r)
 	}
 }

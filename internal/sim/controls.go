@@ -1,0 +1,76 @@
+package sim
+
+import "time"
+
+// Crash stops a node or a server by name. A crashed process's connections
+// are reset: peers get LinkClosed (after what was already on the wire).
+func (c *Cluster) Crash(name string) {
+	c.mustKnow(name)
+	if n := c.Node(name); n != nil {
+		c.crashNode(n)
+		return
+	}
+	s := c.Server(name)
+	if s.crashed {
+		return
+	}
+	s.crashed = true
+	c.tracef(name, "crash")
+	for _, cn := range c.connsSnapshot() {
+		if cn.toSrv == s {
+			c.resetConn(cn, "Connection reset by peer")
+		}
+	}
+}
+
+// Restart starts a crashed node from its persisted snapshot (a running
+// node is crashed first), or a crashed server with a new run id and the
+// same role and data.
+func (c *Cluster) Restart(name string) {
+	c.mustKnow(name)
+	if n := c.Node(name); n != nil {
+		c.crashNode(n)
+		c.boot(n)
+		return
+	}
+	s := c.Server(name)
+	if !s.crashed {
+		c.Crash(name)
+	}
+	s.boot()
+	c.tracef(name, "restart run_id=%s", s.RunID)
+}
+
+// ClockJump moves one node's clock by d (negative: backwards). Its next
+// tick sees the jump, which is what sends a Sentinel into TILT.
+func (c *Cluster) ClockJump(name string, d time.Duration) {
+	c.mustKnow(name)
+	n := c.Node(name)
+	if n == nil {
+		c.Fatalf("ClockJump: %q is not a Sentinel node", name)
+		return
+	}
+	n.offset += d
+	c.tracef(name, "clock jump %v", d)
+}
+
+// KillMaster crashes the first running server whose role is master and
+// returns it (nil if there is none).
+func (c *Cluster) KillMaster() *Server {
+	for _, s := range c.servers {
+		if !s.crashed && s.Role == RoleMaster {
+			c.Crash(s.Name)
+			return s
+		}
+	}
+	return nil
+}
+
+// SetPingError makes a server answer PING with an error ("" restores
+// PONG).
+func (c *Cluster) SetPingError(name, text string) {
+	c.mustKnow(name)
+	s := c.Server(name)
+	s.PingError = text
+	c.tracef(name, "ping error %q", text)
+}

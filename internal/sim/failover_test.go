@@ -1,0 +1,241 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// scenarioFailover crashes the master of a settled standard cluster and
+// checks the failover end to end: one leader is elected (the invariants
+// check one leader per epoch and one vote per node and epoch after every
+// step), it promotes a replica with SLAVEOF NO ONE, points the other
+// replica at it, and every Sentinel ends up with the promoted address;
+// when the old master comes back it is converted to a replica of the new
+// one.
+func scenarioFailover(t *testing.T, seed int64) *Cluster {
+	c := Standard(t, seed, Topology{DownAfter: downAfter})
+	settle(t, c, 2)
+	c.Run(time.Duration(c.Rand().Intn(5000)) * time.Millisecond)
+	crash := c.Now()
+	old := c.KillMaster()
+
+	var promoted *Server
+	if !c.RunUntil(func() bool {
+		return allNodes(c, func(n *Node) bool { return len(c.EventsSince(crash, n.Name, "+switch-master")) > 0 })
+	}, time.Minute) {
+		c.Fatalf("not every Sentinel switched master within a minute of the crash")
+	}
+	for _, s := range c.Servers() {
+		if s != old && s.Role == RoleMaster {
+			if promoted != nil {
+				c.Fatalf("two servers are masters: %s and %s", promoted.Name, s.Name)
+			}
+			promoted = s
+		}
+	}
+	if promoted == nil {
+		c.Fatalf("no replica was promoted")
+	}
+	elected := c.EventsSince(crash, "", "+elected-leader")
+	if len(elected) == 0 {
+		c.Fatalf("no +elected-leader")
+	}
+	want := fmt.Sprintf("m %s %d %s %d", old.Addr.Host, old.Addr.Port, promoted.Addr.Host, promoted.Addr.Port)
+	for _, n := range c.Nodes() {
+		sw := c.EventsSince(crash, n.Name, "+switch-master")
+		if len(sw) != 1 || sw[0].Msg != want {
+			c.Fatalf("%s: +switch-master %v, want %q", n.Name, sw, want)
+		}
+		if a, _ := n.Core.MasterAddr(masterName); a != promoted.Addr {
+			c.Fatalf("%s: master address %v, want %v", n.Name, a, promoted.Addr)
+		}
+	}
+	ends := c.EventsSince(crash, "", "+failover-end")
+	if len(ends) != 1 || ends[0].Node != elected[len(elected)-1].Node {
+		c.Fatalf("+failover-end %v, want one, from the last elected leader %s", ends, elected[len(elected)-1].Node)
+	}
+	c.Run(15 * time.Second) // let the other replica follow
+	for _, s := range c.Servers() {
+		if s != old && s != promoted && (s.Role != RoleReplica || s.MasterAddr != promoted.Addr) {
+			c.Fatalf("%s replicates from %v, want %v", s.Name, s.MasterAddr, promoted.Addr)
+		}
+	}
+
+	back := c.Now()
+	c.Restart(old.Name)
+	if !c.RunUntil(func() bool { return old.Role == RoleReplica && old.MasterAddr == promoted.Addr }, 30*time.Second) {
+		c.Fatalf("the old master was not converted to a replica of %v within 30 s", promoted.Addr)
+	}
+	if len(c.EventsSince(back, "", "+convert-to-slave")) == 0 {
+		c.Fatalf("no +convert-to-slave for the old master")
+	}
+	c.Run(20 * time.Second)
+	for _, n := range c.Nodes() {
+		if f := flagsOf(t, n); f != "master" {
+			c.Fatalf("%s: new master flags %q", n.Name, f)
+		}
+		if got := len(replicasOf(t, n)); got != 2 {
+			c.Fatalf("%s: %d replicas after the failover", n.Name, got)
+		}
+	}
+	return c
+}
+
+// TestFailoverElectsOneLeader runs the failover scenario with 10 seeds.
+func TestFailoverElectsOneLeader(t *testing.T) {
+	t.Parallel()
+	for seed := int64(200); seed < 210; seed++ {
+		t.Run(strconv.FormatInt(seed, 10), func(t *testing.T) {
+			t.Parallel()
+			scenarioFailover(t, seed)
+		})
+	}
+}
+
+// TestFailoverWithPartitionedSentinel cuts s3 off before the master
+// crashes: s1 and s2 (a majority with quorum 2) fail over without it; once
+// healed, s3 learns the new configuration from their hellos
+// (+config-update-from, +switch-master) and all three agree.
+func TestFailoverWithPartitionedSentinel(t *testing.T) {
+	t.Parallel()
+	for seed := int64(300); seed < 305; seed++ {
+		t.Run(strconv.FormatInt(seed, 10), func(t *testing.T) {
+			t.Parallel()
+			c := Standard(t, seed, Topology{DownAfter: downAfter})
+			settle(t, c, 2)
+			c.Run(2 * time.Second)
+			c.Isolate("s3")
+			crash := c.Now()
+			c.KillMaster()
+			if !c.RunUntil(func() bool {
+				return len(c.EventsSince(crash, "s1", "+switch-master")) > 0 && len(c.EventsSince(crash, "s2", "+switch-master")) > 0
+			}, time.Minute) {
+				c.Fatalf("the majority did not fail over")
+			}
+			for _, e := range c.EventsSince(crash, "s3", "") {
+				switch e.Type {
+				case "+elected-leader", "+switch-master", "+odown":
+					c.Fatalf("isolated s3 emitted %s", e)
+				}
+			}
+			newAddr, _ := c.Node("s1").Core.MasterAddr(masterName)
+			healed := c.Now()
+			c.Heal()
+			if !c.RunUntil(func() bool { a, _ := c.Node("s3").Core.MasterAddr(masterName); return a == newAddr }, 20*time.Second) {
+				c.Fatalf("s3 did not adopt the new master %v after healing", newAddr)
+			}
+			if !c.HasEvent(healed, "s3", "+config-update-from", "sentinel ") {
+				c.Fatalf("s3 switched without +config-update-from")
+			}
+			epoch := Field(masterKV(t, c.Node("s1")), "config-epoch")
+			for _, n := range c.Nodes() {
+				if got := Field(masterKV(t, n), "config-epoch"); got != epoch {
+					c.Fatalf("%s: config epoch %s, want %s", n.Name, got, epoch)
+				}
+			}
+			c.Run(10 * time.Second)
+		})
+	}
+}
+
+// TestLeaderCrashesAfterPromotion: every Sentinel is set to crash right
+// after promoting a replica (SENTINEL SIMULATE-FAILURE
+// crash-after-promotion); the first leader does, before telling anyone.
+// The two survivors must fail over again in a later epoch (after the
+// failover-timeout delays) and settle on one master; the crashed leader
+// restarts from its disk and agrees.
+func TestLeaderCrashesAfterPromotion(t *testing.T) {
+	t.Parallel()
+	for seed := int64(400); seed < 405; seed++ {
+		t.Run(strconv.FormatInt(seed, 10), func(t *testing.T) {
+			t.Parallel()
+			c := Standard(t, seed, Topology{DownAfter: downAfter, FailoverTimeout: 20 * time.Second})
+			settle(t, c, 2)
+			for _, n := range c.Nodes() {
+				if _, err := n.Core.SetSimulateFailure([]string{"crash-after-promotion"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			crash := c.Now()
+			old := c.KillMaster()
+			if !c.RunUntil(func() bool {
+				for _, n := range c.Nodes() {
+					if n.Crashed() {
+						return true
+					}
+				}
+				return false
+			}, time.Minute) {
+				c.Fatalf("no leader crashed after promotion")
+			}
+			var leader *Node
+			for _, n := range c.Nodes() {
+				if n.Crashed() {
+					leader = n
+				} else if _, err := n.Core.SetSimulateFailure(nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c.Note("leader %s crashed after promotion", leader.Name)
+			if !c.RunUntil(func() bool {
+				return allNodes(c, func(n *Node) bool { return len(c.EventsSince(crash, n.Name, "+switch-master")) > 0 })
+			}, 3*time.Minute) {
+				c.Fatalf("the survivors never switched master")
+			}
+			c.Restart(leader.Name)
+			c.Restart(old.Name)
+			c.Run(time.Minute)
+			var masters []*Server
+			for _, s := range c.Servers() {
+				if s.Role == RoleMaster {
+					masters = append(masters, s)
+				}
+			}
+			if len(masters) != 1 {
+				c.Fatalf("%d servers are masters", len(masters))
+			}
+			for _, n := range c.Nodes() {
+				if a, _ := n.Core.MasterAddr(masterName); a != masters[0].Addr {
+					c.Fatalf("%s: master %v, but %s is the master", n.Name, a, masters[0].Name)
+				}
+			}
+			for _, s := range c.Servers() {
+				if s != masters[0] && s.MasterAddr != masters[0].Addr {
+					c.Fatalf("%s replicates from %v", s.Name, s.MasterAddr)
+				}
+			}
+		})
+	}
+}
+
+// TestLeaderRestartsDuringReconf restarts the failover leader from its
+// disk while it reconfigures the replicas (state reconf_slaves, after the
+// promotion was confirmed and the new config epoch taken). What it
+// persisted must name the promoted replica as the master, as Redis's
+// rewrite does (`sentinel monitor` uses the current master address), or
+// it comes back holding the new config epoch for the old master, and the
+// invariant "one master address per config epoch" breaks.
+func TestLeaderRestartsDuringReconf(t *testing.T) {
+	t.Parallel()
+	c := Standard(t, 600, Topology{DownAfter: downAfter})
+	settle(t, c, 2)
+	crash := c.Now()
+	c.KillMaster()
+	if !c.RunUntil(func() bool { return len(c.EventsSince(crash, "", "+failover-state-reconf-slaves")) > 0 }, time.Minute) {
+		c.Fatalf("no failover reached reconf_slaves")
+	}
+	leader := c.Node(c.EventsSince(crash, "", "+failover-state-reconf-slaves")[0].Node)
+	promoted, _ := leader.Core.MasterAddr(masterName)
+	if d := leader.Disk.Masters[0]; d.Addr != promoted {
+		c.Note("leader %s persisted master %v with config epoch %d, promoted is %v", leader.Name, d.Addr, d.ConfigEpoch, promoted)
+	}
+	c.Restart(leader.Name)
+	c.Run(time.Minute)
+	for _, n := range c.Nodes() {
+		if a, _ := n.Core.MasterAddr(masterName); a != promoted {
+			c.Fatalf("%s: master %v, want the promoted %v", n.Name, a, promoted)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package sim
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// ErrInvariant wraps every invariant violation returned by Err.
+var ErrInvariant = errors.New("sim: invariant broken")
+
+// epochKey names one epoch of one master.
+type epochKey struct {
+	master string
+	epoch  uint64
+}
+
+// invariants is what the checks remember across steps.
+type invariants struct {
+	maxEpoch    map[string]uint64              // node → highest current epoch seen
+	votes       map[string]map[epochKey]string // node → its vote in (master, epoch)
+	leaderEpoch map[string]map[string]uint64   // node → master → persisted leader epoch
+	leaders     map[epochKey]string            // (master, epoch) → node elected leader
+	configAddr  map[epochKey]monitor.Addr      // (master, config epoch ≥ 1) → master address
+	configFrom  map[epochKey]string            // who first reported configAddr
+}
+
+func newInvariants() invariants {
+	return invariants{
+		maxEpoch:    map[string]uint64{},
+		votes:       map[string]map[epochKey]string{},
+		leaderEpoch: map[string]map[string]uint64{},
+		leaders:     map[epochKey]string{},
+		configAddr:  map[epochKey]monitor.Addr{},
+		configFrom:  map[epochKey]string{},
+	}
+}
+
+// observeEvent checks the events that carry votes and elections: a node
+// never votes for two run ids in one epoch of one master, and one epoch of
+// one master elects at most one leader.
+func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
+	switch e.Type {
+	case "+vote-for-leader":
+		f := strings.Fields(e.Msg)
+		if len(f) != 2 {
+			c.fail("%s: malformed %s", n.Name, e)
+			return
+		}
+		epoch, err := strconv.ParseUint(f[1], 10, 64)
+		if err != nil {
+			c.fail("%s: malformed %s", n.Name, e)
+			return
+		}
+		k := epochKey{e.Master, epoch}
+		votes := c.inv.votes[n.Name]
+		if votes == nil {
+			votes = map[epochKey]string{}
+			c.inv.votes[n.Name] = votes
+		}
+		if prev, ok := votes[k]; ok && !strings.EqualFold(prev, f[0]) {
+			c.fail("%s voted twice in epoch %d of %s: for %s, then for %s", n.Name, epoch, e.Master, prev, f[0])
+			return
+		}
+		votes[k] = f[0]
+	case "+elected-leader":
+		k := epochKey{e.Master, n.Core.CurrentEpoch()}
+		if prev, ok := c.inv.leaders[k]; ok && prev != n.Name {
+			c.fail("two leaders in epoch %d of %s: %s and %s", k.epoch, k.master, prev, n.Name)
+			return
+		}
+		c.inv.leaders[k] = n.Name
+	}
+}
+
+// checkNode runs the per-step checks of one node: its current epoch never
+// goes back (across restarts too), and, as ViewCheckEvery says, the checks
+// that read its views.
+func (c *Cluster) checkNode(n *Node) {
+	if n.crashed {
+		return
+	}
+	ep := n.Core.CurrentEpoch()
+	if prev := c.inv.maxEpoch[n.Name]; ep < prev {
+		c.fail("%s: current epoch went back from %d to %d", n.Name, prev, ep)
+		return
+	}
+	c.inv.maxEpoch[n.Name] = ep
+	every := c.opts.ViewCheckEvery
+	if every == 1 || (n.ticked && n.steps%every == 0) {
+		c.checkViews(n)
+	}
+	n.ticked = false
+}
+
+// checkPersisted checks a snapshot just written: no master's leader epoch
+// (our last vote) goes back.
+func (c *Cluster) checkPersisted(n *Node) {
+	le := c.inv.leaderEpoch[n.Name]
+	if le == nil {
+		le = map[string]uint64{}
+		c.inv.leaderEpoch[n.Name] = le
+	}
+	for _, m := range n.Disk.Masters {
+		if m.LeaderEpoch < le[m.Name] {
+			c.fail("%s: persisted leader epoch of %s went back from %d to %d", n.Name, m.Name, le[m.Name], m.LeaderEpoch)
+			return
+		}
+		le[m.Name] = m.LeaderEpoch
+	}
+}
+
+// checkViews reads a node's SENTINEL MASTER/REPLICAS/SENTINELS views:
+// link-pending-commands is never negative and equals the commands the
+// simulator carries for that address with no reply delivered yet; and
+// every node that holds config epoch E ≥ 1 of a master names the same
+// master address for it.
+func (c *Cluster) checkViews(n *Node) {
+	now := n.Now()
+	view := map[monitor.Addr]int{}
+	sentinels := map[string]bool{}
+	add := func(kv []monitor.KV) bool {
+		p, err := strconv.Atoi(Field(kv, "link-pending-commands"))
+		port, err2 := strconv.Atoi(Field(kv, "port"))
+		if err != nil || err2 != nil || p < 0 {
+			c.fail("%s: bad link-pending-commands %q of %s", n.Name, Field(kv, "link-pending-commands"), Field(kv, "name"))
+			return false
+		}
+		view[monitor.Addr{Host: Field(kv, "ip"), Port: port}] += p
+		return true
+	}
+	for _, name := range n.Core.MasterNames() {
+		mkv, err := n.Core.Master(now, name)
+		if err != nil || !add(mkv) {
+			return
+		}
+		ce, _ := strconv.ParseUint(Field(mkv, "config-epoch"), 10, 64)
+		if ce > 0 {
+			a, _ := n.Core.MasterAddr(name)
+			k := epochKey{name, ce}
+			if prev, ok := c.inv.configAddr[k]; !ok {
+				c.inv.configAddr[k] = a
+				c.inv.configFrom[k] = n.Name
+			} else if prev != a {
+				c.fail("config epoch %d of %s names two masters: %s:%d (%s) and %s:%d (%s)", ce, name,
+					prev.Host, prev.Port, c.inv.configFrom[k], a.Host, a.Port, n.Name)
+				return
+			}
+		}
+		reps, _ := n.Core.Replicas(now, name)
+		for _, kv := range reps {
+			if !add(kv) {
+				return
+			}
+		}
+		sents, _ := n.Core.Sentinels(now, name)
+		for _, kv := range sents {
+			if id := Field(kv, "runid"); sentinels[id] {
+				continue // a link shared by several masters counts once
+			} else {
+				sentinels[id] = true
+			}
+			if !add(kv) {
+				return
+			}
+		}
+	}
+	carried := map[monitor.Addr]int{}
+	for _, cn := range n.conns {
+		if cn.kind == monitor.CmdLink {
+			carried[cn.addr] += len(cn.outstanding)
+		}
+	}
+	for a, v := range view {
+		if carried[a] != v {
+			c.fail("%s: link-pending-commands for %s:%d is %d but %d commands are unanswered on the wire",
+				n.Name, a.Host, a.Port, v, carried[a])
+			return
+		}
+	}
+}
+
+// checkConns checks that no command is lost: a connected link whose two
+// directions are empty has every Send answered.
+func (c *Cluster) checkConns() {
+	for _, cn := range c.conns {
+		if !cn.up {
+			if len(cn.outstanding) != len(cn.queued) {
+				c.fail("%s: %d commands outstanding before connect but %d queued", cn.label, len(cn.outstanding), len(cn.queued))
+				return
+			}
+			continue
+		}
+		if len(cn.pipes[upstream].q) == 0 && len(cn.pipes[downstream].q) == 0 && len(cn.outstanding) > 0 {
+			c.fail("%s: %d commands never answered and the link is still open", cn.label, len(cn.outstanding))
+			return
+		}
+	}
+}
+
+// Field returns the value of key in an instance map, or "".
+func Field(kv []monitor.KV, key string) string {
+	for _, f := range kv {
+		if f.Key == key {
+			return f.Value
+		}
+	}
+	return ""
+}

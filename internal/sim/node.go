@@ -1,0 +1,194 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// Node is one simulated Sentinel: a monitor core, its announced address,
+// its "disk" (the last persisted snapshot) and its clock skew.
+type Node struct {
+	c *Cluster
+
+	// Name is the node's endpoint name (s1, s2, ...).
+	Name string
+	// IP is the node's simulated address (10.0.0.<k>); its links'
+	// local address, hence what its hellos announce.
+	IP string
+	// Port is the port it listens on (SentinelPort).
+	Port int
+	// Core is the node's current core (the last one when crashed).
+	Core *monitor.Sentinel
+	// Disk is what the node last persisted (or the config it was
+	// started with); Restart builds the next core from it.
+	Disk monitor.Persisted
+
+	seed     int64
+	crashed  bool
+	inc      int           // incarnation: bumps at every crash and restart
+	offset   time.Duration // local clock minus cluster clock
+	conns    map[monitor.LinkID]*conn
+	nextPort int
+	steps    int             // ticks so far
+	ticked   bool            // the current step is a tick
+	scripts  map[uint64]bool // running scripts
+}
+
+// Now returns the node's local time: the cluster time plus its skew.
+func (n *Node) Now() time.Time { return n.c.now.Add(n.offset) }
+
+// Crashed reports whether the node is down.
+func (n *Node) Crashed() bool { return n.crashed }
+
+// Seed returns the seed of the current core's random source.
+func (n *Node) Seed() int64 { return n.seed }
+
+// Addr returns the address other Sentinels reach this node at.
+func (n *Node) Addr() monitor.Addr { return monitor.Addr{Host: n.IP, Port: n.Port} }
+
+// AddSentinel adds a Sentinel node started from p (its config file; an
+// empty MyID is generated from the node's seed and persisted, as on a first
+// start). Nodes are named s1, s2, ... with IPs 10.0.0.1, 10.0.0.2, ...
+func (c *Cluster) AddSentinel(p monitor.Persisted) *Node {
+	k := len(c.nodes) + 1
+	n := &Node{
+		c:        c,
+		Name:     fmt.Sprintf("s%d", k),
+		IP:       fmt.Sprintf("10.0.0.%d", k),
+		Port:     SentinelPort,
+		Disk:     p,
+		nextPort: 40000,
+	}
+	c.register(n.Name)
+	c.nodes = append(c.nodes, n)
+	c.boot(n)
+	return n
+}
+
+// boot starts a new incarnation of n from its disk.
+func (c *Cluster) boot(n *Node) {
+	n.inc++
+	n.crashed = false
+	n.seed = c.rnd.Int63()
+	n.conns = map[monitor.LinkID]*conn{}
+	n.Core = monitor.New(n.Disk, monitor.Options{Port: n.Port}, rand.New(rand.NewSource(n.seed)), n.Now())
+	c.tracef(n.Name, "start myid=%s seed=%d epoch=%d", n.Core.MyID(), n.seed, n.Core.CurrentEpoch())
+	c.drain(n)
+	c.scheduleTick(n)
+}
+
+// scheduleTick queues the node's next timer run NextTickIn() from now.
+func (c *Cluster) scheduleTick(n *Node) {
+	inc := n.inc
+	c.sched.at(c.now.Add(n.Core.NextTickIn()), func() {
+		if n.crashed || n.inc != inc {
+			return
+		}
+		c.tracef(n.Name, "tick")
+		n.Core.Tick(n.Now())
+		n.steps++
+		n.ticked = true
+		c.drain(n)
+		if !n.crashed && n.inc == inc {
+			c.scheduleTick(n)
+		}
+	})
+}
+
+// step hands an input to a node's core and carries out what it produced.
+func (c *Cluster) step(n *Node, in monitor.Input) {
+	if err := n.Core.Step(n.Now(), in); err != nil {
+		c.fail("%s: Step(%T) failed: %v", n.Name, in, err)
+		return
+	}
+	c.drain(n)
+}
+
+// drain records the node's logs and events and carries out its actions,
+// in order.
+func (c *Cluster) drain(n *Node) {
+	c.touch(n)
+	r := n.Core.Ready()
+	echoes := map[string]int{} // events are logged too; trace them once
+	for _, e := range r.Events {
+		echoes[e.String()]++
+	}
+	for _, l := range r.Logs {
+		c.logs = append(c.logs, LogRecord{At: c.now, Node: n.Name, LogLine: l})
+		if echoes[l.Text] > 0 {
+			echoes[l.Text]--
+			continue
+		}
+		c.tracef(n.Name, "log %s", l.Text)
+	}
+	for _, e := range r.Events {
+		c.events = append(c.events, EventRecord{At: c.now, Node: n.Name, Event: e})
+		c.tracef(n.Name, "event %s", e.String())
+		c.observeEvent(n, e)
+	}
+	inc := n.inc
+	for _, a := range r.Actions {
+		if n.crashed || n.inc != inc {
+			return // Exit: the rest is never carried out
+		}
+		c.act(n, a)
+	}
+}
+
+// act carries out one action of a node.
+func (c *Cluster) act(n *Node, a monitor.Action) {
+	switch a := a.(type) {
+	case monitor.OpenLink:
+		c.openConn(n, a)
+	case monitor.CloseLink:
+		cn := n.conns[a.ID]
+		if cn == nil {
+			c.fail("%s: CloseLink of unknown link %d", n.Name, a.ID)
+			return
+		}
+		c.tracef(n.Name, "close %s", cn.label)
+		c.dropConn(cn)
+	case monitor.Send:
+		cn := n.conns[a.ID]
+		if cn == nil {
+			c.fail("%s: Send on unknown or closed link %d: %q", n.Name, a.ID, a.Args)
+			return
+		}
+		c.sendOn(cn, a)
+	case monitor.PersistConfig:
+		n.Disk = n.Core.Snapshot()
+		c.tracef(n.Name, "persist (%s) epoch=%d", a.Reason, n.Disk.CurrentEpoch)
+		c.checkPersisted(n)
+	case monitor.StartScript:
+		c.runScript(n, a)
+	case monitor.KillScript:
+		c.killScript(n, a)
+	case monitor.Exit:
+		c.tracef(n.Name, "exit %d", a.Code)
+		c.crashNode(n)
+	default:
+		c.fail("%s: unknown action %T", n.Name, a)
+	}
+}
+
+// crashNode stops a node: its connections vanish and its peers' links to
+// it are reset.
+func (c *Cluster) crashNode(n *Node) {
+	if n.crashed {
+		return
+	}
+	n.crashed = true
+	n.inc++
+	c.tracef(n.Name, "crash")
+	for _, cn := range c.connsSnapshot() {
+		switch {
+		case cn.from == n:
+			c.dropConn(cn)
+		case cn.toNode == n:
+			c.resetConn(cn, "Connection reset by peer")
+		}
+	}
+}

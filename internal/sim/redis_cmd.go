@@ -1,0 +1,134 @@
+package sim
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// redisCommand executes one command a Sentinel sent to a modelled Redis
+// server on cn and returns its reply. Inside MULTI, commands are queued
+// and run by EXEC.
+func (c *Cluster) redisCommand(s *Server, cn *conn, args []string) monitor.Reply {
+	cmd := strings.ToUpper(args[0])
+	if cn.multi && cmd != "EXEC" && cmd != "MULTI" && cmd != "DISCARD" {
+		cn.multiQ = append(cn.multiQ, args)
+		return status("QUEUED")
+	}
+	switch cmd {
+	case "MULTI":
+		if cn.multi {
+			return errReply("ERR MULTI calls can not be nested")
+		}
+		cn.multi = true
+		return status("OK")
+	case "DISCARD":
+		if !cn.multi {
+			return errReply("ERR DISCARD without MULTI")
+		}
+		cn.multi, cn.multiQ = false, nil
+		return status("OK")
+	case "EXEC":
+		if !cn.multi {
+			return errReply("ERR EXEC without MULTI")
+		}
+		q := cn.multiQ
+		cn.multi, cn.multiQ = false, nil
+		out := make([]monitor.Reply, 0, len(q))
+		for _, a := range q {
+			out = append(out, c.redisCommand(s, cn, a))
+		}
+		return arrayReply(out...)
+	}
+	return c.redisExec(s, cn, cmd, args)
+}
+
+// redisExec runs one command outside a transaction.
+func (c *Cluster) redisExec(s *Server, cn *conn, cmd string, args []string) monitor.Reply {
+	switch cmd {
+	case "PING":
+		if s.PingError != "" {
+			return errReply(s.PingError)
+		}
+		return status("PONG")
+	case "INFO":
+		return bulk(s.Info())
+	case "PUBLISH":
+		if len(args) != 3 {
+			return errWrongArgs(args[0])
+		}
+		return intReply(int64(c.publish(s, args[1], args[2])))
+	case "SLAVEOF", "REPLICAOF":
+		if len(args) != 3 {
+			return errWrongArgs(args[0])
+		}
+		if strings.EqualFold(args[1], "no") && strings.EqualFold(args[2], "one") {
+			s.SlaveOfNoOne()
+			return status("OK")
+		}
+		port, err := strconv.Atoi(args[2])
+		if err != nil {
+			return errReply("ERR value is not an integer or out of range")
+		}
+		to := monitor.Addr{Host: args[1], Port: port}
+		if s.Role == RoleReplica && s.MasterAddr == to {
+			return status("OK Already connected to specified master")
+		}
+		s.SlaveOf(to)
+		return status("OK")
+	case "CONFIG":
+		if len(args) == 2 && strings.EqualFold(args[1], "rewrite") {
+			return status("OK")
+		}
+		return errReply("ERR unknown subcommand for 'config'")
+	case "CLIENT":
+		if len(args) == 4 && strings.EqualFold(args[1], "kill") && strings.EqualFold(args[2], "type") {
+			return intReply(int64(c.clientKill(s, cn, strings.ToLower(args[3]))))
+		}
+		return errReply("ERR syntax error")
+	case "SCRIPT":
+		return errReply("NOTBUSY No scripts in execution right now.")
+	}
+	return errReply("ERR unknown command '" + args[0] + "'")
+}
+
+func errWrongArgs(cmd string) monitor.Reply {
+	return errReply("ERR wrong number of arguments for '" + strings.ToLower(cmd) + "' command")
+}
+
+// publish fans a message out to every connection subscribed to channel on
+// s (the publisher's own pub/sub link included) and returns how many
+// received it.
+func (c *Cluster) publish(s *Server, channel, payload string) int {
+	n := 0
+	for _, x := range c.conns {
+		if x.toSrv != s || !x.subscribed || x.peerClosed || x.channel != channel {
+			continue
+		}
+		n++
+		x := x
+		c.push(x, downstream, "message "+channel+" "+payload, func() {
+			c.step(x.from, monitor.PubSubMessage{ID: x.link, Channel: channel, Payload: payload})
+		})
+	}
+	return n
+}
+
+// clientKill closes the clients of s of one type (normal: command links,
+// pubsub: pub/sub links), except the one running the command, and returns
+// how many it closed.
+func (c *Cluster) clientKill(s *Server, self *conn, typ string) int {
+	n := 0
+	for _, x := range c.connsSnapshot() {
+		if x.toSrv != s || x == self || !x.up || x.peerClosed {
+			continue
+		}
+		if (typ == "normal" && x.kind == monitor.CmdLink) || (typ == "pubsub" && x.kind == monitor.PubSubLink) {
+			c.resetConn(x, "Server closed the connection")
+			n++
+		}
+	}
+	c.tracef(s.Name, "client kill type %s: %d", typ, n)
+	return n
+}
