@@ -181,12 +181,25 @@ func (s *Sentinel) validAddr(a Addr) (Addr, bool) {
 }
 
 // addrMatchesHost compares a stored address with a host string a peer
-// reported (§14.4).
+// reported (§14.4): equal IPs, where a hostname counts as the IP it was
+// resolved to when a link connected, or else equal hostnames.
 func (s *Sentinel) addrMatchesHost(a Addr, host string) bool {
-	if ip, ok := canonicalIP(host); ok {
-		if aip, ok := canonicalIP(a.Host); ok {
+	if ip, ok := s.ipOf(host); ok {
+		if aip, ok := s.ipOf(a.Host); ok {
 			return ip == aip
 		}
 	}
 	return strings.EqualFold(a.Host, host)
+}
+
+// ipOf returns the canonical IP of a numeric host, or the IP a hostname
+// resolved to, if known.
+func (s *Sentinel) ipOf(host string) (string, bool) {
+	if ip, ok := canonicalIP(host); ok {
+		return ip, true
+	}
+	if ip, ok := s.resolved[strings.ToLower(host)]; ok {
+		return canonicalIP(ip)
+	}
+	return "", false
 }
