@@ -1,0 +1,85 @@
+package monitor
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+	"time"
+)
+
+// benchCore builds a core watching n masters with 2 replicas and 2 other
+// Sentinels each, every link open and answering.
+func benchCore(b *testing.B, n int) (*Sentinel, time.Time) {
+	b.Helper()
+	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(1)))}
+	for i := 0; i < n; i++ {
+		m := NewMasterSpec(fmt.Sprintf("m%03d", i), Addr{"10.0.0.1", 7000 + i}, 2)
+		m.KnownReplicas = []Addr{{"10.0.0.2", 7000 + i}, {"10.0.0.3", 7000 + i}}
+		m.KnownSentinels = []SentinelSpec{
+			{Addr{"10.0.1.1", 26379}, "1111111111111111111111111111111111111111"},
+			{Addr{"10.0.1.2", 26379}, "2222222222222222222222222222222222222222"},
+		}
+		p.Masters = append(p.Masters, m)
+	}
+	now := t0
+	s := New(p, Options{Port: 26379}, rand.New(rand.NewSource(2)), now)
+	s.Ready()
+	return s, now
+}
+
+// answer replies to every Send of a Ready batch as a healthy instance
+// would, and reports the local address of new links.
+func answer(s *Sentinel, r Ready, now time.Time) {
+	for _, a := range r.Actions {
+		switch a := a.(type) {
+		case OpenLink:
+			if a.Kind == CmdLink {
+				s.Step(now, LinkLocalAddr{ID: a.ID, Addr: Addr{"10.0.0.9", 40000}})
+			}
+		case Send:
+			var rep Reply
+			switch a.Args[0] {
+			case "PING":
+				rep = Reply{Kind: ReplyString, Str: "PONG"}
+			case "INFO":
+				rep = Reply{Kind: ReplyString, Str: "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n"}
+			default:
+				rep = Reply{Kind: ReplyInt, Int: 1}
+			}
+			s.Step(now, CommandReply{ID: a.ID, Tag: a.Tag, Reply: rep})
+		}
+	}
+}
+
+// BenchmarkTickSteadyState measures one timer tick of a Sentinel watching
+// 100 masters (500 instances) in steady state, replies included.
+func BenchmarkTickSteadyState(b *testing.B) {
+	s, now := benchCore(b, 100)
+	for i := 0; i < 50; i++ { // warm up: links open, INFO known
+		now = now.Add(100 * time.Millisecond)
+		s.Tick(now)
+		answer(s, s.Ready(), now)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(100 * time.Millisecond)
+		s.Tick(now)
+		answer(s, s.Ready(), now)
+		s.Ready()
+	}
+}
+
+// BenchmarkHelloProcessing measures handling one hello from a known
+// Sentinel.
+func BenchmarkHelloProcessing(b *testing.B) {
+	s, now := benchCore(b, 1)
+	h := Hello{SentinelIP: "10.0.1.1", SentinelPort: 26379, RunID: "1111111111111111111111111111111111111111",
+		MasterName: "m000", MasterIP: "10.0.0.1", MasterPort: 7000}.Encode()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Step(now, HelloFromClient{Payload: h})
+		s.Ready()
+	}
+}
