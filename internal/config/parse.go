@@ -57,6 +57,19 @@ type Options struct {
 // error instead of an endless recursion.
 const maxIncludeDepth = 16
 
+// OpenError is a config file that cannot be read; its text is Redis's
+// ("can't open config file '<path>': No such file or directory").
+type OpenError struct {
+	Path string
+	Err  error
+}
+
+func (e *OpenError) Error() string {
+	return fmt.Sprintf("can't open config file '%s': %s", e.Path, strerror(e.Err))
+}
+
+func (e *OpenError) Unwrap() error { return e.Err }
+
 // Load reads the config file at path (made absolute first), appends the
 // directives made from args (see ArgsToLines) and parses the result. Unlike
 // Parse it also checks, as Redis does, that the log file can be opened for
@@ -68,7 +81,7 @@ func Load(path string, args []string) (*Config, error) {
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, fmt.Errorf("can't open config file '%s': %s", abs, strerror(err))
+		return nil, &OpenError{Path: abs, Err: err}
 	}
 	c, err := Parse(abs, data, args)
 	if err != nil {
