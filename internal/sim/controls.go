@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
 
 // Crash stops a node or a server by name. A crashed process's connections
 // are reset: peers get LinkClosed (after what was already on the wire).
@@ -73,4 +77,22 @@ func (c *Cluster) SetPingError(name, text string) {
 	s := c.Server(name)
 	s.PingError = text
 	c.tracef(name, "ping error %q", text)
+}
+
+// Command runs fn against the core of the Sentinel node called name at the
+// node's local time, as a command a client sent to its port would, then
+// carries out what the core produced (events, logs, actions) and checks
+// the invariants, like any step. It returns fn's error.
+func (c *Cluster) Command(name string, fn func(core *monitor.Sentinel, now time.Time) error) error {
+	c.mustKnow(name)
+	n := c.Node(name)
+	if n == nil || n.crashed {
+		c.Fatalf("Command: %q is not a running Sentinel node", name)
+		return nil
+	}
+	c.tracef(name, "command")
+	err := fn(n.Core, n.Now())
+	c.drain(n)
+	c.afterStep()
+	return err
 }

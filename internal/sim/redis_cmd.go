@@ -64,6 +64,10 @@ func (c *Cluster) redisExec(s *Server, cn *conn, cmd string, args []string) moni
 			return errWrongArgs(args[0])
 		}
 		if strings.EqualFold(args[1], "no") && strings.EqualFold(args[2], "one") {
+			if s.IgnoreSlaveOfNoOne {
+				c.tracef(s.Name, "ignores replicaof no one")
+				return status("OK")
+			}
 			s.SlaveOfNoOne()
 			return status("OK")
 		}

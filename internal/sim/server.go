@@ -66,12 +66,19 @@ type Server struct {
 	// LinkDown forces master_link_status:down on a replica; otherwise the
 	// link is up whenever its master is alive and reachable.
 	LinkDown bool
+	// IgnoreSlaveOfNoOne makes the server answer SLAVEOF NO ONE with +OK
+	// and change nothing: a replica that never promotes.
+	IgnoreSlaveOfNoOne bool
+	// SyncDelay is how long a replica's link stays down after SLAVEOF
+	// host port (the time a full sync takes); 0 brings it up at once.
+	SyncDelay time.Duration
 
 	crashed       bool
 	startedAt     time.Time
 	replID        string
 	linkEverUp    bool
 	linkDownSince time.Time
+	syncStart     time.Time // last SlaveOf, for SyncDelay
 }
 
 // Crashed reports whether the server is down.
@@ -124,6 +131,7 @@ func (s *Server) SlaveOf(a monitor.Addr) {
 	s.MasterAddr = a
 	s.linkEverUp = false
 	s.linkDownSince = time.Time{}
+	s.syncStart = s.c.now
 	s.c.tracef(s.Name, "replicaof %s:%d", a.Host, a.Port)
 }
 
@@ -139,9 +147,13 @@ func (s *Server) SlaveOfNoOne() {
 }
 
 // replLinkUp reports whether a replica's link to its master is up: the
-// master server exists, is alive and can be reached both ways.
+// master server exists, is alive and can be reached both ways, and the
+// SyncDelay since the last SlaveOf has passed.
 func (c *Cluster) replLinkUp(s *Server) bool {
 	if s.Role != RoleReplica || s.LinkDown || s.crashed {
+		return false
+	}
+	if s.SyncDelay > 0 && c.now.Sub(s.syncStart) < s.SyncDelay {
 		return false
 	}
 	m := c.serverAt(s.MasterAddr)
