@@ -14,7 +14,8 @@ cleanup() {
   wait 2>/dev/null || true
   rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 for port in 6380 6381 6382; do
   mkdir -p "$work/redis-$port"
