@@ -4,7 +4,7 @@ BIN     := bin/go-sentinel
 COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
-.PHONY: all build test unit integration bench demo upstream fmt vet deps clean
+.PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean
 
 all: build
 
@@ -25,6 +25,10 @@ integration: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# go-sentinel and redis-sentinel side by side: memory and failover time.
+compare: build
+	./scripts/compare.sh
 
 # A throwaway local topology: 1 master + 2 replicas (Debian's redis-server)
 # and 3 go-sentinels on 26379-26381. Ctrl-C tears it down.
