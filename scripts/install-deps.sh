@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # Installs, when missing, the Debian packages go-sentinel's tests and demo
 # use: redis-server and redis-sentinel (the oracle and the data nodes),
-# redis-tools (redis-cli) and tcl (the upstream test suite).
+# redis-tools (redis-cli) and tcl (the upstream test suite); for the client
+# compatibility tests (test/integration/clients_*_test.go) also Debian's
+# python3-redis (redis-py), nodejs and npm, and the npm packages locked in
+# test/integration/clients/package-lock.json (ioredis).
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 need=()
 command -v redis-server   >/dev/null 2>&1 || need+=(redis-server)
 command -v redis-sentinel >/dev/null 2>&1 || need+=(redis-sentinel)
 command -v redis-cli      >/dev/null 2>&1 || need+=(redis-tools)
 command -v tclsh          >/dev/null 2>&1 || need+=(tcl)
+# redis-py goes with Debian's own interpreter, which the tests look for first.
+{ [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import redis.sentinel' >/dev/null 2>&1; } || need+=(python3-redis)
+command -v node           >/dev/null 2>&1 || need+=(nodejs)
+command -v npm            >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+# ioredis for the node client tests, exactly as locked; reinstalled when the
+# lock file is newer than the last install.
+clients="$root/test/integration/clients"
+if [ ! -f "$clients/node_modules/.package-lock.json" ] || [ "$clients/package-lock.json" -nt "$clients/node_modules/.package-lock.json" ]; then
+  (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 # Debian starts the services it installs where an init system runs; the
 # tests pick their own ports and need none of them.
