@@ -137,6 +137,7 @@ func (s *Sentinel) removeSentinelsByRunID(m *master, runID string) int {
 		if si.runID == runID {
 			s.releaseLink(si)
 			delete(m.sentinels, si.name)
+			m.sentinelOrder = nil
 			n++
 		}
 	}

@@ -51,6 +51,11 @@ type master struct {
 
 	replicas  map[string]*instance // by name
 	sentinels map[string]*instance // by run id
+
+	// replicaOrder and sentinelOrder cache the objects sorted by name;
+	// nil after any change to the maps.
+	replicaOrder  []*instance
+	sentinelOrder []*instance
 }
 
 // rename returns the name to send cmd as on this master's instances.
@@ -75,21 +80,28 @@ func (m *master) renameMap() map[string]string {
 }
 
 // sortedReplicas returns the replicas ordered by name, the stable order
-// replies and the rewrite use.
+// replies and the rewrite use. The slice is shared: callers that change
+// the replica set while iterating work on the snapshot they got.
 func (m *master) sortedReplicas() []*instance {
-	out := make([]*instance, 0, len(m.replicas))
-	for _, r := range m.replicas {
-		out = append(out, r)
+	if m.replicaOrder == nil {
+		m.replicaOrder = sortedByName(m.replicas)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
+	return m.replicaOrder
 }
 
-// sortedSentinels returns the sentinel objects ordered by run id.
+// sortedSentinels returns the sentinel objects ordered by run id, shared
+// like sortedReplicas.
 func (m *master) sortedSentinels() []*instance {
-	out := make([]*instance, 0, len(m.sentinels))
-	for _, s := range m.sentinels {
-		out = append(out, s)
+	if m.sentinelOrder == nil {
+		m.sentinelOrder = sortedByName(m.sentinels)
+	}
+	return m.sentinelOrder
+}
+
+func sortedByName(set map[string]*instance) []*instance {
+	out := make([]*instance, 0, len(set))
+	for _, i := range set {
+		out = append(out, i)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out

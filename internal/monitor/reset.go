@@ -9,11 +9,13 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	for _, r := range m.sortedReplicas() {
 		s.releaseLink(r)
 		delete(m.replicas, r.name)
+		m.replicaOrder = nil
 	}
 	if !keepSentinels {
 		for _, si := range m.sortedSentinels() {
 			s.releaseLink(si)
 			delete(m.sentinels, si.name)
+			m.sentinelOrder = nil
 		}
 	}
 	s.closeLinks(&m.instance)

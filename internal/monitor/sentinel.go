@@ -182,6 +182,7 @@ func (s *Sentinel) createReplica(m *master, a Addr, now int64) *instance {
 	r := s.newInstance(kindReplica, ReplicaName(s.announceAddr(a)), a, m, now)
 	ri := &r
 	m.replicas[ri.name] = ri
+	m.replicaOrder = nil
 	return ri
 }
 
@@ -191,6 +192,7 @@ func (s *Sentinel) createSentinel(m *master, a Addr, runID string, now int64) *i
 	si.runID = runID
 	p := &si
 	m.sentinels[runID] = p
+	m.sentinelOrder = nil
 	return p
 }
 
