@@ -89,17 +89,21 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	}
 	n := &Node{users: users, certs: certs, cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
 	n.srv = respserver.New(respserver.Options{
-		Port:          cfg.Server.Port,
-		Bind:          cfg.Server.Bind,
-		ProtectedMode: cfg.Server.ProtectedMode,
-		TLSPort:       cfg.Server.TLSPort,
-		TLSConfig:     serverTLS(certs),
-		Maxclients:    int(cfg.Server.Maxclients),
-		Users:         users,
-		Info:          opts.Info,
-		Backend:       n,
-		Logger:        opts.Log,
-		Now:           opts.Now,
+		Port:           cfg.Server.Port,
+		Bind:           cfg.Server.Bind,
+		ProtectedMode:  cfg.Server.ProtectedMode,
+		TLSPort:        cfg.Server.TLSPort,
+		TLSConfig:      serverTLS(certs),
+		Maxclients:     int(cfg.Server.Maxclients),
+		Unixsocket:     cfg.Server.Unixsocket,
+		Unixsocketperm: cfg.Server.Unixsocketperm,
+		IdleTimeout:    time.Duration(cfg.Server.Timeout) * time.Second,
+		TCPKeepalive:   time.Duration(cfg.Server.TCPKeepalive) * time.Second,
+		Users:          users,
+		Info:           opts.Info,
+		Backend:        n,
+		Logger:         opts.Log,
+		Now:            opts.Now,
 	})
 	if err := n.srv.Listen(); err != nil {
 		return nil, err

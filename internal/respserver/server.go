@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -34,10 +35,20 @@ type Options struct {
 	TLSConfig *tls.Config
 	// Maxclients is the most connections served at once; 0 is unlimited.
 	Maxclients int
-	Users      *Users
-	Info       ServerInfo
-	Backend    Backend
-	Logger     Logger
+	// Unixsocket, when set, is a unix socket path also listened on, with
+	// permissions Unixsocketperm (0 keeps the umask's).
+	Unixsocket     string
+	Unixsocketperm uint32
+	// IdleTimeout closes clients idle for longer (`timeout`); 0 never.
+	// Pub/sub clients are exempt, as in Redis.
+	IdleTimeout time.Duration
+	// TCPKeepalive is the keep-alive period of accepted TCP connections
+	// (`tcp-keepalive`); 0 disables keep-alives.
+	TCPKeepalive time.Duration
+	Users        *Users
+	Info         ServerInfo
+	Backend      Backend
+	Logger       Logger
 	// Now is the clock for client ages and INFO; nil is time.Now.
 	Now func() time.Time
 }
@@ -141,6 +152,17 @@ func (s *Server) Listen() error {
 			lns = append(lns, ln)
 		}
 	}
+	if s.opts.Unixsocket != "" {
+		_ = os.Remove(s.opts.Unixsocket)
+		ln, err := net.Listen("unix", s.opts.Unixsocket)
+		if err != nil {
+			return fail(fmt.Errorf("could not create server unix socket %s: %w", s.opts.Unixsocket, err))
+		}
+		if s.opts.Unixsocketperm != 0 {
+			_ = os.Chmod(s.opts.Unixsocket, os.FileMode(s.opts.Unixsocketperm))
+		}
+		lns = append(lns, ln)
+	}
 	s.mu.Lock()
 	s.listeners = lns
 	s.mu.Unlock()
@@ -160,6 +182,10 @@ func (s *Server) Addrs() []net.Addr {
 
 // Serve starts accepting on every listener and returns at once.
 func (s *Server) Serve() {
+	if s.opts.IdleTimeout > 0 {
+		s.wg.Add(1)
+		go s.closeIdleClients()
+	}
 	s.mu.Lock()
 	lns := append([]net.Listener(nil), s.listeners...)
 	s.mu.Unlock()
@@ -170,6 +196,31 @@ func (s *Server) Serve() {
 			defer s.wg.Done()
 			_ = redcon.Serve(ln, s.handle, s.accept, nil)
 		}()
+	}
+}
+
+// closeIdleClients closes, once a second, the clients idle for longer
+// than IdleTimeout, except pub/sub clients.
+func (s *Server) closeIdleClients() {
+	defer s.wg.Done()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for range tick.C {
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			return
+		}
+		now := s.now()
+		for _, c := range s.clientList() {
+			c.mu.Lock()
+			idle := now.Sub(c.lastActive) > s.opts.IdleTimeout && c.subscriptions() == 0
+			c.mu.Unlock()
+			if idle {
+				c.close()
+			}
+		}
 	}
 }
 
@@ -207,6 +258,9 @@ func (s *Server) Close() error {
 		c.close()
 	}
 	s.wg.Wait()
+	if s.opts.Unixsocket != "" {
+		_ = os.Remove(s.opts.Unixsocket)
+	}
 	return nil
 }
 
@@ -245,6 +299,14 @@ const deniedMsg = "-DENIED Redis is running in protected mode because protected 
 func (s *Server) accept(conn redcon.Conn) bool {
 	nc := conn.NetConn()
 	s.stats.connections.Add(1)
+	if tc, ok := nc.(*net.TCPConn); ok {
+		if s.opts.TCPKeepalive > 0 {
+			_ = tc.SetKeepAlive(true)
+			_ = tc.SetKeepAlivePeriod(s.opts.TCPKeepalive)
+		} else {
+			_ = tc.SetKeepAlive(false)
+		}
+	}
 	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(nc.RemoteAddr()) {
 		nc.Write([]byte(deniedMsg))
 		s.stats.rejected.Add(1)
