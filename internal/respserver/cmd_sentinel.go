@@ -51,6 +51,20 @@ func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, Val
 	return out, nil
 }
 
+// run is exec for a core call that can fail: a stopped loop or fn's error
+// becomes the error reply (nil on success).
+func (x *ctx) run(fn func(core *monitor.Sentinel, now time.Time) error) (Outcome, Value) {
+	var err error
+	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { err = fn(core, now) })
+	if ev != nil {
+		return out, ev
+	}
+	if err != nil {
+		return out, errReply(err)
+	}
+	return out, nil
+}
+
 func cmdSentinelMyID(x *ctx) Value {
 	var id string
 	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { id = core.MyID() }); ev != nil {

@@ -63,13 +63,9 @@ func cmdSentinelMonitor(x *ctx) Value {
 }
 
 func cmdSentinelRemove(x *ctx) Value {
-	var err error
-	out, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.Remove(x.arg(2)) })
+	out, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Remove(x.arg(2)) })
 	if ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return saved(out)
 }
@@ -79,13 +75,9 @@ func cmdSentinelSet(x *ctx) Value {
 	for _, a := range x.args[3:] {
 		args = append(args, string(a))
 	}
-	var err error
-	out, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.Set(x.arg(2), args, executable) })
+	out, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Set(x.arg(2), args, executable) })
 	if ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return saved(out)
 }
@@ -110,12 +102,8 @@ func cmdSentinelDebug(x *ctx) Value {
 	for _, a := range x.args[2:] {
 		args = append(args, string(a))
 	}
-	var err error
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { err = core.Debug(args) }); ev != nil {
+	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Debug(args) }); ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return OK
 }
@@ -234,12 +222,8 @@ func cmdSentinelPendingScripts(x *ctx) Value {
 }
 
 func cmdSentinelFailover(x *ctx) Value {
-	var err error
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { err = core.Failover(now, x.arg(2)) }); ev != nil {
+	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) error { return core.Failover(now, x.arg(2)) }); ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return OK
 }

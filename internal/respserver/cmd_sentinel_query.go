@@ -56,36 +56,30 @@ func cmdSentinelMasters(x *ctx) Value {
 
 func cmdSentinelMaster(x *ctx) Value {
 	var kv []monitor.KV
-	var err error
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { kv, err = core.Master(now, x.arg(2)) }); ev != nil {
+	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) { kv, err = core.Master(now, x.arg(2)); return }); ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return kvMap(kv)
 }
 
 func cmdSentinelReplicas(x *ctx) Value {
 	var list [][]monitor.KV
-	var err error
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list, err = core.Replicas(now, x.arg(2)) }); ev != nil {
+	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
+		list, err = core.Replicas(now, x.arg(2))
+		return
+	}); ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return kvMaps(list)
 }
 
 func cmdSentinelSentinels(x *ctx) Value {
 	var list [][]monitor.KV
-	var err error
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list, err = core.Sentinels(now, x.arg(2)) }); ev != nil {
+	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
+		list, err = core.Sentinels(now, x.arg(2))
+		return
+	}); ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return kvMaps(list)
 }
@@ -140,12 +134,8 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 
 func cmdSentinelCkQuorum(x *ctx) Value {
 	var usable int
-	var err error
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { usable, err = core.CkQuorum(x.arg(2)) }); ev != nil {
+	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) (err error) { usable, err = core.CkQuorum(x.arg(2)); return }); ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return Status(fmt.Sprintf("OK %d usable Sentinels. Quorum and failover authorization can be reached", usable))
 }
