@@ -13,7 +13,7 @@ build:
 
 # Unit and integration tests, with the race detector. Integration tests
 # start real redis-server processes on free loopback ports.
-test: build
+test: deps build
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 14m ./...
 
