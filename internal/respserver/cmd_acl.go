@@ -11,19 +11,19 @@ import (
 // aclSubcommands are ACL's subcommands with Redis 7.0's arities.
 func aclSubcommands() []*command {
 	return []*command{
-		{name: "cat", arity: -2, handler: cmdACLCat},
-		{name: "deluser", arity: -3, handler: cmdACLDelUser},
-		{name: "dryrun", arity: -4, handler: cmdACLDryRun},
-		{name: "genpass", arity: -2, handler: cmdACLGenPass},
-		{name: "getuser", arity: 3, handler: cmdACLGetUser},
-		{name: "help", arity: 2, handler: cmdACLHelp},
-		{name: "list", arity: 2, handler: cmdACLList},
-		{name: "load", arity: 2, handler: cmdACLLoad},
-		{name: "log", arity: -2, handler: cmdACLLog},
-		{name: "save", arity: 2, handler: cmdACLSave},
-		{name: "setuser", arity: -3, handler: cmdACLSetUser},
-		{name: "users", arity: 2, handler: cmdACLUsers},
-		{name: "whoami", arity: 2, handler: cmdACLWhoAmI},
+		{name: "cat", handler: cmdACLCat},
+		{name: "deluser", handler: cmdACLDelUser},
+		{name: "dryrun", handler: cmdACLDryRun},
+		{name: "genpass", handler: cmdACLGenPass},
+		{name: "getuser", handler: cmdACLGetUser},
+		{name: "help", handler: cmdACLHelp},
+		{name: "list", handler: cmdACLList},
+		{name: "load", handler: cmdACLLoad},
+		{name: "log", handler: cmdACLLog},
+		{name: "save", handler: cmdACLSave},
+		{name: "setuser", handler: cmdACLSetUser},
+		{name: "users", handler: cmdACLUsers},
+		{name: "whoami", handler: cmdACLWhoAmI},
 	}
 }
 

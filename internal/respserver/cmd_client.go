@@ -11,22 +11,22 @@ import (
 
 func clientSubcommands() []*command {
 	return []*command{
-		{name: "caching", arity: 3, handler: cmdClientCaching},
-		{name: "getname", arity: 2, handler: cmdClientGetname},
-		{name: "getredir", arity: 2, handler: cmdClientGetredir},
-		{name: "help", arity: 2, handler: cmdClientHelp},
-		{name: "id", arity: 2, handler: cmdClientID},
-		{name: "info", arity: 2, handler: cmdClientInfo},
-		{name: "kill", arity: -3, handler: cmdClientKill},
-		{name: "list", arity: -2, handler: cmdClientList},
-		{name: "no-evict", arity: 3, handler: cmdClientNoEvict},
-		{name: "pause", arity: -3, handler: cmdClientPause},
-		{name: "reply", arity: 3, handler: cmdClientReply},
-		{name: "setname", arity: 3, handler: cmdClientSetname},
-		{name: "tracking", arity: -3, handler: cmdClientTracking},
-		{name: "trackinginfo", arity: 2, handler: cmdClientTrackingInfo},
-		{name: "unblock", arity: -3, handler: cmdClientUnblock},
-		{name: "unpause", arity: 2, handler: cmdClientUnpause},
+		{name: "caching", handler: cmdClientCaching},
+		{name: "getname", handler: cmdClientGetname},
+		{name: "getredir", handler: cmdClientGetredir},
+		{name: "help", handler: cmdClientHelp},
+		{name: "id", handler: cmdClientID},
+		{name: "info", handler: cmdClientInfo},
+		{name: "kill", handler: cmdClientKill},
+		{name: "list", handler: cmdClientList},
+		{name: "no-evict", handler: cmdClientNoEvict},
+		{name: "pause", handler: cmdClientPause},
+		{name: "reply", handler: cmdClientReply},
+		{name: "setname", handler: cmdClientSetname},
+		{name: "tracking", handler: cmdClientTracking},
+		{name: "trackinginfo", handler: cmdClientTrackingInfo},
+		{name: "unblock", handler: cmdClientUnblock},
+		{name: "unpause", handler: cmdClientUnpause},
 	}
 }
 

@@ -410,13 +410,13 @@ func argDocs(args []argDoc) Value {
 // commandSubcommands are COMMAND's subcommands with Redis 7.0's arities.
 func commandSubcommands() []*command {
 	return []*command{
-		{name: "count", arity: 2, handler: cmdCommandCount},
-		{name: "list", arity: -2, handler: cmdCommandList},
-		{name: "info", arity: -2, handler: cmdCommandInfo},
-		{name: "docs", arity: -2, handler: cmdCommandDocs},
-		{name: "getkeys", arity: -4, handler: cmdCommandGetKeys},
-		{name: "getkeysandflags", arity: -4, handler: cmdCommandGetKeys},
-		{name: "help", arity: 2, handler: cmdCommandHelp},
+		{name: "count", handler: cmdCommandCount},
+		{name: "list", handler: cmdCommandList},
+		{name: "info", handler: cmdCommandInfo},
+		{name: "docs", handler: cmdCommandDocs},
+		{name: "getkeys", handler: cmdCommandGetKeys},
+		{name: "getkeysandflags", handler: cmdCommandGetKeys},
+		{name: "help", handler: cmdCommandHelp},
 	}
 }
 

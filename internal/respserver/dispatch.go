@@ -163,29 +163,45 @@ type closeMarker struct{ noReply }
 func commandTable() map[string]*command {
 	t := map[string]*command{}
 	add := func(c *command) { t[c.name] = c }
-	add(&command{name: "ping", arity: -1, flags: flagPubSub, handler: cmdPing})
-	add(&command{name: "hello", arity: -1, flags: flagNoAuth, handler: cmdHello})
-	add(&command{name: "auth", arity: -2, flags: flagNoAuth, handler: cmdAuth})
-	add(&command{name: "info", arity: -1, handler: cmdInfo})
-	add(&command{name: "role", arity: 1, handler: cmdRole})
-	add(&command{name: "shutdown", arity: -1, handler: cmdShutdown})
-	add(&command{name: "subscribe", arity: -2, flags: flagPubSub, handler: cmdSubscribe})
-	add(&command{name: "psubscribe", arity: -2, flags: flagPubSub, handler: cmdSubscribe})
-	add(&command{name: "unsubscribe", arity: -1, flags: flagPubSub, handler: cmdUnsubscribe})
-	add(&command{name: "punsubscribe", arity: -1, flags: flagPubSub, handler: cmdUnsubscribe})
-	add(&command{name: "publish", arity: 3, handler: cmdPublish})
+	add(&command{name: "ping", flags: flagPubSub, handler: cmdPing})
+	add(&command{name: "hello", flags: flagNoAuth, handler: cmdHello})
+	add(&command{name: "auth", flags: flagNoAuth, handler: cmdAuth})
+	add(&command{name: "info", handler: cmdInfo})
+	add(&command{name: "role", handler: cmdRole})
+	add(&command{name: "shutdown", handler: cmdShutdown})
+	add(&command{name: "subscribe", flags: flagPubSub, handler: cmdSubscribe})
+	add(&command{name: "psubscribe", flags: flagPubSub, handler: cmdSubscribe})
+	add(&command{name: "unsubscribe", flags: flagPubSub, handler: cmdUnsubscribe})
+	add(&command{name: "punsubscribe", flags: flagPubSub, handler: cmdUnsubscribe})
+	add(&command{name: "publish", handler: cmdPublish})
 	add(container("client", clientSubcommands()))
 	add(container("sentinel", sentinelSubcommands()))
 	add(container("acl", aclSubcommands()))
 	cmdCmd := container("command", commandSubcommands())
-	cmdCmd.arity, cmdCmd.handler = -1, cmdCommand
+	cmdCmd.handler = cmdCommand
 	add(cmdCmd)
+	setArities(t)
 	return t
+}
+
+// setArities takes every command's arity from the Redis 7.0.15 command
+// catalogue (cmd_command.go), the one place arities are written down.
+func setArities(t map[string]*command) {
+	for _, c := range t {
+		if s := sentinelCommands.forDispatch(c.name); s != nil {
+			c.arity = s.arity
+		}
+		for _, sub := range c.subs {
+			if s := sentinelCommands.forDispatch(sub.name); s != nil {
+				sub.arity = s.arity
+			}
+		}
+	}
 }
 
 // container builds a command whose first argument picks a subcommand.
 func container(name string, subs []*command) *command {
-	c := &command{name: name, arity: -2, subs: map[string]*command{}}
+	c := &command{name: name, subs: map[string]*command{}}
 	for _, s := range subs {
 		s.name = name + "|" + s.name
 		c.subs[strings.TrimPrefix(s.name, name+"|")] = s
