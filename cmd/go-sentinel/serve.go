@@ -107,6 +107,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		if lv, err := logging.ParseLevel(l); err == nil {
 			log.SetLevel(lv)
 		}
+	}, Exit: func(code int) {
+		log.Sync()
+		os.Exit(code)
 	}})
 	if err != nil {
 		log.Warningf("%v", err)
@@ -160,9 +163,6 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			_ = log.LogFromHandler(logging.LevelWarning, fmt.Sprintf("Received %s scheduling shutdown...", name))
 			log.Warning("User requested shutdown...")
 		case <-n.ShutdownRequested():
-		case code := <-n.ExitRequested():
-			log.Sync()
-			return code
 		}
 		break
 	}

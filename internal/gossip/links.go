@@ -104,6 +104,16 @@ func (l *Links) Apply(a monitor.Action) bool {
 	return true
 }
 
+// OpenLink carries out one OpenLink (the node's LinkEffects); it never
+// blocks.
+func (l *Links) OpenLink(a monitor.OpenLink) { l.open(a) }
+
+// CloseLink carries out one CloseLink; it never blocks.
+func (l *Links) CloseLink(a monitor.CloseLink) { l.closeLink(a.ID) }
+
+// Send carries out one Send; it never blocks.
+func (l *Links) Send(a monitor.Send) { l.send(a) }
+
 // Close drops every link and waits for the adapter's goroutines to end
 // (including a Deliver call already under way, so the consumer must keep
 // draining while Close runs). Nothing is delivered after Close returns.

@@ -136,9 +136,12 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 }
 
 // crash is SIMULATE-FAILURE: log and ask the process to exit with 99.
+// Like Redis's exit(99) where the flag is checked, nothing the core does
+// after it produces output: Ready ends with the Exit.
 func (s *Sentinel) crash() {
 	s.log(LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
 	s.act(Exit{Code: 99})
+	s.crashed = true
 }
 
 // selectReplica picks the replica to promote (§9).

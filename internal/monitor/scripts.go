@@ -34,8 +34,10 @@ type ScriptStarted struct {
 	PID int
 }
 
-// ScriptExited reports how a script ended. StartFailed means it never ran
-// (Redis reports a failed fork as exit code 99).
+// ScriptExited reports how a script ended: its exit code, or the number of
+// the signal that killed it. StartFailed means no process could be created
+// (Redis's failed fork, reported as -script-error with 99); a program that
+// could not be executed is a process that exited with 2, as in Redis.
 type ScriptExited struct {
 	ID          uint64
 	ExitCode    int
@@ -117,8 +119,12 @@ func (s *Sentinel) scriptStarted(in ScriptStarted) {
 	}
 }
 
-// scriptExited retries a script that was killed or exited 1, with a
-// doubling delay, up to the retry limit; other failures emit -script-error.
+// scriptExited applies how a script ended, as Redis's
+// sentinelCollectTerminatedScripts does: a script killed by a signal or
+// exiting with 1 is retried after a doubling delay until the retry limit;
+// otherwise it leaves the queue, with -script-error unless it exited 0.
+// A script that could not be started at all (Redis's failed fork) emits
+// -script-error with 99 and stays queued, to be started again.
 func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 	k, j := s.findScript(in.ID)
 	if j == nil {
@@ -128,14 +134,10 @@ func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 		s.event(LevelWarning, "-script-error", nil, j.argv[0]+" 99 0")
 		j.running = false
 		j.pid = 0
-		s.scripts = append(s.scripts[:k], s.scripts[k+1:]...)
 		return
 	}
-	signaled := 0
-	if in.Signal != 0 {
-		signaled = 1
-	}
-	s.event(LevelDebug, "-script-child", nil, strconv.Itoa(j.pid)+" "+strconv.Itoa(in.ExitCode)+" "+strconv.Itoa(signaled))
+	sig := strconv.Itoa(in.Signal)
+	s.event(LevelDebug, "-script-child", nil, strconv.Itoa(j.pid)+" "+strconv.Itoa(in.ExitCode)+" "+sig)
 	if (in.ExitCode == 1 || in.Signal != 0) && j.retryNum != scriptMaxRetry {
 		j.running = false
 		j.pid = 0
@@ -143,7 +145,7 @@ func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 		return
 	}
 	if in.Signal != 0 || in.ExitCode != 0 {
-		s.event(LevelWarning, "-script-error", nil, j.argv[0]+" "+strconv.Itoa(signaled)+" "+strconv.Itoa(in.ExitCode))
+		s.event(LevelWarning, "-script-error", nil, j.argv[0]+" "+sig+" "+strconv.Itoa(in.ExitCode))
 	}
 	s.scripts = append(s.scripts[:k], s.scripts[k+1:]...)
 }

@@ -55,6 +55,7 @@ type Sentinel struct {
 	tiltStart int64
 
 	simFailure SimFailure
+	crashed    bool // a simulated crash happened: no more output, ever
 
 	resolved map[string]string // hostname (lower case) -> IP, from HostResolved
 
@@ -318,6 +319,9 @@ func (s *Sentinel) eventFor(l Level, typ string, m *master, msg string) {
 // emit records an event and, for warnings about a master with a
 // notification-script, queues the script with `<type> <message>`.
 func (s *Sentinel) emit(e Event) {
+	if s.crashed {
+		return
+	}
 	s.out.Events = append(s.out.Events, e)
 	s.out.Logs = append(s.out.Logs, LogLine{Level: e.Level, Text: e.String()})
 	if e.Level != LevelWarning || e.Master == "" {
@@ -329,10 +333,18 @@ func (s *Sentinel) emit(e Event) {
 }
 
 func (s *Sentinel) log(l Level, text string) {
+	if s.crashed {
+		return
+	}
 	s.out.Logs = append(s.out.Logs, LogLine{Level: l, Text: text})
 }
 
-func (s *Sentinel) act(a Action) { s.out.Actions = append(s.out.Actions, a) }
+func (s *Sentinel) act(a Action) {
+	if s.crashed {
+		return
+	}
+	s.out.Actions = append(s.out.Actions, a)
+}
 
 // persist queues one PersistConfig; several requests between two calls to
 // Ready collapse into one.

@@ -6,6 +6,9 @@ import "time"
 // NextTickIn(); like one run of Redis's sentinelTimer it checks for TILT,
 // then handles every master, its replicas and its Sentinels.
 func (s *Sentinel) Tick(now time.Time) {
+	if s.crashed {
+		return
+	}
 	t := ms(now)
 	s.checkTilt(t)
 	var switching *master

@@ -21,17 +21,34 @@ type Logger interface {
 	Warningf(format string, args ...any)
 }
 
-// Effects are the adapters the loop hands the core's output to.
+// Effects are the adapters the loop hands the core's output to. Every
+// field must be set: an action nobody carries out is a defect, not a log
+// line.
 type Effects struct {
 	// Persist rewrites the config file from p.
 	Persist func(p monitor.Persisted, t monitor.Timing) error
 	// Publish delivers an event to local pub/sub subscribers.
 	Publish func(channel, msg string)
-	// Exit stops the process with code (SIMULATE-FAILURE crashes).
+	// Exit ends the process at once with code (SENTINEL SIMULATE-FAILURE
+	// crashes): the loop carries out nothing after it.
 	Exit func(code int)
-	// Link carries out a link action (OpenLink, CloseLink, Send) and
-	// reports whether it was one.
-	Link func(a monitor.Action) bool
+	// Links carries out OpenLink, CloseLink and Send.
+	Links LinkEffects
+	// Scripts carries out StartScript and KillScript.
+	Scripts ScriptEffects
+}
+
+// LinkEffects carries out the core's link actions (gossip.Links).
+type LinkEffects interface {
+	OpenLink(monitor.OpenLink)
+	CloseLink(monitor.CloseLink)
+	Send(monitor.Send)
+}
+
+// ScriptEffects carries out the core's script actions.
+type ScriptEffects interface {
+	StartScript(monitor.StartScript)
+	KillScript(monitor.KillScript)
 }
 
 // inputQueueLen bounds the inputs waiting for the loop; link adapters
@@ -58,8 +75,12 @@ type execReq struct {
 	reply chan respserver.Outcome
 }
 
-// NewLoop wraps core. now is the clock (time.Now in production).
+// NewLoop wraps core. now is the clock (time.Now in production). It
+// panics if a field of fx is nil.
 func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Time) *Loop {
+	if fx.Persist == nil || fx.Publish == nil || fx.Exit == nil || fx.Links == nil || fx.Scripts == nil {
+		panic("node: NewLoop needs every Effects field")
+	}
 	return &Loop{
 		core:   core,
 		log:    log,
@@ -133,41 +154,41 @@ func (l *Loop) Stop() {
 // Done is closed when the loop has ended.
 func (l *Loop) Done() <-chan struct{} { return l.done }
 
-// drain carries out everything the core produced, in order.
+// drain carries out everything the core produced (monitor.Apply: the
+// config first, then logs and events, then actions up to an Exit).
 func (l *Loop) drain() respserver.Outcome {
 	var out respserver.Outcome
-	r := l.core.Ready()
-	for _, line := range r.Logs {
-		l.logAt(line.Level, line.Text)
+	fx := loopEffects{l}
+	persistErr, err := monitor.Apply(l.core.Ready(), fx)
+	if persistErr != nil {
+		out.PersistErr = persistErr
 	}
-	for _, e := range r.Events {
-		if e.Published() && l.fx.Publish != nil {
-			l.fx.Publish(e.Type, e.Msg)
-		}
-	}
-	for _, a := range r.Actions {
-		switch a := a.(type) {
-		case monitor.PersistConfig:
-			if err := l.persist(); err != nil {
-				out.PersistErr = err
-			}
-		case monitor.Exit:
-			if l.fx.Exit != nil {
-				l.fx.Exit(a.Code)
-			}
-		default:
-			if l.fx.Link == nil || !l.fx.Link(a) {
-				l.log.Warningf("unhandled core action %T", a)
-			}
-		}
+	if err != nil {
+		panic(err) // unreachable: TestApplyHandlesEveryAction
 	}
 	return out
 }
 
-func (l *Loop) persist() error {
-	if l.fx.Persist == nil {
-		return nil
+// loopEffects is the monitor.Effects of a Loop.
+type loopEffects struct{ l *Loop }
+
+func (e loopEffects) Log(line monitor.LogLine) { e.l.logAt(line.Level, line.Text) }
+
+func (e loopEffects) Event(ev monitor.Event) {
+	if ev.Published() {
+		e.l.fx.Publish(ev.Type, ev.Msg)
 	}
+}
+
+func (e loopEffects) Persist(monitor.PersistConfig) error { return e.l.persist() }
+func (e loopEffects) OpenLink(a monitor.OpenLink)         { e.l.fx.Links.OpenLink(a) }
+func (e loopEffects) CloseLink(a monitor.CloseLink)       { e.l.fx.Links.CloseLink(a) }
+func (e loopEffects) Send(a monitor.Send)                 { e.l.fx.Links.Send(a) }
+func (e loopEffects) StartScript(a monitor.StartScript)   { e.l.fx.Scripts.StartScript(a) }
+func (e loopEffects) KillScript(a monitor.KillScript)     { e.l.fx.Scripts.KillScript(a) }
+func (e loopEffects) Exit(a monitor.Exit)                 { e.l.fx.Exit(a.Code) }
+
+func (l *Loop) persist() error {
 	if err := l.fx.Persist(l.core.Snapshot(), l.core.Timing()); err != nil {
 		l.log.Warningf("WARNING: Sentinel was not able to save the new configuration on disk!!!: %v", err)
 		return fmt.Errorf("persist config: %w", err)

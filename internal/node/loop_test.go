@@ -33,6 +33,44 @@ func (m *memLog) text() string {
 	return strings.Join(m.lines, "\n")
 }
 
+// fakeActions records the link and script actions a loop carries out.
+type fakeActions struct {
+	mu      sync.Mutex
+	actions []monitor.Action
+}
+
+func (f *fakeActions) add(a monitor.Action) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.actions = append(f.actions, a)
+}
+func (f *fakeActions) OpenLink(a monitor.OpenLink)       { f.add(a) }
+func (f *fakeActions) CloseLink(a monitor.CloseLink)     { f.add(a) }
+func (f *fakeActions) Send(a monitor.Send)               { f.add(a) }
+func (f *fakeActions) StartScript(a monitor.StartScript) { f.add(a) }
+func (f *fakeActions) KillScript(a monitor.KillScript)   { f.add(a) }
+
+// withFakes fills the Effects fields a test leaves nil with recorders.
+func withFakes(fx Effects) Effects {
+	f := &fakeActions{}
+	if fx.Persist == nil {
+		fx.Persist = func(monitor.Persisted, monitor.Timing) error { return nil }
+	}
+	if fx.Publish == nil {
+		fx.Publish = func(string, string) {}
+	}
+	if fx.Exit == nil {
+		fx.Exit = func(int) {}
+	}
+	if fx.Links == nil {
+		fx.Links = f
+	}
+	if fx.Scripts == nil {
+		fx.Scripts = f
+	}
+	return fx
+}
+
 func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 	var (
 		mu        sync.Mutex
@@ -55,7 +93,7 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 	p := monitor.Persisted{Masters: []monitor.MasterSpec{monitor.NewMasterSpec("m", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
 	core := monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	log := &memLog{}
-	l := NewLoop(core, log, fx, time.Now)
+	l := NewLoop(core, log, withFakes(fx), time.Now)
 	go l.Run()
 
 	var id string
@@ -86,7 +124,7 @@ func TestLoopReportsPersistFailure(t *testing.T) {
 	fx := Effects{Persist: func(monitor.Persisted, monitor.Timing) error { return errors.New("disk full") }}
 	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	log := &memLog{}
-	l := NewLoop(core, log, fx, time.Now)
+	l := NewLoop(core, log, withFakes(fx), time.Now)
 	go l.Run()
 	t.Cleanup(l.Stop)
 	out, err := l.Exec(func(c *monitor.Sentinel, now time.Time) { c.Step(now, monitor.FlushConfig{}) })

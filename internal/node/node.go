@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	mrand "math/rand"
+	"os"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
@@ -28,7 +29,6 @@ type Node struct {
 
 	onLogLevel func(string)
 	shutdown   chan struct{}
-	exitCode   chan int
 }
 
 // Options are what a Node needs beyond its config.
@@ -42,6 +42,12 @@ type Options struct {
 	Seed int64
 	// OnLogLevel applies a loglevel changed by SENTINEL CONFIG SET.
 	OnLogLevel func(level string)
+	// Exit ends the process at once (SENTINEL SIMULATE-FAILURE crashes,
+	// which Redis carries out with exit(99) where they happen); nil is
+	// os.Exit. It is called on the core's loop and must not return for
+	// the crash to be exact: the loop carries out nothing more of the
+	// core's output of that step, but goes on if it returns.
+	Exit func(code int)
 }
 
 func wallClock() time.Time { return time.Now().Round(0) }
@@ -87,7 +93,10 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 			return nil, fmt.Errorf("TLS: %w", err)
 		}
 	}
-	n := &Node{users: users, certs: certs, cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1), exitCode: make(chan int, 1)}
+	if opts.Exit == nil {
+		opts.Exit = os.Exit
+	}
+	n := &Node{users: users, certs: certs, cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1)}
 	n.srv = respserver.New(respserver.Options{
 		Port:           cfg.Server.Port,
 		Bind:           cfg.Server.Bind,
@@ -123,13 +132,9 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	n.loop = NewLoop(core, opts.Log, Effects{
 		Persist: n.persist,
 		Publish: func(ch, msg string) { n.srv.Publish(ch, msg) },
-		Link:    n.links.Apply,
-		Exit: func(code int) {
-			select {
-			case n.exitCode <- code:
-			default:
-			}
-		},
+		Links:   n.links,
+		Scripts: n.scripts,
+		Exit:    opts.Exit,
 	}, opts.Now)
 	go n.loop.Run()
 	n.srv.Serve()
@@ -193,10 +198,6 @@ func (n *Node) SetLogLevel(level string) {
 
 // ShutdownRequested delivers a value when a client sent SHUTDOWN.
 func (n *Node) ShutdownRequested() <-chan struct{} { return n.shutdown }
-
-// ExitRequested delivers the exit code when the core asks the process to
-// exit at once (SENTINEL SIMULATE-FAILURE).
-func (n *Node) ExitRequested() <-chan int { return n.exitCode }
 
 // Addrs returns the addresses the RESP port listens on.
 func (n *Node) Addrs() []string {

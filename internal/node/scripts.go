@@ -26,45 +26,37 @@ func newScriptRunner(deliver func(monitor.Input)) *scriptRunner {
 	return &scriptRunner{deliver: deliver, procs: map[uint64]*os.Process{}}
 }
 
-// Apply carries out StartScript and KillScript; it never blocks.
-func (r *scriptRunner) Apply(a monitor.Action) bool {
-	switch a := a.(type) {
-	case monitor.StartScript:
-		r.start(a)
-	case monitor.KillScript:
-		r.mu.Lock()
-		if p := r.procs[a.ID]; p != nil {
-			p.Kill()
-		}
-		r.mu.Unlock()
-	default:
-		return false
+// KillScript sends SIGKILL to a running script; its exit is reported as
+// usual.
+func (r *scriptRunner) KillScript(a monitor.KillScript) {
+	r.mu.Lock()
+	if p := r.procs[a.ID]; p != nil {
+		_ = p.Kill()
 	}
-	return true
+	r.mu.Unlock()
 }
 
-func (r *scriptRunner) start(a monitor.StartScript) {
+// StartScript runs a script as a direct child, like Redis's fork+execve:
+// ScriptStarted then ScriptExited follow. A program that cannot be
+// executed is reported as Redis's child reports a failed execve (exit
+// code 2, not retried); a failure to create the process at all (fork
+// failed: no memory, too many processes or files) as StartFailed, which
+// the core retries. It never waits for the script.
+func (r *scriptRunner) StartScript(a monitor.StartScript) {
 	cmd := exec.Command(a.Path, a.Args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
-		// A path that cannot be executed is, in Redis, a forked child
-		// whose exec failed: exit code 2.
-		var ee *exec.Error
-		var pe *os.PathError
-		code := 2
-		if !errors.As(err, &ee) && !errors.As(err, &pe) {
-			r.wg.Add(1)
-			go func() {
-				defer r.wg.Done()
-				r.deliver(monitor.ScriptExited{ID: a.ID, StartFailed: true})
-			}()
-			return
+		exited := monitor.ScriptExited{ID: a.ID, StartFailed: true}
+		if execFailed(err) {
+			exited = monitor.ScriptExited{ID: a.ID, ExitCode: 2}
 		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			r.deliver(monitor.ScriptStarted{ID: a.ID, PID: 0})
-			r.deliver(monitor.ScriptExited{ID: a.ID, ExitCode: code})
+			if !exited.StartFailed {
+				r.deliver(monitor.ScriptStarted{ID: a.ID, PID: 0})
+			}
+			r.deliver(exited)
 		}()
 		return
 	}
@@ -87,6 +79,25 @@ func (r *scriptRunner) start(a monitor.StartScript) {
 		}
 		r.deliver(ex)
 	}()
+}
+
+// execFailed reports whether a Start error is one Redis sees in its child
+// as a failed execve (the program is missing, not executable, not a
+// binary or script), as opposed to a failure to create the process.
+func execFailed(err error) bool {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return true // not found in PATH
+	}
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return false
+	}
+	switch errno {
+	case syscall.EAGAIN, syscall.ENOMEM, syscall.EMFILE, syscall.ENFILE:
+		return false
+	}
+	return true
 }
 
 // Close kills running scripts and waits for their goroutines.

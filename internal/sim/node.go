@@ -107,70 +107,119 @@ func (c *Cluster) step(n *Node, in monitor.Input) {
 	c.drain(n)
 }
 
-// drain records the node's logs and events and carries out its actions,
-// in order.
+// drain carries out what the node's core produced with monitor.Apply,
+// the daemon's own dispatch, through the node's simulated effects.
 func (c *Cluster) drain(n *Node) {
 	c.touch(n)
 	r := n.Core.Ready()
-	echoes := map[string]int{} // events are logged too; trace them once
-	for _, e := range r.Events {
-		echoes[e.String()]++
+	fx := &simEffects{c: c, n: n, inc: n.inc, echoes: map[string]int{}}
+	for _, e := range r.Events { // events are logged too; trace them once
+		fx.echoes[e.String()]++
 	}
-	for _, l := range r.Logs {
-		c.logs = append(c.logs, LogRecord{At: c.now, Node: n.Name, LogLine: l})
-		if echoes[l.Text] > 0 {
-			echoes[l.Text]--
-			continue
-		}
-		c.tracef(n.Name, "log %s", l.Text)
-	}
-	for _, e := range r.Events {
-		c.events = append(c.events, EventRecord{At: c.now, Node: n.Name, Event: e})
-		c.tracef(n.Name, "event %s", e.String())
-		c.observeEvent(n, e)
-	}
-	inc := n.inc
-	for _, a := range r.Actions {
-		if n.crashed || n.inc != inc {
-			return // Exit: the rest is never carried out
-		}
-		c.act(n, a)
+	if _, err := monitor.Apply(r, fx); err != nil {
+		c.fail("%s: %v", n.Name, err)
 	}
 }
 
-// act carries out one action of a node.
+// act carries out one action of a node outside a drain (tests that check
+// the invariants on a hand-made action).
 func (c *Cluster) act(n *Node, a monitor.Action) {
-	switch a := a.(type) {
-	case monitor.OpenLink:
-		c.openConn(n, a)
-	case monitor.CloseLink:
-		cn := n.conns[a.ID]
-		if cn == nil {
-			c.fail("%s: CloseLink of unknown link %d", n.Name, a.ID)
-			return
-		}
-		c.tracef(n.Name, "close %s", cn.label)
-		c.dropConn(cn)
-	case monitor.Send:
-		cn := n.conns[a.ID]
-		if cn == nil {
-			c.fail("%s: Send on unknown or closed link %d: %q", n.Name, a.ID, a.Args)
-			return
-		}
-		c.sendOn(cn, a)
-	case monitor.PersistConfig:
-		n.Disk = n.Core.Snapshot()
-		c.tracef(n.Name, "persist (%s) epoch=%d", a.Reason, n.Disk.CurrentEpoch)
-		c.checkPersisted(n)
-	case monitor.StartScript:
-		c.runScript(n, a)
-	case monitor.KillScript:
-		c.killScript(n, a)
-	case monitor.Exit:
-		c.tracef(n.Name, "exit %d", a.Code)
-		c.crashNode(n)
-	default:
-		c.fail("%s: unknown action %T", n.Name, a)
+	if _, err := monitor.Apply(monitor.Ready{Actions: []monitor.Action{a}}, &simEffects{c: c, n: n, inc: n.inc}); err != nil {
+		c.fail("%s: %v", n.Name, err)
+	}
+}
+
+// simEffects is the monitor.Effects of a simulated node: links become
+// simulated connections, the disk is the node's Disk, scripts are
+// modelled, Exit crashes the node.
+type simEffects struct {
+	c      *Cluster
+	n      *Node
+	inc    int // the incarnation the Ready belongs to
+	echoes map[string]int
+}
+
+// live reports whether the node is still the incarnation that produced
+// the output being carried out.
+func (fx *simEffects) live() bool { return !fx.n.crashed && fx.n.inc == fx.inc }
+
+func (fx *simEffects) Log(l monitor.LogLine) {
+	c, n := fx.c, fx.n
+	c.logs = append(c.logs, LogRecord{At: c.now, Node: n.Name, LogLine: l})
+	if fx.echoes[l.Text] > 0 {
+		fx.echoes[l.Text]--
+		return
+	}
+	c.tracef(n.Name, "log %s", l.Text)
+}
+
+func (fx *simEffects) Event(e monitor.Event) {
+	c, n := fx.c, fx.n
+	c.events = append(c.events, EventRecord{At: c.now, Node: n.Name, Event: e})
+	c.tracef(n.Name, "event %s", e.String())
+	c.observeEvent(n, e)
+}
+
+func (fx *simEffects) Persist(a monitor.PersistConfig) error {
+	c, n := fx.c, fx.n
+	if !fx.live() {
+		return nil
+	}
+	n.Disk = n.Core.Snapshot()
+	c.tracef(n.Name, "persist (%s) epoch=%d", a.Reason, n.Disk.CurrentEpoch)
+	c.checkPersisted(n)
+	return nil
+}
+
+func (fx *simEffects) OpenLink(a monitor.OpenLink) {
+	if fx.live() {
+		fx.c.openConn(fx.n, a)
+	}
+}
+
+func (fx *simEffects) CloseLink(a monitor.CloseLink) {
+	c, n := fx.c, fx.n
+	if !fx.live() {
+		return
+	}
+	cn := n.conns[a.ID]
+	if cn == nil {
+		c.fail("%s: CloseLink of unknown link %d", n.Name, a.ID)
+		return
+	}
+	c.tracef(n.Name, "close %s", cn.label)
+	c.dropConn(cn)
+}
+
+func (fx *simEffects) Send(a monitor.Send) {
+	c, n := fx.c, fx.n
+	if !fx.live() {
+		return
+	}
+	cn := n.conns[a.ID]
+	if cn == nil {
+		c.fail("%s: Send on unknown or closed link %d: %q", n.Name, a.ID, a.Args)
+		return
+	}
+	c.sendOn(cn, a)
+}
+
+func (fx *simEffects) StartScript(a monitor.StartScript) {
+	if fx.live() {
+		fx.c.runScript(fx.n, a)
+	}
+}
+
+func (fx *simEffects) KillScript(a monitor.KillScript) {
+	if fx.live() {
+		fx.c.killScript(fx.n, a)
+	}
+}
+
+func (fx *simEffects) Exit(a monitor.Exit) {
+	if fx.live() {
+		fx.c.tracef(fx.n.Name, "exit %d", a.Code)
+		fx.c.crashNode(fx.n)
 	}
 }
 

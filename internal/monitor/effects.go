@@ -1,0 +1,87 @@
+package monitor
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrUnknownAction is returned by Apply for an action type it has no case
+// for. TestApplyHandlesEveryAction makes it unreachable: every type of this
+// package with an isAction method must have its case and its Effects method.
+var ErrUnknownAction = errors.New("unknown core action")
+
+// Effects carries out what a core produced: the daemon (package node) and
+// the simulator (package sim) each implement it, and Apply is the one
+// function that hands a Ready to it, so both run the same dispatch. Every
+// action type has its own method, so a new action cannot be added without
+// every implementation handling it.
+type Effects interface {
+	// Log writes one log line.
+	Log(LogLine)
+	// Event reports one event; the daemon publishes those whose
+	// Published() is true to pub/sub subscribers.
+	Event(Event)
+	// Persist rewrites the config file from the core's Snapshot().
+	Persist(PersistConfig) error
+	// OpenLink, CloseLink and Send carry out the link actions.
+	OpenLink(OpenLink)
+	CloseLink(CloseLink)
+	Send(Send)
+	// StartScript and KillScript carry out the script actions.
+	StartScript(StartScript)
+	KillScript(KillScript)
+	// Exit stops the process with the code (SENTINEL SIMULATE-FAILURE). It
+	// is the last thing Apply does with the Ready it was in.
+	Exit(Exit)
+}
+
+// Apply carries out r through fx, in the order Redis does things:
+//
+//  1. the config is persisted first if r asks for it, so that no event is
+//     published about state that is not on disk yet (Redis flushes the
+//     config before it emits +new-epoch, +vote-for-leader,
+//     +promoted-slave, +switch-master);
+//  2. then the log lines and events, each in order;
+//  3. then the other actions, in order, up to and including an Exit:
+//     nothing after an Exit is carried out (the core produces nothing
+//     after it anyway).
+//
+// It returns the error of Persist, if any (the rest is carried out
+// regardless, as Redis goes on after a failed config rewrite), or
+// ErrUnknownAction for an action type with no case here.
+func Apply(r Ready, fx Effects) (persistErr error, err error) {
+	for _, a := range r.Actions {
+		if p, ok := a.(PersistConfig); ok {
+			persistErr = fx.Persist(p)
+			break // a Ready holds at most one PersistConfig
+		}
+	}
+	for _, l := range r.Logs {
+		fx.Log(l)
+	}
+	for _, e := range r.Events {
+		fx.Event(e)
+	}
+	for _, a := range r.Actions {
+		switch a := a.(type) {
+		case PersistConfig:
+			// carried out first
+		case OpenLink:
+			fx.OpenLink(a)
+		case CloseLink:
+			fx.CloseLink(a)
+		case Send:
+			fx.Send(a)
+		case StartScript:
+			fx.StartScript(a)
+		case KillScript:
+			fx.KillScript(a)
+		case Exit:
+			fx.Exit(a)
+			return persistErr, nil
+		default:
+			return persistErr, fmt.Errorf("%w: %T", ErrUnknownAction, a)
+		}
+	}
+	return persistErr, nil
+}

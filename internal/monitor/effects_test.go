@@ -1,0 +1,118 @@
+package monitor
+
+import (
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// allActions holds one value of every action type. TestApplyHandlesEveryAction
+// checks it against the package source, so a new action type that is not
+// listed here (and so not dispatched by Apply) fails the test.
+var allActions = []Action{
+	PersistConfig{}, Exit{}, OpenLink{}, CloseLink{}, Send{}, StartScript{}, KillScript{},
+}
+
+// recorder is an Effects that records the name of every method called.
+type recorder struct{ calls []string }
+
+func (r *recorder) Log(LogLine) { r.calls = append(r.calls, "Log") }
+func (r *recorder) Event(Event) { r.calls = append(r.calls, "Event") }
+func (r *recorder) Persist(PersistConfig) error {
+	r.calls = append(r.calls, "PersistConfig")
+	return nil
+}
+func (r *recorder) OpenLink(OpenLink)       { r.calls = append(r.calls, "OpenLink") }
+func (r *recorder) CloseLink(CloseLink)     { r.calls = append(r.calls, "CloseLink") }
+func (r *recorder) Send(Send)               { r.calls = append(r.calls, "Send") }
+func (r *recorder) StartScript(StartScript) { r.calls = append(r.calls, "StartScript") }
+func (r *recorder) KillScript(KillScript)   { r.calls = append(r.calls, "KillScript") }
+func (r *recorder) Exit(Exit)               { r.calls = append(r.calls, "Exit") }
+
+// actionTypes lists the types declared in this package's non-test files
+// that have an isAction method.
+func actionTypes(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, e.Name(), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Name.Name != "isAction" {
+				continue
+			}
+			if id, ok := fn.Recv.List[0].Type.(*ast.Ident); ok {
+				names = append(names, id.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func TestApplyHandlesEveryAction(t *testing.T) {
+	var listed []string
+	for _, a := range allActions {
+		listed = append(listed, reflect.TypeOf(a).Name())
+	}
+	sort.Strings(listed)
+	if got := actionTypes(t); !reflect.DeepEqual(got, listed) {
+		t.Fatalf("action types in the source %v, listed in allActions %v: add the new type to allActions, Apply and Effects", got, listed)
+	}
+	for _, a := range allActions {
+		var r recorder
+		if _, err := Apply(Ready{Actions: []Action{a}}, &r); err != nil {
+			t.Fatalf("Apply(%T): %v", a, err)
+		}
+		want := reflect.TypeOf(a).Name()
+		if len(r.calls) != 1 || r.calls[0] != want {
+			t.Errorf("Apply(%T) called %v, want [%s]", a, r.calls, want)
+		}
+	}
+}
+
+type strayAction struct{}
+
+func (strayAction) isAction() {}
+
+func TestApplyRejectsUnknownAction(t *testing.T) {
+	var r recorder
+	if _, err := Apply(Ready{Actions: []Action{strayAction{}}}, &r); !errors.Is(err, ErrUnknownAction) {
+		t.Fatalf("Apply(strayAction) = %v, want ErrUnknownAction", err)
+	}
+}
+
+// TestApplyOrder checks the order Apply promises: persist, then logs and
+// events, then the actions up to an Exit, nothing after it.
+func TestApplyOrder(t *testing.T) {
+	var r recorder
+	rd := Ready{
+		Logs:    []LogLine{{Text: "a"}},
+		Events:  []Event{{Type: "+x"}},
+		Actions: []Action{Send{}, PersistConfig{}, Exit{}, OpenLink{}},
+	}
+	if _, err := Apply(rd, &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"PersistConfig", "Log", "Event", "Send", "Exit"}
+	if !reflect.DeepEqual(r.calls, want) {
+		t.Fatalf("calls %v, want %v", r.calls, want)
+	}
+}
