@@ -151,6 +151,7 @@ func (lk *link) run() {
 	if !lk.attach(conn, raw) {
 		return
 	}
+	lk.deliver(monitor.LinkConnected{ID: lk.spec.ID})
 	if lk.spec.Kind == monitor.CmdLink {
 		if a, ok := localAddr(raw); ok {
 			lk.deliver(monitor.LinkLocalAddr{ID: lk.spec.ID, Addr: a})

@@ -216,6 +216,19 @@ func (rc *rawClient) do(args ...string) any {
 type sink struct {
 	mu    sync.Mutex
 	chans map[monitor.LinkID]chan monitor.Input
+	// connected records LinkConnected per link, with how many inputs of
+	// the link had been queued before it; it is kept out of the queues so
+	// that tests read the other inputs in sequence.
+	connected map[monitor.LinkID]int
+}
+
+// connectedAfter reports whether id was reported connected and how many
+// other inputs of id came before that.
+func (s *sink) connectedAfter(id monitor.LinkID) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, ok := s.connected[id]
+	return n, ok
 }
 
 func (s *sink) ch(id monitor.LinkID) chan monitor.Input {
@@ -233,6 +246,16 @@ func (s *sink) ch(id monitor.LinkID) chan monitor.Input {
 }
 
 func (s *sink) deliver(in monitor.Input) {
+	if c, ok := in.(monitor.LinkConnected); ok {
+		q := s.ch(c.ID)
+		s.mu.Lock()
+		if s.connected == nil {
+			s.connected = map[monitor.LinkID]int{}
+		}
+		s.connected[c.ID] = len(q)
+		s.mu.Unlock()
+		return
+	}
 	s.ch(inputID(in)) <- in
 }
 

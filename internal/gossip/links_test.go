@@ -22,7 +22,11 @@ func openCmd(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) monitor.Add
 	if !l.Apply(spec) {
 		t.Fatal("Apply(OpenLink) = false")
 	}
-	return expect[monitor.LinkLocalAddr](t, s.next(t, spec.ID)).Addr
+	a := expect[monitor.LinkLocalAddr](t, s.next(t, spec.ID)).Addr
+	if n, ok := s.connectedAfter(spec.ID); !ok || n != 0 {
+		t.Fatalf("LinkConnected delivered=%v after %d inputs; want it first", ok, n)
+	}
+	return a
 }
 
 // openPubSub opens a pub/sub link on helloCh and waits for its subscribe
@@ -33,6 +37,9 @@ func openPubSub(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) {
 	spec.Channel = helloCh
 	l.Apply(spec)
 	expect[monitor.PubSubActivity](t, s.next(t, spec.ID))
+	if n, ok := s.connectedAfter(spec.ID); !ok || n != 0 {
+		t.Fatalf("LinkConnected delivered=%v after %d inputs; want it first", ok, n)
+	}
 }
 
 // call sends args on link id with tag and returns the reply.
@@ -345,6 +352,11 @@ func TestLinksDialFailure(t *testing.T) {
 		lc := expect[monitor.LinkClosed](t, s.next(t, id))
 		if !strings.Contains(lc.Err, "connect") {
 			t.Errorf("link %d: LinkClosed.Err = %q", id, lc.Err)
+		}
+	}
+	for _, id := range []monitor.LinkID{1, 2} {
+		if _, ok := s.connectedAfter(id); ok {
+			t.Errorf("link %d: LinkConnected for a refused connection", id)
 		}
 	}
 	// Sends to the failed link are dropped; CloseLink is harmless.

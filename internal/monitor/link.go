@@ -28,12 +28,22 @@ type link struct {
 	cc LinkID // 0 when there is no command connection
 	pc LinkID // 0 when there is no pub/sub connection
 
+	// ccUp and pcUp say that cc and pc are connected: a connection still
+	// being dialled is not a live link (LinkConnected sets them).
+	ccUp bool
+	pcUp bool
+
 	ccConnTime     int64
 	pcConnTime     int64
 	pcLastActivity int64
 	lastReconnTime int64
 
-	actPingTime   int64 // time of the oldest PING without a valid reply, 0 if none
+	// actPingTime is when the instance stopped answering as far as we
+	// know: the oldest PING without a valid reply, or the moment a
+	// connection to it was lost or refused, whichever came first; 0 while
+	// it answers. Reconnect attempts never move it; only a valid PING
+	// reply clears it.
+	actPingTime   int64
 	lastPingTime  int64 // last PING sent
 	lastAvailTime int64 // last valid PING reply
 	lastPongTime  int64 // last PING reply of any kind
@@ -53,8 +63,15 @@ func newLink(now int64) *link {
 	}
 }
 
-// disconnected reports whether the link lacks a connection it needs: the
-// command one, or for masters and replicas the pub/sub one.
+// disconnected reports whether the link lacks a live connection it needs:
+// the command one, or for masters and replicas the pub/sub one. A
+// connection that is still being dialled does not count as live.
 func (l *link) disconnected(k kind) bool {
+	return !l.ccUp || (k != kindSentinel && !l.pcUp)
+}
+
+// missing reports whether a connection the link needs does not exist at
+// all (not even being dialled), so that reconnect must open it.
+func (l *link) missing(k kind) bool {
 	return l.cc == 0 || (k != kindSentinel && l.pc == 0)
 }

@@ -31,8 +31,9 @@ type Auth struct {
 }
 
 // OpenLink asks the link adapter to connect to Addr. Connecting is
-// asynchronous: the core counts the link as connected from now on, and the
-// adapter reports LinkClosed if the connection fails or ends. On connect
+// asynchronous: the adapter reports LinkConnected once the connection is
+// established and LinkClosed if it fails or ends; Sends may be issued at
+// once and are written after the connect. On connect
 // the adapter sends, pipelined and ignoring their replies, `AUTH` (if
 // Auth.Pass is set) and `CLIENT SETNAME <ClientName>`, and on a pub/sub
 // link `SUBSCRIBE <Channel>`. Renames maps upper-case command names to the
@@ -88,6 +89,12 @@ type Reply struct {
 	Elems []Reply
 }
 
+// LinkConnected reports that a link's connection was established (the
+// dial succeeded). Until then the link counts as disconnected.
+type LinkConnected struct {
+	ID LinkID
+}
+
 // LinkClosed reports that a link's connection failed or ended. Err is the
 // reason, for the debug log.
 type LinkClosed struct {
@@ -136,6 +143,7 @@ type HelloFromClient struct {
 	Payload string
 }
 
+func (LinkConnected) isInput()   {}
 func (LinkClosed) isInput()      {}
 func (LinkLocalAddr) isInput()   {}
 func (HostResolved) isInput()    {}

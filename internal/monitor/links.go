@@ -39,7 +39,7 @@ func (s *Sentinel) authFor(i *instance) Auth {
 // PING period (§3.4). A new command connection gets a PING at once.
 func (s *Sentinel) reconnect(i *instance, now int64) {
 	l := i.link
-	if i.addr.Port == 0 || !l.disconnected(i.kind) {
+	if i.addr.Port == 0 || !l.missing(i.kind) {
 		return
 	}
 	if since(now, l.lastReconnTime) < s.timing.PingPeriod.Milliseconds() {
@@ -85,6 +85,7 @@ func (s *Sentinel) closeCC(l *link) {
 	s.act(CloseLink{ID: l.cc})
 	delete(s.links, l.cc)
 	l.cc = 0
+	l.ccUp = false
 	l.pending = map[uint64]pending{}
 }
 
@@ -95,6 +96,7 @@ func (s *Sentinel) closePC(l *link) {
 	s.act(CloseLink{ID: l.pc})
 	delete(s.links, l.pc)
 	l.pc = 0
+	l.pcUp = false
 }
 
 // closeLinks drops both connections of an instance (they are reopened by
@@ -130,8 +132,25 @@ func (s *Sentinel) sendPing(i *instance, now int64) bool {
 	return true
 }
 
-// handleLinkClosed forgets a connection the adapter lost.
-func (s *Sentinel) handleLinkClosed(in LinkClosed) {
+// handleLinkConnected marks a connection live once its dial succeeded.
+func (s *Sentinel) handleLinkConnected(in LinkConnected) {
+	ref, ok := s.links[in.ID]
+	if !ok {
+		return
+	}
+	l := ref.link
+	if ref.kind == CmdLink && l.cc == in.ID {
+		l.ccUp = true
+	} else if ref.kind == PubSubLink && l.pc == in.ID {
+		l.pcUp = true
+	}
+}
+
+// handleLinkClosed forgets a connection the adapter lost or could not
+// open. The instance counts as unreachable from now on, unless it already
+// was (a lost connection is evidence, like an unanswered PING; the SDOWN
+// clock it starts is stopped only by a valid PING reply).
+func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	ref, ok := s.links[in.ID]
 	if !ok {
 		return
@@ -141,10 +160,15 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed) {
 	typ := "-cmd-link-reconnection"
 	if ref.kind == CmdLink && l.cc == in.ID {
 		l.cc = 0
+		l.ccUp = false
 		l.pending = map[uint64]pending{}
 	} else if ref.kind == PubSubLink && l.pc == in.ID {
 		l.pc = 0
+		l.pcUp = false
 		typ = "-pubsub-link-reconnection"
+	}
+	if l.actPingTime == 0 {
+		l.actPingTime = now
 	}
 	s.event(LevelDebug, typ, ref.inst, " #"+in.Err)
 }

@@ -32,8 +32,10 @@ func (s *Sentinel) Step(now time.Time, in Input) error {
 		if ref, ok := s.links[in.ID]; ok && ref.kind == PubSubLink && ref.link.pc == in.ID {
 			ref.link.pcLastActivity = t
 		}
+	case LinkConnected:
+		s.handleLinkConnected(in)
 	case LinkClosed:
-		s.handleLinkClosed(in)
+		s.handleLinkClosed(in, t)
 	case LinkLocalAddr:
 		if ref, ok := s.links[in.ID]; ok && ref.kind == CmdLink && ref.link.cc == in.ID {
 			ref.link.localAddr = in.Addr

@@ -49,6 +49,10 @@ type conn struct {
 	dead       bool // closed on the node's side; nothing more is delivered
 	up         bool // connected
 	peerClosed bool // the target closed or lost it; a reset is on its way
+	// unnoticed is the reason of a reset of an idle command connection
+	// that the node has not noticed yet: like the daemon's link adapter,
+	// it notices only when it next sends on it.
+	unnoticed string
 
 	outstanding map[uint64]bool // tags sent, not yet answered
 	queued      []monitor.Send  // sent before the connect completed
@@ -125,6 +129,10 @@ func (c *Cluster) connect(cn *conn) {
 	cn.up = true
 	cn.from.nextPort++
 	c.tracef(cn.from.Name, "connected %s", cn.label)
+	c.step(cn.from, monitor.LinkConnected{ID: cn.link})
+	if cn.dead {
+		return
+	}
 	if cn.kind == monitor.CmdLink {
 		c.step(cn.from, monitor.LinkLocalAddr{ID: cn.link, Addr: monitor.Addr{Host: cn.from.IP, Port: cn.from.nextPort}})
 	} else if cn.toSrv != nil {
@@ -157,6 +165,11 @@ func (c *Cluster) sendOn(cn *conn, s monitor.Send) {
 	cn.outstanding[s.Tag] = true
 	if !cn.up {
 		cn.queued = append(cn.queued, s)
+		return
+	}
+	if reason := cn.unnoticed; reason != "" {
+		cn.unnoticed = ""
+		c.push(cn, downstream, "reset: "+reason, func() { c.closeFromPeer(cn, reason) })
 		return
 	}
 	c.transmit(cn, s)
@@ -292,6 +305,10 @@ func (c *Cluster) resetConn(cn *conn, reason string) {
 	cn.subscribed = false
 	if !cn.up {
 		return // the connect itself fails when it completes
+	}
+	if cn.kind == monitor.CmdLink && len(cn.outstanding) == 0 {
+		cn.unnoticed = reason
+		return
 	}
 	c.push(cn, downstream, "reset: "+reason, func() { c.closeFromPeer(cn, reason) })
 }
