@@ -74,7 +74,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	addr := Addr{Host: h.SentinelIP, Port: h.SentinelPort}
 	var si *instance
 	for _, cand := range m.sentinels {
-		if cand.runID == h.RunID && sameAddr(cand.addr, addr) {
+		if cand.runID == h.RunID && s.sameInstanceAddr(cand.addr, addr) {
 			si = cand
 			break
 		}
@@ -86,7 +86,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 				" ip "+h.SentinelIP+" port "+strconv.Itoa(h.SentinelPort)+" for "+h.RunID)
 		} else {
 			for _, other := range m.sortedSentinels() {
-				if sameAddr(other.addr, addr) {
+				if s.sameInstanceAddr(other.addr, addr) {
 					s.event(LevelNotice, "+sentinel-invalid-addr", other, "")
 					obsolete := other.runID
 					for _, name := range s.names {
@@ -165,20 +165,24 @@ func (s *Sentinel) updateSentinelAddrEverywhere(si *instance) {
 	}
 }
 
-// validAddr checks an address given by a peer: with resolve-hostnames off
-// it must be a numeric IP, stored in canonical form.
+// validAddr checks an address given by a peer: a numeric IP, stored in
+// canonical form, or with resolve-hostnames on also a hostname, stored as
+// written.
 func (s *Sentinel) validAddr(a Addr) (Addr, bool) {
 	if a.Port < 0 || a.Port > 65535 {
 		return a, false
 	}
-	if s.global.ResolveHostnames {
-		return a, a.Host != ""
+	if ip, ok := canonicalIP(a.Host); ok {
+		return Addr{Host: ip, Port: a.Port}, true
 	}
-	ip, ok := canonicalIP(a.Host)
-	if !ok {
-		return a, false
-	}
-	return Addr{Host: ip, Port: a.Port}, true
+	return a, s.global.ResolveHostnames && a.Host != ""
+}
+
+// sameInstanceAddr compares a stored address with one a peer reported,
+// as Redis resolves the reported one before comparing: the same port and
+// the same host by addrMatchesHost.
+func (s *Sentinel) sameInstanceAddr(stored, reported Addr) bool {
+	return stored.Port == reported.Port && s.addrMatchesHost(stored, reported.Host)
 }
 
 // addrMatchesHost compares a stored address with a host string a peer

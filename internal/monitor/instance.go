@@ -146,8 +146,18 @@ func (i *instance) prefix(announce func(Addr) string) string {
 	}
 }
 
-// sameAddr compares two stored addresses: same port and same host,
-// case-insensitively (hostnames are compared as written).
+// sameAddr compares two addresses: same port and the same host, where
+// numeric IPs are compared in canonical form (so "::ffff:10.0.0.1" and
+// "10.0.0.1", or "2001:db8:0::1" and "2001:db8::1", are the same host)
+// and hostnames case-insensitively as written.
 func sameAddr(a, b Addr) bool {
-	return a.Port == b.Port && strings.EqualFold(a.Host, b.Host)
+	if a.Port != b.Port {
+		return false
+	}
+	if strings.EqualFold(a.Host, b.Host) {
+		return true
+	}
+	ai, aok := canonicalIP(a.Host)
+	bi, bok := canonicalIP(b.Host)
+	return aok && bok && ai == bi
 }

@@ -1,0 +1,82 @@
+package monitor
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHelloNonCanonicalAddressIsNotAChange feeds the same peer's hello
+// again and again with its address written in non-canonical forms: the
+// peer is added once, and never removed, re-added or reconnected.
+func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
+	for _, tc := range []struct{ name, master, peer string }{
+		{"IPv4-mapped IPv6", "10.0.0.1", "::ffff:10.0.0.2"},
+		{"IPv6 with zeros written out", "2001:db8::1", "2001:0db8:0000:0000:0000:0000:0000:0002"},
+		{"IPv6 upper case", "2001:db8::1", "2001:DB8::2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), Masters: []MasterSpec{
+				NewMasterSpec("m", Addr{tc.master, 6379}, 2),
+			}}
+			s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
+			s.Ready()
+			peer := strings.Repeat("b", 40)
+			hello := Hello{SentinelIP: tc.peer, SentinelPort: 26379, RunID: peer, MasterName: "m",
+				MasterIP: tc.master, MasterPort: 6379}.Encode()
+			var events []string
+			closes, persists := 0, 0
+			for k := 0; k < 20; k++ {
+				now := t0.Add(time.Duration(k) * 100 * time.Millisecond)
+				if err := s.Step(now, HelloFromClient{Payload: hello}); err != nil {
+					t.Fatal(err)
+				}
+				s.Tick(now)
+				r := s.Ready()
+				for _, e := range r.Events {
+					if e.Level > LevelDebug {
+						events = append(events, e.Type)
+					}
+				}
+				for _, a := range r.Actions {
+					switch a.(type) {
+					case CloseLink:
+						closes++
+					case PersistConfig:
+						persists++
+					}
+				}
+			}
+			if len(events) != 1 || events[0] != "+sentinel" {
+				t.Errorf("events %v, want one +sentinel", events)
+			}
+			if closes != 0 || persists != 1 {
+				t.Errorf("%d CloseLink and %d PersistConfig, want 0 and 1", closes, persists)
+			}
+			sents, _ := s.Sentinels(t0, "m")
+			if len(sents) != 1 {
+				t.Fatalf("%d sentinels known", len(sents))
+			}
+		})
+	}
+}
+
+func TestSameAddr(t *testing.T) {
+	for _, tc := range []struct {
+		a, b Addr
+		want bool
+	}{
+		{Addr{"10.0.0.1", 1}, Addr{"10.0.0.1", 1}, true},
+		{Addr{"10.0.0.1", 1}, Addr{"10.0.0.1", 2}, false},
+		{Addr{"10.0.0.1", 1}, Addr{"::ffff:10.0.0.1", 1}, true},
+		{Addr{"2001:db8::1", 1}, Addr{"2001:DB8:0:0::1", 1}, true},
+		{Addr{"host.example", 1}, Addr{"HOST.example", 1}, true},
+		{Addr{"host.example", 1}, Addr{"10.0.0.1", 1}, false},
+		{Addr{"10.0.0.1", 1}, Addr{"10.0.0.2", 1}, false},
+	} {
+		if got := sameAddr(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameAddr(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
