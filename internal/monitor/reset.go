@@ -28,6 +28,11 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	m.runID = ""
 	m.slaveMasterHost = ""
 	l := m.link
+	// Reconnect at the next tick, not a ping period after the last
+	// attempt to the old address: a just-promoted master must be pinged
+	// at once, or with a short down-after it looks down before its first
+	// PING was even sent (and with quorum 1 it is failed over again).
+	l.lastReconnTime = 0
 	l.actPingTime = now
 	l.lastPingTime = 0
 	l.lastAvailTime = now
