@@ -174,7 +174,11 @@ func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now in
 		announced:        1,
 		roleReported:     map[kind]string{kindMaster: "master", kindReplica: "slave"}[k],
 		roleReportedTime: now,
-		lastPubTime:      now,
+		// Redis starts these at creation time, so a Sentinel loaded
+		// from the config shows last-hello-message counting from then.
+		lastPubTime:             now,
+		lastHelloTime:           now,
+		lastMasterDownReplyTime: now,
 	}
 }
 

@@ -187,3 +187,21 @@ func TestStep(t *testing.T) {
 		t.Fatal("Ready must forget what it returned")
 	}
 }
+
+// TestKnownSentinelStartsWithCreationTimes: a Sentinel loaded from the
+// config shows last-hello-message counting from the start, as in Redis,
+// not from the epoch.
+func TestKnownSentinelStartsWithCreationTimes(t *testing.T) {
+	spec := NewMasterSpec("m", Addr{"127.0.0.1", 6379}, 2)
+	spec.KnownSentinels = []SentinelSpec{{Addr: Addr{"127.0.0.2", 26379}, RunID: "0123456789012345678901234567890123456789"}}
+	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(2))), Masters: []MasterSpec{spec}})
+	sents, err := s.Sentinels(t0.Add(1500*time.Millisecond), "m")
+	if err != nil || len(sents) != 1 {
+		t.Fatalf("sentinels %v, %v", sents, err)
+	}
+	for _, kv := range sents[0] {
+		if kv.Key == "last-hello-message" && kv.Value != "1500" {
+			t.Fatalf("last-hello-message = %s, want 1500", kv.Value)
+		}
+	}
+}
