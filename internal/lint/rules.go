@@ -1,0 +1,45 @@
+package lint
+
+// The rule identifiers, stable for machines reading --json.
+const (
+	// RuleSentinelCount: fewer than 3 Sentinels watch a master.
+	RuleSentinelCount = "sentinel-count"
+	// RuleQuorumUnreachable: the quorum is above the number of Sentinels.
+	RuleQuorumUnreachable = "quorum-unreachable"
+	// RuleQuorumBelowMajority: the quorum is below the majority.
+	RuleQuorumBelowMajority = "quorum-below-majority"
+	// RuleQuorumAll: the quorum equals the number of Sentinels (3 or more).
+	RuleQuorumAll = "quorum-all"
+	// RuleEvenSentinels: an even number of Sentinels (4 or more).
+	RuleEvenSentinels = "even-sentinels"
+	// RuleFailoverTiming: the expected and worst-case failover figures.
+	RuleFailoverTiming = "failover-timing"
+	// RuleSLAExpected: the expected failover is longer than --sla.
+	RuleSLAExpected = "sla-expected"
+	// RuleSLAWorst: the worst-case failover is longer than --sla.
+	RuleSLAWorst = "sla-worst"
+	// RuleDownAfterSmall: down-after-milliseconds low enough to fail over
+	// a healthy master.
+	RuleDownAfterSmall = "down-after-small"
+	// RuleFailoverTimeoutSmall: failover-timeout too short for a
+	// promotion to be confirmed.
+	RuleFailoverTimeoutSmall = "failover-timeout-small"
+	// RuleMinReplicas: the master accepts writes with no replica.
+	RuleMinReplicas = "min-replicas"
+	// RuleNoPromotableReplica: no replica can be promoted.
+	RuleNoPromotableReplica = "no-promotable-replica"
+	// RuleReplicaWritable: a replica has replica-read-only no.
+	RuleReplicaWritable = "replica-writable"
+	// RuleCapacity: the master is close to what one instance can serve.
+	RuleCapacity = "single-instance-capacity"
+	// RuleSentinelUnreachable: a Sentinel given to the probe did not answer.
+	RuleSentinelUnreachable = "sentinel-unreachable"
+	// RuleNotMonitored: a reachable Sentinel does not monitor the master.
+	RuleNotMonitored = "not-monitored"
+	// RuleInstanceUnreachable: the master or a replica did not answer.
+	RuleInstanceUnreachable = "instance-unreachable"
+	// RuleCKQuorum: a Sentinel's CKQUORUM fails right now.
+	RuleCKQuorum = "ckquorum"
+	// RuleMasterDisagreement: the Sentinels report different masters.
+	RuleMasterDisagreement = "master-disagreement"
+)

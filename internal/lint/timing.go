@@ -1,0 +1,132 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// MinDownAfter is the down-after-milliseconds below which a stalled but
+// healthy master (a fork, a slow command, a network hiccup) is likely to
+// be declared down.
+const MinDownAfter = 500 * time.Millisecond
+
+// RTTMargin is how many times the slowest measured round trip
+// down-after-milliseconds should exceed.
+const RTTMargin = 10
+
+// MinFailoverTimeout is the failover-timeout below which a failover is
+// likely to be aborted before the promotion is confirmed.
+const MinFailoverTimeout = 3 * time.Second
+
+// secs formats d in seconds with at most one decimal ("32.3 s", "360 s").
+func secs(d time.Duration) string {
+	return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', -1, 64) + " s"
+}
+
+// timingRule reports the failover estimate, against the SLA when given.
+func timingRule(t *target) []Finding {
+	d, f, name := t.spec.DownAfter, t.spec.FailoverTimeout, t.spec.Name
+	e := EstimateFailover(d, f)
+	phases := fmt.Sprintf("detection takes down-after-milliseconds (%s) plus up to %s until the first unanswered PING, "+
+		"ODOWN agreement up to %s (the ask period), the election up to %s, the promotion up to %s "+
+		"(SLAVEOF NO ONE two timer ticks after the election, confirmed by the replica's INFO, sent every %s during a failover) "+
+		"and client reconnection about %s",
+		secs(d), secs(e.DetectMax-d), secs(e.ODownMax), secs(e.ElectMax), secs(e.PromoteMax), secs(failoverInfoPeriod), secs(e.ReconnectMax))
+	retry := fmt.Sprintf("a split vote or a promotion that times out restarts the failover only 2 × failover-timeout (%s) + up to %s after the first attempt",
+		secs(2*f), secs(maxDesync))
+	figures := map[string]int64{
+		"expected_ms": e.Expected.Milliseconds(),
+		"no_retry_ms": e.NoRetry.Milliseconds(),
+		"worst_ms":    e.Worst.Milliseconds(),
+	}
+	sla := t.opts.SLA
+	if sla > 0 {
+		figures["sla_ms"] = sla.Milliseconds()
+	}
+	switch {
+	case sla > 0 && e.Expected > sla:
+		var fix string
+		if to := maxDownAfterFor(sla); to >= MinDownAfter {
+			fix = fmt.Sprintf("Lower down-after-milliseconds to at most %d (`SENTINEL SET %s down-after-milliseconds %d` on every Sentinel), "+
+				"but not below %d ms nor close to the network's latency spikes.", to.Milliseconds(), name, to.Milliseconds(), MinDownAfter.Milliseconds())
+		} else {
+			fix = fmt.Sprintf("No safe down-after-milliseconds (%d ms or more) fits a failover in %s: a Sentinel failover takes about %s at best; relax the SLA.",
+				MinDownAfter.Milliseconds(), secs(sla), secs(EstimateFailover(MinDownAfter, f).Expected))
+		}
+		fn := t.finding(Error, RuleSLAExpected,
+			fmt.Sprintf("a failover of %s is expected to leave it without a writable master for about %s, above the SLA of %s (worst case %s): %s.",
+				name, secs(e.Expected), secs(sla), secs(e.Worst), phases), fix)
+		fn.Figures = figures
+		return []Finding{fn}
+	case sla > 0 && e.Worst > sla:
+		var fix string
+		if to := maxFailoverTimeoutFor(sla, d); to >= MinFailoverTimeout {
+			fix = fmt.Sprintf("Lower failover-timeout to at most %d (`SENTINEL SET %s failover-timeout %d` on every Sentinel); "+
+				"it also bounds how long replicas get to resynchronise with the new master, %d at a time (parallel-syncs).",
+				to.Milliseconds(), name, to.Milliseconds(), t.spec.ParallelSyncs)
+		} else {
+			fix = fmt.Sprintf("No safe failover-timeout (%d ms or more) fits a retried failover in %s with down-after-milliseconds %d: "+
+				"lower down-after-milliseconds as well, or accept that a retried failover exceeds the SLA.",
+				MinFailoverTimeout.Milliseconds(), secs(sla), d.Milliseconds())
+		}
+		fn := t.finding(Warning, RuleSLAWorst,
+			fmt.Sprintf("a failover of %s is expected to take about %s, within the SLA of %s, but %s in the worst case: %s.",
+				name, secs(e.Expected), secs(sla), secs(e.Worst), retry), fix)
+		fn.Figures = figures
+		return []Finding{fn}
+	}
+	within := ""
+	if sla > 0 {
+		within = fmt.Sprintf(", within the SLA of %s", secs(sla))
+	}
+	fn := t.finding(Info, RuleFailoverTiming,
+		fmt.Sprintf("a failover of %s leaves it without a writable master for about %s expected, at most %s when the first attempt succeeds "+
+			"and %s in the worst case%s: %s; %s.", name, secs(e.Expected), secs(e.NoRetry), secs(e.Worst), within, phases, retry),
+		"down-after-milliseconds drives the expected figure and failover-timeout the worst case; pass --sla DURATION to check them against your availability target.")
+	fn.Figures = figures
+	return []Finding{fn}
+}
+
+// downAfterSmallRule reports a down-after-milliseconds that a healthy but
+// briefly slow master, or a slow network, can exceed.
+func downAfterSmallRule(t *target) []Finding {
+	d, name := t.spec.DownAfter, t.spec.Name
+	var rtt time.Duration
+	if t.live != nil {
+		for _, i := range append([]Instance{t.live.Master}, t.live.Replicas...) {
+			rtt = max(rtt, i.MaxRTT)
+		}
+	}
+	var why string
+	switch {
+	case d < MinDownAfter:
+		why = fmt.Sprintf("below %d ms", MinDownAfter.Milliseconds())
+	case rtt > 0 && d < RTTMargin*rtt:
+		why = fmt.Sprintf("less than %d × the slowest PING round trip measured to its instances (%s)", RTTMargin, rtt.Round(10*time.Microsecond))
+	default:
+		return nil
+	}
+	return []Finding{t.finding(Warning, RuleDownAfterSmall,
+		fmt.Sprintf("down-after-milliseconds %d for %s is %s: a fork for a snapshot, a slow command or a network hiccup that delays PING replies that long "+
+			"makes the Sentinels see a healthy master down, and once a quorum agrees they fail it over, losing the writes it accepted in the meantime.",
+			d.Milliseconds(), name, why),
+		fmt.Sprintf("Raise down-after-milliseconds to a few seconds (`SENTINEL SET %s down-after-milliseconds 5000` on every Sentinel); "+
+			"with --sla, check lets you know how far you can lower it.", name))}
+}
+
+// failoverTimeoutSmallRule reports a failover-timeout too short for a
+// failover to complete.
+func failoverTimeoutSmallRule(t *target) []Finding {
+	f, name := t.spec.FailoverTimeout, t.spec.Name
+	if f >= MinFailoverTimeout {
+		return nil
+	}
+	return []Finding{t.finding(Warning, RuleFailoverTimeoutSmall,
+		fmt.Sprintf("failover-timeout %d for %s is below %s: the election may take up to %s and the promotion up to %s "+
+			"(it is confirmed by the replica's INFO, sent every %s), an attempt that does not get there within failover-timeout is aborted "+
+			"and retried 2 × failover-timeout later, and once it elapses the remaining replicas are reconfigured all at once instead of parallel-syncs at a time.",
+			f.Milliseconds(), name, secs(MinFailoverTimeout), secs(askPeriod), secs(2*tick+failoverInfoPeriod), secs(failoverInfoPeriod)),
+		fmt.Sprintf("Raise failover-timeout to at least %d (`SENTINEL SET %s failover-timeout 10000` on every Sentinel is a common choice); "+
+			"with --sla, check tells you how high it may go.", MinFailoverTimeout.Milliseconds(), name))}
+}
