@@ -2,7 +2,7 @@
 //
 //	go-sentinel /path/sentinel.conf [--directive value ...]
 //
-// It also answers to `version` and `check CONFIG`.
+// It also answers to `version` and `check CONFIG` (see check.go).
 package main
 
 import (
@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/go-sentinel/go-sentinel/internal/buildinfo"
-	"github.com/go-sentinel/go-sentinel/internal/config"
 )
 
 func main() {
@@ -59,18 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Args:  cobra.NoArgs,
 		Run:   func(*cobra.Command, []string) { printVersion(stdout) },
 	})
-	root.AddCommand(&cobra.Command{
-		Use:                "check CONFIG [--directive value ...]",
-		Short:              "Validate a sentinel.conf and print what was parsed",
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-				return cmd.Help()
-			}
-			code = check(args[0], args[1:], stdout, stderr)
-			return nil
-		},
-	})
+	root.AddCommand(newCheckCommand(stdout, stderr, &code))
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "go-sentinel:", err)
@@ -82,18 +70,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 func printVersion(w io.Writer) {
 	fmt.Fprintf(w, "go-sentinel %s (compatible with Redis Sentinel v=%s) commit=%s\n",
 		buildinfo.Version, buildinfo.RedisVersion, buildinfo.Commit)
-}
-
-// check parses and validates a config file and prints the result.
-func check(path string, args []string, stdout, stderr io.Writer) int {
-	cfg, err := config.Load(path, args)
-	if err != nil {
-		printConfigError(stderr, err)
-		return 1
-	}
-	fmt.Fprint(stdout, config.Format(cfg))
-	fmt.Fprintf(stdout, "%s: OK\n", cfg.File)
-	return 0
 }
 
 // printConfigError writes a config error the way redis does: the fatal

@@ -255,7 +255,10 @@ func TestVersionAndCheck(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "go-sentinel ") {
 		t.Fatalf("version: %v %s", err, out)
 	}
-	conf := writeConf(t, "sentinel monitor m 127.0.0.1 6379 2\nsentinel auth-pass m secret\n")
+	// Three Sentinels known, so the topology lint has no warning: exit 0.
+	conf := writeConf(t, "sentinel monitor m 127.0.0.1 6379 2\nsentinel auth-pass m secret\n"+
+		"sentinel known-sentinel m 127.0.0.1 26380 "+strings.Repeat("a", 40)+"\n"+
+		"sentinel known-sentinel m 127.0.0.1 26381 "+strings.Repeat("b", 40)+"\n")
 	out, err = exec.Command(sentinelBin, "check", conf).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "OK") || strings.Contains(string(out), "secret") {
 		t.Fatalf("check: %v %s", err, out)

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/lint"
+	"github.com/go-sentinel/go-sentinel/internal/lint/probe"
+	"github.com/go-sentinel/go-sentinel/internal/tlsconf"
+)
+
+// checkFlags are the options of `go-sentinel check`.
+type checkFlags struct {
+	sentinels []string
+	sla       time.Duration
+	json      bool
+	timeout   time.Duration
+}
+
+// checkLong is the help text of `go-sentinel check`.
+const checkLong = `Check parses CONFIG exactly as the daemon would (with the --directive value
+pairs applied after the file), prints what was parsed, then lints the
+topology it describes. Each finding has a severity, a rule id, the master
+it is about, the reason and the fix.
+
+Static checks (always): the number of Sentinels per master (this Sentinel
+plus its "sentinel known-sentinel" lines: fewer than 3, an even count),
+the quorum against that count and against the majority a failover needs,
+down-after-milliseconds and failover-timeout (too small to be safe; the
+expected and worst-case write unavailability of a failover, against --sla).
+
+Live checks (with --sentinels): the Sentinels are asked about every master
+of CONFIG (SENTINEL MASTER, SENTINELS, REPLICAS, CKQUORUM,
+GET-MASTER-ADDR-BY-NAME), which replaces the Sentinel count of the file,
+then the master and replicas they report are queried (INFO, CONFIG GET
+min-replicas-*, PING): a master without min-replicas-to-write, replicas
+that are all replica-priority 0 or accept writes, a master close to what
+one instance can hold or serve, Sentinels that disagree or cannot reach a
+quorum now. Only read-only commands are sent, with the credentials of
+CONFIG (sentinel-user/sentinel-pass or requirepass towards Sentinels,
+auth-user/auth-pass towards instances) and TLS when tls-replication is yes.
+
+Exit status: 0 no warning or error (info findings allowed), 1 warnings,
+2 errors. A config that does not load prints redis's fatal error block on
+stderr and exits 1, as the daemon does; with --json stdout then holds
+{"file": ..., "error": ..., "exit_code": 1}.`
+
+// newCheckCommand returns the `check` subcommand; its exit status is
+// stored in *code.
+func newCheckCommand(stdout, stderr io.Writer, code *int) *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check CONFIG [--sentinels host:port,...] [--sla DURATION] [--json] [--directive value ...]",
+		Short: "Validate a sentinel.conf and lint the Sentinel topology it describes",
+		Long:  checkLong,
+		Example: "  go-sentinel check /etc/redis/sentinel.conf\n" +
+			"  go-sentinel check /etc/redis/sentinel.conf --sentinels 10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379 --sla 10s\n" +
+			"  go-sentinel check sentinel.conf --json --sentinels 127.0.0.1:26379 | jq '.findings[] | select(.severity != \"info\")'",
+		// Flags are picked out of the arguments by hand so that the
+		// redis-style --directive value pairs reach the config parser.
+		DisableFlagParsing:    true,
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			own, rest, help := splitCheckArgs(args)
+			if help || len(rest) == 0 {
+				return cmd.Help()
+			}
+			if err := cmd.Flags().Parse(own); err != nil {
+				return err
+			}
+			if f.sla < 0 {
+				return fmt.Errorf("--sla must not be negative, got %v", f.sla)
+			}
+			if strings.HasPrefix(rest[0], "-") {
+				return fmt.Errorf("check: the first argument must be the config file, got %q", rest[0])
+			}
+			*code = runCheck(rest[0], rest[1:], f, stdout, stderr)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.sentinels, "sentinels", nil, "Sentinels to ask for the live checks, comma-separated host:port (any of the fleet; more give a fuller picture)")
+	fl.DurationVar(&f.sla, "sla", 0, "longest acceptable write unavailability during a failover, e.g. 10s; checks down-after-milliseconds and failover-timeout against it")
+	fl.BoolVar(&f.json, "json", false, "print the findings as one JSON document instead of text (no config dump)")
+	fl.DurationVar(&f.timeout, "timeout", probe.DefaultTimeout, "timeout of each connection and command of the live checks")
+	return cmd
+}
+
+// checkFlagNames are the flags of check that take a value.
+var checkFlagNames = map[string]bool{"--sentinels": true, "--sla": true, "--timeout": true}
+
+// splitCheckArgs separates check's own flags from the config file and the
+// --directive value pairs meant for the config parser; help reports -h or
+// --help.
+func splitCheckArgs(args []string) (own, rest []string, help bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(a, "=")
+		switch {
+		case a == "-h" || a == "--help":
+			help = true
+		case a == "--json" || strings.HasPrefix(a, "--json="):
+			own = append(own, a)
+		case checkFlagNames[name] && hasValue:
+			own = append(own, a)
+		case checkFlagNames[name] && i+1 < len(args):
+			own = append(own, a, args[i+1])
+			i++
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return own, rest, help
+}
+
+// runCheck loads and lints one config file and prints the report. It
+// returns the exit status.
+func runCheck(path string, directives []string, f checkFlags, stdout, stderr io.Writer) int {
+	cfg, err := config.Load(path, directives)
+	if err != nil {
+		printConfigError(stderr, err)
+		if f.json {
+			if abs, aerr := filepath.Abs(path); aerr == nil {
+				path = abs
+			}
+			writeLoadErrorJSON(stdout, path, err)
+		}
+		return 1
+	}
+	var facts *lint.Facts
+	if len(f.sentinels) > 0 {
+		opts := probe.Options{Timeout: f.timeout}
+		if opts.TLS, err = clientTLS(cfg); err != nil {
+			fmt.Fprintf(stderr, "go-sentinel check: %v\n", err)
+			return 1
+		}
+		probe.Quiet()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*f.timeout+10*time.Second)
+		facts = probe.Gather(ctx, cfg, f.sentinels, opts)
+		cancel()
+	}
+	r := lint.NewReport(cfg.File, f.sentinels, f.sla.Milliseconds(), lint.Check(cfg, facts, lint.Options{SLA: f.sla}))
+	if f.json {
+		lint.WriteJSON(stdout, r)
+	} else {
+		fmt.Fprint(stdout, config.Format(cfg))
+		fmt.Fprintln(stdout)
+		lint.WriteText(stdout, r)
+	}
+	return r.ExitCode
+}
+
+// clientTLS is the client TLS configuration the Sentinel of cfg uses for
+// its links, or nil without tls-replication.
+func clientTLS(cfg *config.Config) (*tls.Config, error) {
+	if !cfg.Server.TLSReplication {
+		return nil, nil
+	}
+	m, err := tlsconf.New(tlsconf.Files{
+		CertFile:       cfg.Server.TLSCertFile,
+		KeyFile:        cfg.Server.TLSKeyFile,
+		ClientCertFile: cfg.Server.TLSClientCertFile,
+		ClientKeyFile:  cfg.Server.TLSClientKeyFile,
+		CACertFile:     cfg.Server.TLSCACertFile,
+		CACertDir:      cfg.Server.TLSCACertDir,
+		AuthClients:    cfg.Server.TLSAuthClients,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("TLS: %w", err)
+	}
+	return m.Client(), nil
+}
+
+// writeLoadErrorJSON reports a config that does not load, for --json.
+func writeLoadErrorJSON(w io.Writer, path string, err error) {
+	msg := strings.TrimSpace(err.Error())
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		msg = ce.Msg
+		if ce.Line > 0 {
+			msg = fmt.Sprintf("%s: '%s': %s", ce.Position(), ce.Text, ce.Msg)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(struct {
+		File     string `json:"file"`
+		Error    string `json:"error"`
+		ExitCode int    `json:"exit_code"`
+	}{path, msg, 1})
+}
