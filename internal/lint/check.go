@@ -32,19 +32,20 @@ type target struct {
 // rule is one check on one master.
 type rule func(t *target) []Finding
 
-// masterRules are run for every master, in this order.
+// masterRules are run for every master, in this order (the order findings
+// of the same severity are printed in).
 var masterRules = []rule{
 	sentinelCountRule,
 	quorumRules,
 	evenCountRule,
+	liveViewRules,
+	promotableRule,
+	minReplicasRule,
+	replicaReadOnlyRule,
+	capacityRule,
 	timingRule,
 	downAfterSmallRule,
 	failoverTimeoutSmallRule,
-	liveViewRules,
-	minReplicasRule,
-	promotableRule,
-	replicaReadOnlyRule,
-	capacityRule,
 }
 
 // Check runs every rule on every master of cfg and returns the findings,

@@ -73,17 +73,15 @@ type Finding struct {
 	Figures map[string]int64 `json:"figures,omitempty"`
 }
 
-// Sort orders findings by master, then most severe first, then rule, so
-// that output is stable.
+// Sort orders findings by master, then most severe first; findings that
+// tie keep their order (Check emits them in rule order, most fundamental
+// first).
 func Sort(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		if c := strings.Compare(a.Master, b.Master); c != 0 {
 			return c
 		}
-		if a.Severity != b.Severity {
-			return int(b.Severity) - int(a.Severity)
-		}
-		return strings.Compare(a.Rule, b.Rule)
+		return int(b.Severity) - int(a.Severity)
 	})
 }
 

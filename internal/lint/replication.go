@@ -71,8 +71,8 @@ func replicaReadOnlyRule(t *target) []Finding {
 			continue
 		}
 		out = append(out, t.finding(Warning, RuleReplicaWritable,
-			fmt.Sprintf("the replica %s of %s has replica-read-only no: writes sent to it are not replicated anywhere and vanish at its next full resync, "+
-				"and a client still pointed at it after a failover writes into a dead end.", r.Addr, t.spec.Name),
+			fmt.Sprintf("the replica %s of %s has replica-read-only no: writes sent to it by mistake (a stale address after a failover, a misrouted client) "+
+				"succeed instead of failing with -READONLY, are replicated nowhere and vanish at its next full resync.", r.Addr, t.spec.Name),
 			fmt.Sprintf("Run `CONFIG SET replica-read-only yes` on %s and put `replica-read-only yes` in its redis.conf.", r.Addr)))
 	}
 	return out

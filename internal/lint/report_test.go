@@ -41,7 +41,7 @@ func TestSortMostSevereFirstPerMaster(t *testing.T) {
 	for _, f := range fs {
 		got = append(got, f.Master+"/"+f.Rule)
 	}
-	if strings.Join(got, " ") != "/s a/y a/z a/a b/x" {
+	if strings.Join(got, " ") != "/s a/z a/y a/a b/x" {
 		t.Fatalf("got %v", got)
 	}
 }

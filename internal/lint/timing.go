@@ -77,13 +77,14 @@ func timingRule(t *target) []Finding {
 		return []Finding{fn}
 	}
 	within := ""
+	fix := "down-after-milliseconds drives the expected figure and failover-timeout the worst case; pass --sla DURATION to check them against your availability target."
 	if sla > 0 {
 		within = fmt.Sprintf(", within the SLA of %s", secs(sla))
+		fix = "Nothing to change; keep down-after-milliseconds (the expected figure) and failover-timeout (the worst case) within these bounds."
 	}
 	fn := t.finding(Info, RuleFailoverTiming,
 		fmt.Sprintf("a failover of %s leaves it without a writable master for about %s expected, at most %s when the first attempt succeeds "+
-			"and %s in the worst case%s: %s; %s.", name, secs(e.Expected), secs(e.NoRetry), secs(e.Worst), within, phases, retry),
-		"down-after-milliseconds drives the expected figure and failover-timeout the worst case; pass --sla DURATION to check them against your availability target.")
+			"and %s in the worst case%s: %s; %s.", name, secs(e.Expected), secs(e.NoRetry), secs(e.Worst), within, phases, retry), fix)
 	fn.Figures = figures
 	return []Finding{fn}
 }
