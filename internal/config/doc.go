@@ -10,6 +10,14 @@
 // `sentinel monitor` line. Every error is an *Error whose Error method prints
 // the exact "FATAL CONFIG FILE ERROR" block Redis prints.
 //
+// Every directive is defined once, in the directive table (directive.go,
+// directives_server.go, directives_redis.go), in the spirit of Redis's
+// standardConfig: its name and alias, its validation, the Server field it
+// sets with its default, how the rewrite writes it, how Format shows it
+// and whether SENTINEL CONFIG GET/SET exposes it. The `sentinel ...`
+// directives have a table of their own (sentinel_directives.go) holding,
+// for each, how a line is loaded and how the rewrite writes it.
+//
 // Rewrite implements the CONFIG REWRITE engine: the old file's comments,
 // blank lines and unknown lines stay in place, each generated line replaces
 // the next unused old line of the same option, extra lines are appended and

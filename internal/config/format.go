@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,81 +32,26 @@ func Format(c *Config) string {
 		}
 		kv(k, secretMask)
 	}
-	yn := func(v bool) string {
-		if v {
-			return "yes"
-		}
-		return "no"
-	}
-	s := c.Server
+	yn := yesNoText
 
 	fmt.Fprintf(&b, "# config file %s\n", c.File)
 	if c.WorkDir != "" {
 		fmt.Fprintf(&b, "# working directory %s\n", c.WorkDir)
 	}
 	b.WriteString("\n# server\n")
-	kv("port", s.Port)
-	bind := s.Bind
-	if bind == nil {
-		bind = DefaultBind
-	}
-	if len(bind) == 0 {
-		kv("bind", `""`)
-	} else {
-		kv("bind", quoteWords(bind))
-	}
-	str("bind-source-addr", s.BindSourceAddr)
-	kv("protected-mode", yn(s.ProtectedMode))
-	kv("daemonize", yn(s.Daemonize))
-	kv("supervised", s.Supervised)
-	str("pidfile", s.Pidfile)
-	str("logfile", s.Logfile)
-	kv("loglevel", s.Loglevel)
-	str("dir", s.Dir)
-	secret("requirepass", s.Requirepass)
-	str("aclfile", s.Aclfile)
-	kv("acllog-max-len", s.AcllogMaxLen)
-	for _, u := range s.Users {
-		kv("user", quoteWords(maskUserRules(u)))
-	}
-	for _, r := range s.RenameCommands {
-		kv("rename-command", quoteWords([]string{r.Command, r.Renamed}))
-	}
-	str("unixsocket", s.Unixsocket)
-	kv("unixsocketperm", "0"+strconv.FormatUint(uint64(s.Unixsocketperm), 8))
-	kv("maxclients", s.Maxclients)
-	kv("timeout", s.Timeout)
-	kv("tcp-keepalive", s.TCPKeepalive)
-	kv("tcp-backlog", s.TCPBacklog)
-	kv("hz", s.Hz)
-	kv("syslog-enabled", yn(s.SyslogEnabled))
-	str("syslog-ident", s.SyslogIdent)
-	kv("syslog-facility", s.SyslogFacility)
-	kv("tls-port", s.TLSPort)
-	kv("tls-replication", yn(s.TLSReplication))
-	kv("tls-auth-clients", s.TLSAuthClients)
-	kv("tls-prefer-server-ciphers", yn(s.TLSPreferServerCiphers))
-	for _, o := range []struct{ k, v string }{
-		{"tls-cert-file", s.TLSCertFile},
-		{"tls-key-file", s.TLSKeyFile},
-		{"tls-client-cert-file", s.TLSClientCertFile},
-		{"tls-client-key-file", s.TLSClientKeyFile},
-		{"tls-dh-params-file", s.TLSDHParamsFile},
-		{"tls-ca-cert-file", s.TLSCACertFile},
-		{"tls-ca-cert-dir", s.TLSCACertDir},
-		{"tls-protocols", s.TLSProtocols},
-		{"tls-ciphers", s.TLSCiphers},
-		{"tls-ciphersuites", s.TLSCiphersuites},
-	} {
-		if o.v != "" {
-			str(o.k, o.v)
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		switch {
+		case d.each != nil:
+			for _, words := range d.each(&c.Server) {
+				if d.mask != nil {
+					words = d.mask(words)
+				}
+				kv(d.name, quoteWords(words))
+			}
+		case d.get != nil:
+			kv(d.name, d.showText(d.get(&c.Server)))
 		}
-	}
-	if s.TLSKeyFilePass != "" {
-		secret("tls-key-file-pass", s.TLSKeyFilePass)
-	}
-	if s.TLSClientKeyFilePass != "" {
-		secret("tls-client-key-file-pass", s.TLSClientKeyFilePass)
 	}
 
 	p := c.Sentinel

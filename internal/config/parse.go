@@ -178,61 +178,39 @@ func (p *parser) parseText(file, text string, depth int) error {
 	return nil
 }
 
-// directive applies one generic line, or queues a sentinel line. It
-// returns Redis' message for an invalid line, or an error that already
+// directive applies one line through its entry of the directive table. It
+// returns Redis's message for an invalid line, or an error that already
 // carries its position (from an included file).
 func (p *parser) directive(file string, num int, text string, argv []string, depth int) (string, error) {
-	name := argv[0]
 	line := Line{File: file, Num: num, Text: text, Args: argv}
-	if d := lookupDirective(name); d != nil {
-		if !d.multi && len(argv) != 2 {
-			return "wrong number of arguments", nil
+	d := lookupDirective(argv[0])
+	if d == nil {
+		if strings.Contains(argv[0], ".") {
+			// A module's config: accepted and ignored with a value.
+			if len(argv) < 2 {
+				return "Module config specified without value", nil
+			}
+			p.cfg.Ignored = append(p.cfg.Ignored, line)
+			return "", nil
 		}
-		vals := argv[1:]
-		if d.multi && len(argv) == 2 && argv[1] != "" {
-			// "--bind '1.2.3.4 5.6.7.8'" style: split the single value.
-			vals, _ = SplitArgs(argv[1])
-		}
-		if d.name == "dir" {
-			return p.chdir(vals[0]), nil
-		}
+		return msgBadDirective, nil
+	}
+	if msg := d.arityMessage(len(argv)); msg != "" {
+		return msg, nil
+	}
+	vals := d.words(argv)
+	if d.kind != kindLoader && d.kind != kindDeprecated {
 		if msg := d.validate(vals); msg != "" {
 			return msg, nil
 		}
-		if !p.cfg.Server.apply(d.name, d, vals) {
-			p.cfg.Ignored = append(p.cfg.Ignored, line)
-		}
-		return "", nil
-	}
-	if n, ok := deprecatedDirectives[name]; ok && len(argv) == n {
-		p.cfg.Ignored = append(p.cfg.Ignored, line)
-		return "", nil
 	}
 	switch {
-	case name == "include" && len(argv) == 2:
-		return "", p.include(file, num, text, argv[1], depth)
-	case name == "rename-command" && len(argv) == 3:
-		if msg := p.renames.rename(argv[1], argv[2]); msg != "" {
-			return msg, nil
-		}
-		p.cfg.Server.RenameCommands = append(p.cfg.Server.RenameCommands, monitor.Rename{Command: argv[1], Renamed: argv[2]})
-	case name == "user" && len(argv) >= 2:
-		p.cfg.Server.Users = append(p.cfg.Server.Users, append([]string(nil), argv[1:]...))
-		p.cfg.UserLines = append(p.cfg.UserLines, line)
-	case name == "loadmodule" && len(argv) >= 2:
-		p.cfg.Ignored = append(p.cfg.Ignored, line)
-	case strings.Contains(name, "."):
-		if len(argv) < 2 {
-			return "Module config specified without value", nil
-		}
-		p.cfg.Ignored = append(p.cfg.Ignored, line)
-	case name == "sentinel":
-		// A bare `sentinel` line (what --sentinel becomes) is ignored.
-		if len(argv) > 1 {
-			p.queue = append(p.queue, queuedLine{file: file, num: num, text: text, argv: argv[1:]})
-		}
+	case d.apply != nil:
+		return d.apply(p, line, vals, depth)
+	case d.set != nil:
+		d.set(&p.cfg.Server, vals)
 	default:
-		return "Bad directive or wrong number of arguments", nil
+		p.cfg.Ignored = append(p.cfg.Ignored, line)
 	}
 	return "", nil
 }

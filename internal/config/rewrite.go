@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -65,8 +64,7 @@ func Rewrite(path string, srv Server, p monitor.Persisted, opts RewriteOptions) 
 // order, new ones after them by name. An empty p.MyID writes no myid line.
 func RewriteBytes(old []byte, srv Server, p monitor.Persisted, opts RewriteOptions) []byte {
 	st := readRewriteState(old)
-	st.generic(srv, opts)
-	st.sentinel(p, opts)
+	st.directives(&rewriteInput{srv: srv, p: p, opts: opts})
 	st.removeOrphaned()
 	return st.content()
 }
@@ -76,11 +74,11 @@ type rewriteState struct {
 	lines []string
 	// optionLines maps an option key to the indexes of its unused lines.
 	optionLines map[string][]int
-	// primarySpelling marks the lines spelled
-	// `sentinel primary-reboot-down-after-period`.
-	primarySpelling map[int]bool
-	processed       map[string]bool
-	needsSignature  bool
+	// aliasSpelling holds, for the lines spelled with an alias the
+	// rewrite keeps, that spelling ("sentinel <alias>").
+	aliasSpelling  map[int]string
+	processed      map[string]bool
+	needsSignature bool
 	// monitorOrder lists the master names of the old `sentinel monitor`
 	// lines, in file order.
 	monitorOrder []string
@@ -88,10 +86,10 @@ type rewriteState struct {
 
 func readRewriteState(old []byte) *rewriteState {
 	st := &rewriteState{
-		optionLines:     map[string][]int{},
-		primarySpelling: map[int]bool{},
-		processed:       map[string]bool{},
-		needsSignature:  true,
+		optionLines:    map[string][]int{},
+		aliasSpelling:  map[int]string{},
+		processed:      map[string]bool{},
+		needsSignature: true,
 	}
 	if len(old) == 0 {
 		return st
@@ -122,12 +120,11 @@ func readRewriteState(old []byte) *rewriteState {
 		}
 		if key == "sentinel" && len(argv) > 1 {
 			sub := asciiLower(argv[1])
-			switch sub {
-			case "known-slave":
-				sub = "known-replica"
-			case "primary-reboot-down-after-period":
-				sub = "master-reboot-down-after-period"
-				st.primarySpelling[idx] = true
+			if sd := lookupSentinelDirective(sub); sd != nil {
+				if sub == sd.alias && sd.keepAlias {
+					st.aliasSpelling[idx] = "sentinel " + sd.alias
+				}
+				sub = sd.name
 			}
 			key = "sentinel " + sub
 			if sub == "monitor" && len(argv) > 2 {
@@ -154,8 +151,8 @@ func (st *rewriteState) rewriteLine(key, line string, force bool) {
 	if len(idxs) > 0 {
 		idx := idxs[0]
 		st.optionLines[key] = idxs[1:]
-		if st.primarySpelling[idx] {
-			line = strings.Replace(line, "sentinel master-reboot-down-after-period", "sentinel primary-reboot-down-after-period", 1)
+		if alias := st.aliasSpelling[idx]; alias != "" {
+			line = strings.Replace(line, key, alias, 1)
 		}
 		st.lines[idx] = line
 		return
@@ -201,63 +198,17 @@ func (st *rewriteState) content() []byte {
 	return []byte(b.String())
 }
 
-// Option writers, one per value type, with Redis' "write it if it is not
-// the default or already in the file" rule.
-
-func (st *rewriteState) yesNo(name string, v, def bool) {
-	s := "no"
-	if v {
-		s = "yes"
-	}
-	st.rewriteLine(name, name+" "+s, v != def)
+// rewriteInput is the state a rewrite writes.
+type rewriteInput struct {
+	srv  Server
+	p    monitor.Persisted
+	opts RewriteOptions
 }
 
-func (st *rewriteState) number(name string, v, def int64) {
-	st.rewriteLine(name, name+" "+strconv.FormatInt(v, 10), v != def)
-}
-
-func (st *rewriteState) enum(name, v, def string) {
-	if v == "" {
-		v = def
-	}
-	st.rewriteLine(name, name+" "+v, v != def)
-}
-
-// str writes a string option quoted; "" is written only when it is a
-// value of its own (nullable options are then dropped instead).
-func (st *rewriteState) str(name, v, def string, nullable bool) {
-	if nullable && v == "" {
-		st.markProcessed(name)
-		return
-	}
-	st.rewriteLine(name, name+" "+Repr(v), v != def)
-}
-
-// generic writes the generic server options go-sentinel manages.
-func (st *rewriteState) generic(s Server, opts RewriteOptions) {
-	st.number("port", int64(s.Port), redisDefaultPort)
-	if s.Bind == nil || slices.Equal(s.Bind, DefaultBind) {
-		st.markProcessed("bind")
-	} else {
-		v := `""`
-		if len(s.Bind) > 0 {
-			q := make([]string, len(s.Bind))
-			for i, a := range s.Bind {
-				q[i] = Quote(a)
-			}
-			v = strings.Join(q, " ")
-		}
-		st.rewriteLine("bind", "bind "+v, true)
-	}
-	st.str("bind-source-addr", s.BindSourceAddr, "", true)
-	st.yesNo("protected-mode", s.ProtectedMode, redisDefaultProtectedMode)
-	st.yesNo("daemonize", s.Daemonize, false)
-	st.enum("supervised", s.Supervised, DefaultSupervised)
-	st.str("pidfile", s.Pidfile, "", true)
-	st.str("logfile", s.Logfile, "", false)
-	st.enum("loglevel", s.Loglevel, DefaultLoglevel)
-
-	cwd := opts.Cwd
+// cwd returns the absolute working directory `dir` is written as, or ""
+// when it is unknown.
+func (in *rewriteInput) cwd() string {
+	cwd := in.opts.Cwd
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
@@ -265,163 +216,38 @@ func (st *rewriteState) generic(s Server, opts RewriteOptions) {
 		if abs, err := filepath.Abs(cwd); err == nil {
 			cwd = abs
 		}
-		st.rewriteLine("dir", "dir "+Repr(cwd), true)
-	} else {
-		st.markProcessed("dir")
 	}
-
-	st.str("requirepass", s.Requirepass, "", true)
-	st.str("aclfile", s.Aclfile, "", false)
-	st.number("acllog-max-len", int64(s.AcllogMaxLen), DefaultAcllogMaxLen)
-
-	st.number("tls-port", int64(s.TLSPort), 0)
-	for _, o := range []struct{ name, v string }{
-		{"tls-cert-file", s.TLSCertFile},
-		{"tls-key-file", s.TLSKeyFile},
-		{"tls-key-file-pass", s.TLSKeyFilePass},
-		{"tls-client-cert-file", s.TLSClientCertFile},
-		{"tls-client-key-file", s.TLSClientKeyFile},
-		{"tls-client-key-file-pass", s.TLSClientKeyFilePass},
-		{"tls-dh-params-file", s.TLSDHParamsFile},
-		{"tls-ca-cert-file", s.TLSCACertFile},
-		{"tls-ca-cert-dir", s.TLSCACertDir},
-		{"tls-protocols", s.TLSProtocols},
-		{"tls-ciphers", s.TLSCiphers},
-		{"tls-ciphersuites", s.TLSCiphersuites},
-	} {
-		st.str(o.name, o.v, "", true)
-	}
-	st.yesNo("tls-prefer-server-ciphers", s.TLSPreferServerCiphers, false)
-	st.yesNo("tls-replication", s.TLSReplication, false)
-	st.enum("tls-auth-clients", s.TLSAuthClients, DefaultTLSAuthClients)
-
-	st.str("unixsocket", s.Unixsocket, "", true)
-	st.rewriteLine("unixsocketperm", "unixsocketperm "+strconv.FormatUint(uint64(s.Unixsocketperm), 8), s.Unixsocketperm != 0)
-	st.number("maxclients", int64(s.Maxclients), DefaultMaxclients)
-	st.number("timeout", int64(s.Timeout), 0)
-	st.number("tcp-keepalive", int64(s.TCPKeepalive), DefaultTCPKeepalive)
-	st.number("tcp-backlog", int64(s.TCPBacklog), DefaultTCPBacklog)
-	st.number("hz", int64(s.Hz), DefaultHz)
-	st.yesNo("syslog-enabled", s.SyslogEnabled, false)
-	st.str("syslog-ident", s.SyslogIdent, DefaultSyslogIdent, false)
-	st.enum("syslog-facility", s.SyslogFacility, DefaultSyslogFacility)
-
-	// Users: with an aclfile they live there and the file's user lines
-	// are dropped; otherwise every user is written.
-	if s.Aclfile == "" {
-		for _, u := range s.Users {
-			st.rewriteLine("user", "user "+quoteWords(u), true)
-		}
-	}
-	st.markProcessed("user")
+	return cwd
 }
 
-// sentinel writes the sentinel lines in Redis' order.
-func (st *rewriteState) sentinel(p monitor.Persisted, opts RewriteOptions) {
-	defDown := opts.DefaultDownAfter
-	if defDown == 0 {
-		defDown = monitor.DefaultDownAfter
-	}
-	defFailover := opts.DefaultFailoverTimeout
-	if defFailover == 0 {
-		defFailover = monitor.DefaultFailoverTimeout
-	}
-	line := func(key string, words ...string) {
-		st.rewriteLine("sentinel "+key, "sentinel "+key+" "+quoteWords(words), true)
-	}
-	yn := func(v bool) string {
-		if v {
-			return "yes"
+// directives writes every directive of the table the rewrite manages, in
+// table order, with Redis's rule: a line is written when its value is not
+// the default or the option already has a line in the file.
+func (st *rewriteState) directives(in *rewriteInput) {
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		switch {
+		case d.rewrite != nil:
+			d.rewrite(st, in)
+		case d.set != nil:
+			st.standard(d, &in.srv)
 		}
-		return "no"
 	}
+}
 
-	if p.MyID != "" {
-		line("myid", p.MyID)
-	} else {
-		st.markProcessed("sentinel myid")
+// standard writes a directive bound to a Server field.
+func (st *rewriteState) standard(d *directive, s *Server) {
+	w := d.get(s)
+	def := d.defaultWords()
+	if d.dropDefault && slices.Equal(w, def) {
+		st.markProcessed(d.name)
+		return
 	}
-	st.rewriteLine("sentinel deny-scripts-reconfig", "sentinel deny-scripts-reconfig "+yn(p.DenyScriptsReconfig), !p.DenyScriptsReconfig)
-	st.rewriteLine("sentinel resolve-hostnames", "sentinel resolve-hostnames "+yn(p.ResolveHostnames), p.ResolveHostnames)
-	st.rewriteLine("sentinel announce-hostnames", "sentinel announce-hostnames "+yn(p.AnnounceHostnames), p.AnnounceHostnames)
-
-	masters := st.masterOrder(p.Masters)
-	for _, m := range masters {
-		itoa := strconv.Itoa
-		ms := func(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
-		line("monitor", m.Name, m.Addr.Host, itoa(m.Addr.Port), itoa(m.Quorum))
-		if m.DownAfter != defDown {
-			line("down-after-milliseconds", m.Name, ms(m.DownAfter))
-		}
-		if m.FailoverTimeout != defFailover {
-			line("failover-timeout", m.Name, ms(m.FailoverTimeout))
-		}
-		if m.ParallelSyncs != monitor.DefaultParallelSyncs {
-			line("parallel-syncs", m.Name, itoa(m.ParallelSyncs))
-		}
-		if m.NotificationScript != "" {
-			line("notification-script", m.Name, m.NotificationScript)
-		}
-		if m.ClientReconfigScript != "" {
-			line("client-reconfig-script", m.Name, m.ClientReconfigScript)
-		}
-		if m.AuthPass != "" {
-			line("auth-pass", m.Name, m.AuthPass)
-		}
-		if m.AuthUser != "" {
-			line("auth-user", m.Name, m.AuthUser)
-		}
-		if m.RebootDownAfter != 0 {
-			line("master-reboot-down-after-period", m.Name, ms(m.RebootDownAfter))
-		}
-		line("config-epoch", m.Name, strconv.FormatUint(m.ConfigEpoch, 10))
-		line("leader-epoch", m.Name, strconv.FormatUint(m.LeaderEpoch, 10))
-		for _, r := range m.KnownReplicas {
-			line("known-replica", m.Name, r.Host, itoa(r.Port))
-		}
-		for _, s := range m.KnownSentinels {
-			if s.RunID == "" {
-				continue
-			}
-			line("known-sentinel", m.Name, s.Addr.Host, itoa(s.Addr.Port), s.RunID)
-		}
-		for _, r := range m.RenameCommands {
-			line("rename-command", m.Name, r.Command, r.Renamed)
-		}
+	if d.rewriteDef != "" {
+		def = []string{d.rewriteDef}
 	}
-
-	line("current-epoch", strconv.FormatUint(p.CurrentEpoch, 10))
-	if p.AnnounceIP != "" {
-		st.rewriteLine("sentinel announce-ip", "sentinel announce-ip "+Repr(p.AnnounceIP), true)
-	} else {
-		st.markProcessed("sentinel announce-ip")
-	}
-	if p.AnnouncePort != 0 {
-		line("announce-port", strconv.Itoa(p.AnnouncePort))
-	} else {
-		st.markProcessed("sentinel announce-port")
-	}
-	if p.SentinelUser != "" {
-		line("sentinel-user", p.SentinelUser)
-	} else {
-		st.markProcessed("sentinel sentinel-user")
-	}
-	if p.SentinelPass != "" {
-		line("sentinel-pass", p.SentinelPass)
-	} else {
-		st.markProcessed("sentinel sentinel-pass")
-	}
-
-	// Per-master options whose lines all disappear when no master needs
-	// them (after SENTINEL REMOVE, or back to the default).
-	for _, k := range []string{
-		"monitor", "down-after-milliseconds", "failover-timeout", "parallel-syncs",
-		"notification-script", "client-reconfig-script", "auth-pass", "auth-user",
-		"config-epoch", "leader-epoch", "known-replica", "known-sentinel",
-		"rename-command", "master-reboot-down-after-period",
-	} {
-		st.markProcessed("sentinel " + k)
-	}
+	text := d.rewriteText(w)
+	st.rewriteLine(d.name, d.name+" "+text, text != d.rewriteText(def))
 }
 
 // masterOrder returns the masters in the order they are written: those
@@ -450,13 +276,4 @@ func (st *rewriteState) masterOrder(masters []monitor.MasterSpec) []monitor.Mast
 		return strings.Compare(a.Name, b.Name)
 	})
 	return out
-}
-
-// quoteWords joins words with spaces, quoting those that need it.
-func quoteWords(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = Quote(w)
-	}
-	return strings.Join(q, " ")
 }

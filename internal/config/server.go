@@ -1,7 +1,6 @@
 package config
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
@@ -23,12 +22,20 @@ const (
 	DefaultSyslogIdent    = "redis"
 	DefaultSyslogFacility = "local0"
 	DefaultTLSAuthClients = "yes"
+	DefaultLogFormat      = LogFormatRedis
 
 	redisDefaultPort          = 6379
 	redisDefaultProtectedMode = true
 
 	minHz = 1
 	maxHz = 500
+)
+
+// The values of log-format, a go-sentinel extension: Redis's log line
+// format, or one JSON object per line.
+const (
+	LogFormatRedis = "redis"
+	LogFormatJSON  = "json"
 )
 
 // DefaultBind is the listening address list used when no `bind` directive
@@ -54,8 +61,14 @@ type Server struct {
 	Pidfile    string
 	// Logfile is the log file path; empty means standard output.
 	Logfile string
-	// Loglevel is one of debug, verbose, notice (default), warning, nothing.
+	// Loglevel is one of debug, verbose, notice (default), warning,
+	// nothing: the level the file sets. At run time the logger's level is
+	// the truth (SENTINEL CONFIG SET changes it); the node passes it to
+	// the rewrite.
 	Loglevel string
+	// LogFormat is "redis" (default) or "json"; a go-sentinel extension,
+	// not acted upon yet.
+	LogFormat string
 	// Dir is the argument of the last `dir` directive as written; empty if
 	// none. Config.WorkDir is the absolute directory it leads to.
 	Dir string
@@ -108,28 +121,26 @@ type Server struct {
 	// SyslogFacility is user or local0 (default) .. local7.
 	SyslogFacility string
 
+	// MetricsAddr is the host:port of the metrics listener; "" (default)
+	// means none. A go-sentinel extension, not acted upon yet.
+	MetricsAddr string
+
 	// RenameCommands are the generic `rename-command` mappings in file
 	// order; Renamed is empty when the command was removed.
 	RenameCommands []monitor.Rename
 }
 
 // DefaultServer returns the generic settings of a Sentinel whose config
-// file sets nothing.
+// file sets nothing: every field at the default of its directive.
 func DefaultServer() Server {
-	return Server{
-		Port:           DefaultPort,
-		Bind:           slices.Clone(DefaultBind),
-		Supervised:     DefaultSupervised,
-		Loglevel:       DefaultLoglevel,
-		AcllogMaxLen:   DefaultAcllogMaxLen,
-		TLSAuthClients: DefaultTLSAuthClients,
-		Maxclients:     DefaultMaxclients,
-		TCPKeepalive:   DefaultTCPKeepalive,
-		TCPBacklog:     DefaultTCPBacklog,
-		Hz:             DefaultHz,
-		SyslogIdent:    DefaultSyslogIdent,
-		SyslogFacility: DefaultSyslogFacility,
+	var s Server
+	for i := range serverDirectives {
+		d := &serverDirectives[i]
+		if d.set != nil {
+			d.set(&s, d.defaultWords())
+		}
 	}
+	return s
 }
 
 // sentinelCommands are the commands a Sentinel has, the only ones the
@@ -168,98 +179,4 @@ func (t renameTable) rename(from, to string) string {
 		t[lto] = true
 	}
 	return ""
-}
-
-// apply stores the value of a generic directive go-sentinel honours
-// into s. name is canonical and lower-case, args are already validated. It
-// reports whether the directive is one of Server's fields.
-func (s *Server) apply(name string, d *directive, args []string) bool {
-	str := func() string { return args[0] }
-	yes := func() bool { return yesNo(args[0]) == 1 }
-	num := func() int64 { v, _ := d.parseNumber(args[0]); return v }
-	switch name {
-	case "port":
-		s.Port = int(num())
-	case "bind":
-		if len(args) == 1 && args[0] == "" {
-			s.Bind = []string{}
-		} else {
-			s.Bind = slices.Clone(args)
-		}
-	case "bind-source-addr":
-		s.BindSourceAddr = str()
-	case "protected-mode":
-		s.ProtectedMode = yes()
-	case "daemonize":
-		s.Daemonize = yes()
-	case "supervised":
-		s.Supervised = strings.ToLower(str())
-	case "pidfile":
-		s.Pidfile = str()
-	case "logfile":
-		s.Logfile = str()
-	case "loglevel":
-		s.Loglevel = strings.ToLower(str())
-	case "requirepass":
-		s.Requirepass = str()
-	case "aclfile":
-		s.Aclfile = str()
-	case "acllog-max-len":
-		s.AcllogMaxLen = int(num())
-	case "tls-port":
-		s.TLSPort = int(num())
-	case "tls-cert-file":
-		s.TLSCertFile = str()
-	case "tls-key-file":
-		s.TLSKeyFile = str()
-	case "tls-key-file-pass":
-		s.TLSKeyFilePass = str()
-	case "tls-client-cert-file":
-		s.TLSClientCertFile = str()
-	case "tls-client-key-file":
-		s.TLSClientKeyFile = str()
-	case "tls-client-key-file-pass":
-		s.TLSClientKeyFilePass = str()
-	case "tls-dh-params-file":
-		s.TLSDHParamsFile = str()
-	case "tls-ca-cert-file":
-		s.TLSCACertFile = str()
-	case "tls-ca-cert-dir":
-		s.TLSCACertDir = str()
-	case "tls-protocols":
-		s.TLSProtocols = str()
-	case "tls-ciphers":
-		s.TLSCiphers = str()
-	case "tls-ciphersuites":
-		s.TLSCiphersuites = str()
-	case "tls-prefer-server-ciphers":
-		s.TLSPreferServerCiphers = yes()
-	case "tls-replication":
-		s.TLSReplication = yes()
-	case "tls-auth-clients":
-		s.TLSAuthClients = strings.ToLower(str())
-	case "unixsocket":
-		s.Unixsocket = str()
-	case "unixsocketperm":
-		s.Unixsocketperm = uint32(num())
-	case "maxclients":
-		s.Maxclients = int(num())
-	case "timeout":
-		s.Timeout = int(num())
-	case "tcp-keepalive":
-		s.TCPKeepalive = int(num())
-	case "tcp-backlog":
-		s.TCPBacklog = int(num())
-	case "hz":
-		s.Hz = int(min(max(num(), minHz), maxHz))
-	case "syslog-enabled":
-		s.SyslogEnabled = yes()
-	case "syslog-ident":
-		s.SyslogIdent = str()
-	case "syslog-facility":
-		s.SyslogFacility = strings.ToLower(str())
-	default:
-		return false
-	}
-	return true
 }

@@ -1,97 +1,23 @@
 package config
 
 import (
-	"fmt"
 	"math"
 	"strings"
 )
 
-// This file is the catalogue of every redis.conf directive Redis 7.0.15
-// knows (the standardConfig table of config.c, TLS included, plus the
-// directives loadServerConfigFromString handles itself) with the validation
-// Redis applies when reading a config file.
+// This file holds the rest of the directive table: the redis.conf
+// directives Redis 7.0.15 knows (its static_configs table, TLS included)
+// that a Sentinel accepts, validates as Redis does, and ignores, plus the
+// deprecated names Redis still accepts.
 
-// dirKind is the value type of a standard directive.
-type dirKind uint8
+var enumYesNoLocal = []string{"no", "yes", "local"}
 
-const (
-	kindBool dirKind = iota
-	kindString
-	kindEnum
-	kindNumber
-	kindSpecial
-)
-
-// numFlags are the accepted spellings of a numeric directive.
-type numFlags uint8
-
-const (
-	numMemory numFlags = 1 << iota
-	numPercent
-	numOctal
-)
-
-// directive describes one standard config: its type and bounds. For
-// unsigned numbers the bounds are ulo..uhi, otherwise lo..hi.
-type directive struct {
-	name     string
-	alias    string
-	kind     dirKind
-	multi    bool
-	enum     []string
-	flags    numFlags
-	unsigned bool
-	lo, hi   int64
-	ulo, uhi uint64
-	// check validates the value(s) beyond the type; it returns Redis'
-	// message or "".
-	check func(args []string) string
-}
-
-const (
-	intMax   = math.MaxInt32
-	intMin   = math.MinInt32
-	longMax  = math.MaxInt64
-	llongMax = math.MaxInt64
-	uintMax  = math.MaxUint32
-)
-
-func boolDir(name, alias string) directive {
-	return directive{name: name, alias: alias, kind: kindBool}
-}
-
-func strDir(name, alias string) directive {
-	return directive{name: name, alias: alias, kind: kindString}
-}
-
-func enumDir(name string, values ...string) directive {
-	return directive{name: name, kind: kindEnum, enum: values}
-}
-
-func intDir(name, alias string, lo, hi int64, flags numFlags) directive {
-	return directive{name: name, alias: alias, kind: kindNumber, lo: lo, hi: hi, flags: flags}
-}
-
-func uintDir(name, alias string, lo, hi uint64, flags numFlags) directive {
-	return directive{name: name, alias: alias, kind: kindNumber, unsigned: true, ulo: lo, uhi: hi, flags: flags}
-}
-
-func specialDir(name, alias string, multi bool, check func([]string) string) directive {
-	return directive{name: name, alias: alias, kind: kindSpecial, multi: multi, check: check}
-}
-
-var (
-	enumYesNoLocal = []string{"no", "yes", "local"}
-)
-
-// standardDirectives is Redis 7.0.15's static_configs table.
-var standardDirectives = []directive{
+// ignoredDirectives are Redis's standard configs go-sentinel does not use.
+var ignoredDirectives = []directive{
 	// Bool configs.
 	boolDir("rdbchecksum", ""),
-	boolDir("daemonize", ""),
 	boolDir("io-threads-do-reads", ""),
 	boolDir("always-show-logo", ""),
-	boolDir("protected-mode", ""),
 	boolDir("rdbcompression", ""),
 	boolDir("rdb-del-sync-files", ""),
 	boolDir("activerehashing", ""),
@@ -119,7 +45,6 @@ var standardDirectives = []directive{
 	boolDir("replica-ignore-maxmemory", "slave-ignore-maxmemory"),
 	boolDir("jemalloc-bg-thread", ""),
 	boolDir("activedefrag", ""),
-	boolDir("syslog-enabled", ""),
 	boolDir("cluster-enabled", ""),
 	boolDir("appendonly", ""),
 	boolDir("cluster-allow-reads-when-down", ""),
@@ -135,15 +60,11 @@ var standardDirectives = []directive{
 	boolDir("replica-ignore-disk-write-errors", ""),
 
 	// String configs.
-	strDir("aclfile", ""),
-	strDir("unixsocket", ""),
-	strDir("pidfile", ""),
 	strDir("replica-announce-ip", "slave-announce-ip"),
 	strDir("masteruser", ""),
 	strDir("cluster-announce-ip", ""),
 	strDir("cluster-config-file", ""),
 	withCheck(strDir("cluster-announce-hostname", ""), checkAnnouncedHostname),
-	strDir("syslog-ident", ""),
 	withCheck(strDir("dbfilename", ""), checkDBFilename),
 	withCheck(strDir("appendfilename", ""), checkAOFFilename),
 	withCheck(strDir("appenddirname", ""), checkAOFDirname),
@@ -153,17 +74,10 @@ var standardDirectives = []directive{
 	strDir("bgsave_cpulist", ""),
 	strDir("ignore-warnings", ""),
 	strDir("proc-title-template", ""),
-	strDir("bind-source-addr", ""),
-	strDir("logfile", ""),
 	strDir("masterauth", ""),
-	strDir("requirepass", ""),
 
 	// Enum configs.
-	enumDir("supervised", "upstart", "systemd", "auto", "no"),
-	enumDir("syslog-facility", "user", "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7"),
 	enumDir("repl-diskless-load", "disabled", "on-empty-db", "swapdb"),
-	// "nothing" is the 7.2 spelling of "no logging"; accepted as an extension.
-	enumDir("loglevel", "debug", "verbose", "notice", "warning", "nothing"),
 	enumDir("maxmemory-policy", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction"),
 	enumDir("appendfsync", "everysec", "always", "no"),
 	enumDir("oom-score-adj", "no", "yes", "relative", "absolute"),
@@ -179,12 +93,10 @@ var standardDirectives = []directive{
 
 	// Integer configs.
 	intDir("databases", "", 1, intMax, 0),
-	intDir("port", "", 0, 65535, 0),
 	intDir("io-threads", "", 1, 128, 0),
 	intDir("auto-aof-rewrite-percentage", "", 0, intMax, 0),
 	intDir("cluster-replica-validity-factor", "cluster-slave-validity-factor", 0, intMax, 0),
 	intDir("list-max-listpack-size", "list-max-ziplist-size", intMin, intMax, 0),
-	intDir("tcp-keepalive", "", 0, intMax, 0),
 	intDir("cluster-migration-barrier", "", 0, intMax, 0),
 	intDir("active-defrag-cycle-min", "", 1, 99, 0),
 	intDir("active-defrag-cycle-max", "", 1, 99, 0),
@@ -196,9 +108,7 @@ var standardDirectives = []directive{
 	intDir("repl-diskless-sync-delay", "", 0, intMax, 0),
 	intDir("maxmemory-samples", "", 1, intMax, 0),
 	intDir("maxmemory-eviction-tenacity", "", 0, 100, 0),
-	intDir("timeout", "", 0, intMax, 0),
 	intDir("replica-announce-port", "slave-announce-port", 0, 65535, 0),
-	intDir("tcp-backlog", "", 0, intMax, 0),
 	intDir("cluster-port", "", 0, 65535, 0),
 	intDir("cluster-announce-bus-port", "", 0, 65535, 0),
 	intDir("cluster-announce-port", "", 0, 65535, 0),
@@ -209,7 +119,6 @@ var standardDirectives = []directive{
 	intDir("rdb-key-save-delay", "", intMin, intMax, 0),
 	intDir("key-load-delay", "", intMin, intMax, 0),
 	intDir("active-expire-effort", "", 1, 10, 0),
-	intDir("hz", "", 0, intMax, 0),
 	intDir("min-replicas-to-write", "min-slaves-to-write", 0, intMax, 0),
 	intDir("min-replicas-max-lag", "min-slaves-max-lag", 0, intMax, 0),
 	intDir("watchdog-period", "", 0, intMax, 0),
@@ -217,14 +126,11 @@ var standardDirectives = []directive{
 	intDir("repl-diskless-sync-max-replicas", "", 0, intMax, 0),
 
 	// Unsigned int configs.
-	uintDir("maxclients", "", 1, uintMax, 0),
-	uintDir("unixsocketperm", "", 0, 0o777, numOctal),
 	uintDir("socket-mark-id", "", 0, uintMax, 0),
 
 	// Unsigned long configs (bounds checked as signed by Redis).
 	intDir("active-defrag-max-scan-fields", "", 1, longMax, 0),
 	intDir("slowlog-max-len", "", 0, longMax, 0),
-	intDir("acllog-max-len", "", 0, longMax, 0),
 
 	// Long long configs.
 	intDir("busy-reply-threshold", "lua-time-limit", 0, longMax, 0),
@@ -258,82 +164,26 @@ var standardDirectives = []directive{
 	intDir("loading-process-events-interval-bytes", "", 1024, intMax, 0),
 
 	// TLS configs (Debian builds Redis with TLS).
-	intDir("tls-port", "", 0, 65535, 0),
 	intDir("tls-session-cache-size", "", 0, intMax, 0),
 	intDir("tls-session-cache-timeout", "", 0, intMax, 0),
 	boolDir("tls-cluster", ""),
-	boolDir("tls-replication", ""),
-	enumDir("tls-auth-clients", "no", "yes", "optional"),
-	boolDir("tls-prefer-server-ciphers", ""),
 	boolDir("tls-session-caching", ""),
-	strDir("tls-cert-file", ""),
-	strDir("tls-key-file", ""),
-	strDir("tls-key-file-pass", ""),
-	strDir("tls-client-cert-file", ""),
-	strDir("tls-client-key-file", ""),
-	strDir("tls-client-key-file-pass", ""),
-	strDir("tls-dh-params-file", ""),
-	strDir("tls-ca-cert-file", ""),
-	strDir("tls-ca-cert-dir", ""),
-	strDir("tls-protocols", ""),
-	strDir("tls-ciphers", ""),
-	strDir("tls-ciphersuites", ""),
 
 	// Special configs.
-	specialDir("dir", "", false, nil), // checked against the file system by the parser
 	specialDir("save", "", true, checkSave),
 	specialDir("client-output-buffer-limit", "", true, checkClientOutputBufferLimit),
 	specialDir("oom-score-adj-values", "", true, checkOOMScoreAdjValues),
 	specialDir("notify-keyspace-events", "", false, checkNotifyKeyspaceEvents),
-	specialDir("bind", "", true, checkBind),
 	specialDir("replicaof", "slaveof", true, checkReplicaOf),
 	specialDir("latency-tracking-info-percentiles", "", true, checkLatencyPercentiles),
 }
 
-// deprecatedDirectives are accepted and ignored when they have exactly the
-// given number of words (the directive included).
-var deprecatedDirectives = map[string]int{
-	"list-max-ziplist-entries": 2,
-	"list-max-ziplist-value":   2,
-	"lua-replicate-commands":   2,
-}
-
-// directiveIndex maps every name and alias, lower-case, to its entry.
-var directiveIndex = func() map[string]*directive {
-	m := make(map[string]*directive, 2*len(standardDirectives))
-	for i := range standardDirectives {
-		d := &standardDirectives[i]
-		m[d.name] = d
-		if d.alias != "" {
-			m[d.alias] = d
-		}
-	}
-	return m
-}()
-
-// lookupDirective returns the standard directive called name (lower-case),
-// or nil.
-func lookupDirective(name string) *directive {
-	return directiveIndex[name]
-}
-
-// knownForRewrite reports whether the rewrite engine keeps a line starting
-// with this (lower-case) word as a directive rather than turning it into a
-// "# ???" comment.
-func knownForRewrite(name string) bool {
-	if lookupDirective(name) != nil {
-		return true
-	}
-	switch name {
-	case "include", "rename-command", "user", "loadmodule", "sentinel":
-		return true
-	}
-	return false
-}
-
-func withCheck(d directive, check func(string) string) directive {
-	d.check = func(args []string) string { return check(args[0]) }
-	return d
+// deprecatedDirectives are accepted and ignored when they have exactly two
+// words.
+var deprecatedDirectives = []directive{
+	deprecatedDir("list-max-ziplist-entries"),
+	deprecatedDir("list-max-ziplist-value"),
+	deprecatedDir("lua-replicate-commands"),
 }
 
 func shutdownDir(name string) directive {
@@ -351,120 +201,6 @@ func shutdownDir(name string) directive {
 		return ""
 	}
 	return d
-}
-
-// validate checks the value words of a standard directive (after the
-// multi-argument splitting) and returns Redis' error message or "".
-func (d *directive) validate(args []string) string {
-	switch d.kind {
-	case kindBool:
-		if yesNo(args[0]) < 0 {
-			return "argument must be 'yes' or 'no'"
-		}
-	case kindEnum:
-		if len(args) == 0 || (!d.multi && len(args) != 1) {
-			return d.enumError()
-		}
-		for _, a := range args {
-			if !containsFold(d.enum, a) {
-				return d.enumError()
-			}
-		}
-	case kindNumber:
-		if _, msg := d.parseNumber(args[0]); msg != "" {
-			return msg
-		}
-	}
-	if d.check != nil {
-		return d.check(args)
-	}
-	return ""
-}
-
-func (d *directive) enumError() string {
-	return "argument(s) must be one of the following: " + strings.Join(d.enum, ", ")
-}
-
-// parseNumber parses a numeric directive's value the way numericConfigSet
-// does and checks its bounds.
-func (d *directive) parseNumber(v string) (int64, string) {
-	ll, ok := int64(0), false
-	if d.flags&numMemory != 0 {
-		var u uint64
-		if u, ok = memtoull(v); ok {
-			ll = int64(u)
-		}
-	}
-	if !ok && d.flags&numPercent != 0 && len(v) > 1 && v[len(v)-1] == '%' {
-		if n, ok2 := string2ll(v[:len(v)-1]); ok2 && n >= 0 {
-			ll, ok = -n, true
-		}
-	}
-	if !ok && d.flags&numOctal != 0 {
-		i, neg := cPrefix(v)
-		u, overflow, end := cDigits(v, i, 8)
-		if end == len(v) && !overflow && u <= math.MaxInt64 {
-			ll, ok = int64(u), true
-			if neg {
-				ll = -ll
-			}
-		}
-	}
-	if !ok && d.flags == 0 {
-		ll, ok = string2ll(v)
-	}
-	if !ok {
-		switch {
-		case d.flags&numMemory != 0 && d.flags&numPercent != 0:
-			return 0, "argument must be a memory or percent value"
-		case d.flags&numMemory != 0:
-			return 0, "argument must be a memory value"
-		case d.flags&numOctal != 0:
-			return 0, "argument couldn't be parsed as an octal number"
-		}
-		return 0, "argument couldn't be parsed into an integer"
-	}
-	if d.unsigned {
-		u := uint64(ll)
-		if u < d.ulo || u > d.uhi {
-			if d.flags&numOctal != 0 {
-				return 0, fmt.Sprintf("argument must be between %o and %o inclusive", d.ulo, d.uhi)
-			}
-			return 0, fmt.Sprintf("argument must be between %d and %d inclusive", d.ulo, d.uhi)
-		}
-		return ll, ""
-	}
-	if d.flags&numPercent != 0 && ll < 0 {
-		if ll < d.lo {
-			return 0, fmt.Sprintf("percentage argument must be less or equal to %d", -d.lo)
-		}
-		return ll, ""
-	}
-	if ll < d.lo || ll > d.hi {
-		return 0, fmt.Sprintf("argument must be between %d and %d inclusive", d.lo, d.hi)
-	}
-	return ll, ""
-}
-
-// yesNo is Redis' yesnotoi: 1 for "yes", 0 for "no" (case-insensitive),
-// -1 otherwise.
-func yesNo(s string) int {
-	switch {
-	case strings.EqualFold(s, "yes"):
-		return 1
-	case strings.EqualFold(s, "no"):
-		return 0
-	}
-	return -1
-}
-
-func containsFold(list []string, s string) bool {
-	for _, v := range list {
-		if strings.EqualFold(v, s) {
-			return true
-		}
-	}
-	return false
 }
 
 func checkAnnouncedHostname(v string) string {

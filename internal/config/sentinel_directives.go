@@ -1,0 +1,461 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// sentinelDirective is one `sentinel <name> ...` directive: how a line is
+// applied when loading (Redis's sentinelHandleConfiguration) and how the
+// rewrite writes it (rewriteConfigSentinelOption), side by side.
+type sentinelDirective struct {
+	name string
+	// alias is another spelling of the name; the rewrite writes the name
+	// over the lines spelled so unless keepAlias is set.
+	alias     string
+	keepAlias bool
+	// argc lists the accepted word counts, the name included; any other
+	// count is an unrecognized statement.
+	argc []int
+	// pass is when the lines are applied: 0 before the monitor lines, 1
+	// the monitor lines, 2 after them (per-master lines may precede their
+	// monitor line).
+	pass int
+	// load applies one line (argv[0] is the name) and returns Redis's
+	// message on error.
+	load func(l *sentinelLoader, argv []string) string
+	// write writes a global directive; writeMaster a per-master one, once
+	// for each master.
+	write       func(w *sentinelWriter, p *monitor.Persisted)
+	writeMaster func(w *sentinelWriter, m *monitor.MasterSpec)
+}
+
+// sentinelDirectives are the sentinel directives in the order the rewrite
+// writes them (the per-master ones for each master in turn, where the first
+// of them stands), which is Redis's.
+var sentinelDirectives = []sentinelDirective{
+	{
+		name: "myid", argc: []int{2},
+		load: func(l *sentinelLoader, argv []string) string {
+			if len(argv[1]) != runIDSize {
+				return msgMalformedID
+			}
+			l.p.MyID = argv[1]
+			return ""
+		},
+		write: func(w *sentinelWriter, p *monitor.Persisted) { w.optional("myid", p.MyID != "", p.MyID) },
+	},
+	{
+		name: "deny-scripts-reconfig", argc: []int{2},
+		load: yesNoSetting("Please specify yes or no for the deny-scripts-reconfig options.",
+			func(p *monitor.Persisted) *bool { return &p.DenyScriptsReconfig }),
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			w.yesNo("deny-scripts-reconfig", p.DenyScriptsReconfig, true)
+		},
+	},
+	{
+		name: "resolve-hostnames", argc: []int{2},
+		load: yesNoSetting("Please specify yes or no for the resolve-hostnames option.",
+			func(p *monitor.Persisted) *bool { return &p.ResolveHostnames }),
+		write: func(w *sentinelWriter, p *monitor.Persisted) { w.yesNo("resolve-hostnames", p.ResolveHostnames, false) },
+	},
+	{
+		name: "announce-hostnames", argc: []int{2},
+		load: yesNoSetting("Please specify yes or no for the announce-hostnames option.",
+			func(p *monitor.Persisted) *bool { return &p.AnnounceHostnames }),
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			w.yesNo("announce-hostnames", p.AnnounceHostnames, false)
+		},
+	},
+	{
+		name: "monitor", argc: []int{5}, pass: 1,
+		load: func(l *sentinelLoader, argv []string) string {
+			quorum := atoi(argv[4])
+			if quorum <= 0 {
+				return msgQuorum
+			}
+			a, msg := l.addr(argv[2], argv[3])
+			if msg != "" {
+				return msg
+			}
+			if l.masters[argv[1]] != nil {
+				return msgDuplicateMaster
+			}
+			l.masters[argv[1]] = &masterState{
+				spec:      monitor.NewMasterSpec(argv[1], a, quorum),
+				replicas:  map[string]bool{},
+				sentinels: map[string]bool{},
+				renames:   map[string]bool{},
+			}
+			return ""
+		},
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.line("monitor", m.Name, m.Addr.Host, strconv.Itoa(m.Addr.Port), strconv.Itoa(m.Quorum))
+		},
+	},
+	{
+		name: "down-after-milliseconds", argc: []int{3}, pass: 2,
+		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.DownAfter }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("down-after-milliseconds", m, m.DownAfter != w.defDownAfter, millisText(m.DownAfter))
+		},
+	},
+	{
+		name: "failover-timeout", argc: []int{3}, pass: 2,
+		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.FailoverTimeout }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("failover-timeout", m, m.FailoverTimeout != w.defFailover, millisText(m.FailoverTimeout))
+		},
+	},
+	{
+		name: "parallel-syncs", argc: []int{3}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			m.spec.ParallelSyncs = atoi(argv[2])
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("parallel-syncs", m, m.ParallelSyncs != monitor.DefaultParallelSyncs, strconv.Itoa(m.ParallelSyncs))
+		},
+	},
+	{
+		name: "notification-script", argc: []int{3}, pass: 2,
+		load: masterScript(msgNotificationScript, func(m *monitor.MasterSpec) *string { return &m.NotificationScript }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("notification-script", m, m.NotificationScript != "", m.NotificationScript)
+		},
+	},
+	{
+		name: "client-reconfig-script", argc: []int{3}, pass: 2,
+		load: masterScript(msgReconfigScript, func(m *monitor.MasterSpec) *string { return &m.ClientReconfigScript }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("client-reconfig-script", m, m.ClientReconfigScript != "", m.ClientReconfigScript)
+		},
+	},
+	{
+		name: "auth-pass", argc: []int{3}, pass: 2,
+		load: masterString(func(m *monitor.MasterSpec) *string { return &m.AuthPass }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("auth-pass", m, m.AuthPass != "", m.AuthPass)
+		},
+	},
+	{
+		name: "auth-user", argc: []int{3}, pass: 2,
+		load: masterString(func(m *monitor.MasterSpec) *string { return &m.AuthUser }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("auth-user", m, m.AuthUser != "", m.AuthUser)
+		},
+	},
+	{
+		name: "master-reboot-down-after-period", alias: "primary-reboot-down-after-period", keepAlias: true,
+		argc: []int{3}, pass: 2,
+		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.RebootDownAfter }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional("master-reboot-down-after-period", m, m.RebootDownAfter != 0, millisText(m.RebootDownAfter))
+		},
+	},
+	{
+		name: "config-epoch", argc: []int{3}, pass: 2,
+		load: forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
+			m.spec.ConfigEpoch = strtoull10(argv[2])
+			l.p.CurrentEpoch = max(l.p.CurrentEpoch, m.spec.ConfigEpoch)
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.line("config-epoch", m.Name, strconv.FormatUint(m.ConfigEpoch, 10))
+		},
+	},
+	{
+		name: "leader-epoch", argc: []int{3}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			m.spec.LeaderEpoch = strtoull10(argv[2])
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.line("leader-epoch", m.Name, strconv.FormatUint(m.LeaderEpoch, 10))
+		},
+	},
+	{
+		name: "known-replica", alias: "known-slave", argc: []int{4}, pass: 2,
+		load: forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
+			a, msg := l.addr(argv[2], argv[3])
+			if msg != "" {
+				return msg
+			}
+			if m.replicas[addrKey(a)] {
+				return msgDuplicateReplica
+			}
+			m.replicas[addrKey(a)] = true
+			m.spec.KnownReplicas = append(m.spec.KnownReplicas, a)
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			for _, r := range m.KnownReplicas {
+				w.line("known-replica", m.Name, r.Host, strconv.Itoa(r.Port))
+			}
+		},
+	},
+	{
+		name: "known-sentinel", argc: []int{4, 5}, pass: 2,
+		load: func(l *sentinelLoader, argv []string) string {
+			if len(argv) == 4 {
+				return "" // the old form without a run id is ignored
+			}
+			return forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
+				a, msg := l.addr(argv[2], argv[3])
+				if msg != "" {
+					return msg
+				}
+				if m.sentinels[argv[4]] {
+					return msgDuplicateSentinel
+				}
+				m.sentinels[argv[4]] = true
+				m.spec.KnownSentinels = append(m.spec.KnownSentinels, monitor.SentinelSpec{Addr: a, RunID: argv[4]})
+				return ""
+			})(l, argv)
+		},
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			for _, s := range m.KnownSentinels {
+				if s.RunID != "" {
+					w.line("known-sentinel", m.Name, s.Addr.Host, strconv.Itoa(s.Addr.Port), s.RunID)
+				}
+			}
+		},
+	},
+	{
+		name: "rename-command", argc: []int{4}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			key := strings.ToLower(argv[2])
+			if m.renames[key] {
+				return msgSameRename
+			}
+			m.renames[key] = true
+			m.spec.RenameCommands = append(m.spec.RenameCommands, monitor.Rename{Command: argv[2], Renamed: argv[3]})
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			for _, r := range m.RenameCommands {
+				w.line("rename-command", m.Name, r.Command, r.Renamed)
+			}
+		},
+	},
+	{
+		name: "current-epoch", argc: []int{2},
+		load: func(l *sentinelLoader, argv []string) string {
+			l.p.CurrentEpoch = max(l.p.CurrentEpoch, strtoull10(argv[1]))
+			return ""
+		},
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			w.line("current-epoch", strconv.FormatUint(p.CurrentEpoch, 10))
+		},
+	},
+	{
+		name: "announce-ip", argc: []int{2},
+		load: nonEmptySetting(func(p *monitor.Persisted) *string { return &p.AnnounceIP }),
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			// Written with sdscatrepr, always quoted, as Redis does.
+			if p.AnnounceIP == "" {
+				w.st.markProcessed("sentinel announce-ip")
+				return
+			}
+			w.st.rewriteLine("sentinel announce-ip", "sentinel announce-ip "+Repr(p.AnnounceIP), true)
+		},
+	},
+	{
+		name: "announce-port", argc: []int{2},
+		load: func(l *sentinelLoader, argv []string) string {
+			l.p.AnnouncePort = atoi(argv[1])
+			return ""
+		},
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			w.optional("announce-port", p.AnnouncePort != 0, strconv.Itoa(p.AnnouncePort))
+		},
+	},
+	{
+		name: "sentinel-user", argc: []int{2},
+		load: nonEmptySetting(func(p *monitor.Persisted) *string { return &p.SentinelUser }),
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			w.optional("sentinel-user", p.SentinelUser != "", p.SentinelUser)
+		},
+	},
+	{
+		name: "sentinel-pass", argc: []int{2},
+		load: nonEmptySetting(func(p *monitor.Persisted) *string { return &p.SentinelPass }),
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			w.optional("sentinel-pass", p.SentinelPass != "", p.SentinelPass)
+		},
+	},
+}
+
+// sentinelIndex maps every name and alias of a sentinel directive to it.
+var sentinelIndex = func() map[string]*sentinelDirective {
+	m := map[string]*sentinelDirective{}
+	for i := range sentinelDirectives {
+		d := &sentinelDirectives[i]
+		m[d.name] = d
+		if d.alias != "" {
+			m[d.alias] = d
+		}
+	}
+	return m
+}()
+
+// lookupSentinelDirective returns the sentinel directive called name
+// (lower-case), or nil.
+func lookupSentinelDirective(name string) *sentinelDirective {
+	return sentinelIndex[name]
+}
+
+// sentinelPass returns the loading pass of a line whose directive is
+// name, compared case-insensitively with the names (not the aliases): an
+// unknown directive is reported with the per-master lines.
+func sentinelPass(name string) int {
+	for i := range sentinelDirectives {
+		if strings.EqualFold(sentinelDirectives[i].name, name) {
+			return sentinelDirectives[i].pass
+		}
+	}
+	return 2
+}
+
+// Loading helpers.
+
+// forMaster wraps the loading of a per-master line: argv[1] must name a
+// master already monitored.
+func forMaster(f func(l *sentinelLoader, m *masterState, argv []string) string) func(*sentinelLoader, []string) string {
+	return func(l *sentinelLoader, argv []string) string {
+		m := l.masters[argv[1]]
+		if m == nil {
+			return msgNoSuchMaster
+		}
+		return f(l, m, argv)
+	}
+}
+
+// masterTime loads a per-master time in milliseconds that must be at
+// least minimum, else msg.
+func masterTime(msg string, minimum int, f func(*monitor.MasterSpec) *time.Duration) func(*sentinelLoader, []string) string {
+	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+		v := atoi(argv[2])
+		*f(&m.spec) = millis(v)
+		if v < minimum {
+			return msg
+		}
+		return ""
+	})
+}
+
+// masterScript loads a per-master script path, which must be executable.
+func masterScript(msg string, f func(*monitor.MasterSpec) *string) func(*sentinelLoader, []string) string {
+	return forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
+		if !l.executable(argv[2]) {
+			return msg
+		}
+		*f(&m.spec) = argv[2]
+		return ""
+	})
+}
+
+// masterString loads a per-master string as it is.
+func masterString(f func(*monitor.MasterSpec) *string) func(*sentinelLoader, []string) string {
+	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+		*f(&m.spec) = argv[2]
+		return ""
+	})
+}
+
+// yesNoSetting loads a global yes/no, else msg.
+func yesNoSetting(msg string, f func(*monitor.Persisted) *bool) func(*sentinelLoader, []string) string {
+	return func(l *sentinelLoader, argv []string) string {
+		v := yesNo(argv[1])
+		if v < 0 {
+			return msg
+		}
+		*f(&l.p) = v == 1
+		return ""
+	}
+}
+
+// nonEmptySetting loads a global string; an empty one changes nothing.
+func nonEmptySetting(f func(*monitor.Persisted) *string) func(*sentinelLoader, []string) string {
+	return func(l *sentinelLoader, argv []string) string {
+		if argv[1] != "" {
+			*f(&l.p) = argv[1]
+		}
+		return ""
+	}
+}
+
+// Writing helpers.
+
+// sentinelWriter writes sentinel lines into a rewrite, with the current
+// defaults of new masters.
+type sentinelWriter struct {
+	st                        *rewriteState
+	defDownAfter, defFailover time.Duration
+}
+
+// line writes `sentinel <name> <words...>`, quoting words as needed.
+func (w *sentinelWriter) line(name string, words ...string) {
+	w.st.rewriteLine("sentinel "+name, "sentinel "+name+" "+quoteWords(words), true)
+}
+
+// optional writes a global line when set, else drops the old lines.
+func (w *sentinelWriter) optional(name string, set bool, value string) {
+	if !set {
+		w.st.markProcessed("sentinel " + name)
+		return
+	}
+	w.line(name, value)
+}
+
+// masterOptional writes a per-master line when set.
+func (w *sentinelWriter) masterOptional(name string, m *monitor.MasterSpec, set bool, value string) {
+	if set {
+		w.line(name, m.Name, value)
+	}
+}
+
+// yesNo writes a global yes/no, forced when it differs from def.
+func (w *sentinelWriter) yesNo(name string, v, def bool) {
+	w.st.rewriteLine("sentinel "+name, "sentinel "+name+" "+yesNoText(v), v != def)
+}
+
+func millisText(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+
+// sentinel writes the sentinel lines: each directive of the table in
+// turn, and at the first per-master one every master (those already in
+// the file first, see masterOrder) with all its per-master lines. Every
+// sentinel option is managed, so lines no longer needed disappear (after
+// SENTINEL REMOVE, or back to a default).
+func (st *rewriteState) sentinel(p monitor.Persisted, opts RewriteOptions) {
+	w := &sentinelWriter{st: st, defDownAfter: opts.DefaultDownAfter, defFailover: opts.DefaultFailoverTimeout}
+	if w.defDownAfter == 0 {
+		w.defDownAfter = monitor.DefaultDownAfter
+	}
+	if w.defFailover == 0 {
+		w.defFailover = monitor.DefaultFailoverTimeout
+	}
+	mastersWritten := false
+	for i := range sentinelDirectives {
+		d := &sentinelDirectives[i]
+		st.markProcessed("sentinel " + d.name)
+		if d.write != nil {
+			d.write(w, &p)
+			continue
+		}
+		if mastersWritten {
+			continue
+		}
+		mastersWritten = true
+		for _, m := range st.masterOrder(p.Masters) {
+			for j := range sentinelDirectives {
+				if md := &sentinelDirectives[j]; md.writeMaster != nil {
+					md.writeMaster(w, &m)
+				}
+			}
+		}
+	}
+}
