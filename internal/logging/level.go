@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
 
@@ -93,3 +94,25 @@ func levelChar(z zapcore.Level) byte {
 		return '#'
 	}
 }
+
+// LevelVar is a minimum log level that any goroutine may read and change.
+// It is the one owner of the process's log level: the logger filters with
+// it (see Logger.LevelVar), and SENTINEL CONFIG GET/SET loglevel and the
+// config rewrite read and change it there rather than keeping copies.
+type LevelVar struct{ atom zap.AtomicLevel }
+
+// NewLevelVar returns a LevelVar holding l.
+func NewLevelVar(l Level) *LevelVar {
+	return &LevelVar{atom: zap.NewAtomicLevelAt(l.ZapLevel())}
+}
+
+// Level returns the level held.
+func (v *LevelVar) Level() Level { return Level(v.atom.Level()) }
+
+// SetLevel changes the level held; a logger filtering with v applies it
+// from its next line.
+func (v *LevelVar) SetLevel(l Level) { v.atom.SetLevel(l.ZapLevel()) }
+
+// String returns the name of the level held, as CONFIG GET and the
+// config rewrite print it.
+func (v *LevelVar) String() string { return v.Level().String() }

@@ -2,6 +2,7 @@ package logging
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"go.uber.org/zap/zapcore"
@@ -74,5 +75,32 @@ func TestLevelOrder(t *testing.T) {
 	var zero Level
 	if zero != LevelNotice {
 		t.Fatal("zero Level is not notice")
+	}
+}
+
+// TestLevelVarIsTheLoggersLevel checks that the logger filters with its
+// LevelVar: a change made through the variable is the logger's level.
+func TestLevelVarIsTheLoggersLevel(t *testing.T) {
+	l, buf := newTestLogger(t, LevelNotice)
+	v := l.LevelVar()
+	if v.Level() != LevelNotice || v.String() != "notice" {
+		t.Fatalf("LevelVar = %v", v)
+	}
+	l.Debug("hidden")
+	v.SetLevel(LevelDebug)
+	if l.Level() != LevelDebug || v.String() != "debug" {
+		t.Fatalf("Level() = %v after SetLevel through the variable", l.Level())
+	}
+	l.Debug("shown")
+	l.SetLevel(LevelNothing)
+	if v.Level() != LevelNothing {
+		t.Fatalf("variable = %v after Logger.SetLevel", v.Level())
+	}
+	l.Warning("hidden")
+	if got := buf.String(); strings.Contains(got, "hidden") || !strings.Contains(got, ". shown") {
+		t.Fatalf("output %q", got)
+	}
+	if NewLevelVar(LevelWarning).String() != "warning" {
+		t.Fatal("NewLevelVar does not hold its level")
 	}
 }

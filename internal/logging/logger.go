@@ -31,11 +31,11 @@ type Options struct {
 // Logger writes Redis-format log lines through a zap.Logger. All methods are
 // safe for concurrent use; each line is one write to the destination.
 type Logger struct {
-	z    *zap.Logger
-	atom zap.AtomicLevel
-	sink *sink
-	pid  int
-	now  func() time.Time
+	z     *zap.Logger
+	level *LevelVar
+	sink  *sink
+	pid   int
+	now   func() time.Time
 }
 
 // clock adapts a func() time.Time to zapcore.Clock.
@@ -59,14 +59,14 @@ func New(opts Options) (*Logger, error) {
 	if now == nil {
 		now = time.Now
 	}
-	atom := zap.NewAtomicLevelAt(opts.Level.ZapLevel())
-	core := zapcore.NewCore(newLineEncoder(pid), s, atom)
+	level := NewLevelVar(opts.Level)
+	core := zapcore.NewCore(newLineEncoder(pid), s, level.atom)
 	return &Logger{
-		z:    zap.New(core, zap.WithClock(clock(now))),
-		atom: atom,
-		sink: s,
-		pid:  pid,
-		now:  now,
+		z:     zap.New(core, zap.WithClock(clock(now))),
+		level: level,
+		sink:  s,
+		pid:   pid,
+		now:   now,
 	}, nil
 }
 
@@ -75,15 +75,20 @@ func New(opts Options) (*Logger, error) {
 func (l *Logger) Zap() *zap.Logger { return l.z }
 
 // Level returns the current minimum level.
-func (l *Logger) Level() Level { return Level(l.atom.Level()) }
+func (l *Logger) Level() Level { return l.level.Level() }
 
 // SetLevel changes the minimum level; it takes effect for the next line.
-func (l *Logger) SetLevel(level Level) { l.atom.SetLevel(level.ZapLevel()) }
+func (l *Logger) SetLevel(level Level) { l.level.SetLevel(level) }
+
+// LevelVar returns the variable holding the logger's minimum level, for
+// the parts of the process that read or change it (SENTINEL CONFIG
+// GET/SET loglevel, the config rewrite).
+func (l *Logger) LevelVar() *LevelVar { return l.level }
 
 // Enabled reports whether a line at level would be written. LevelNothing is
 // never a line's level, so Enabled(LevelNothing) is false.
 func (l *Logger) Enabled(level Level) bool {
-	return level != LevelNothing && l.atom.Enabled(level.ZapLevel())
+	return level != LevelNothing && l.level.atom.Enabled(level.ZapLevel())
 }
 
 // Log writes msg at level if level is enabled.

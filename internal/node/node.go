@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 	"github.com/go-sentinel/go-sentinel/internal/tlsconf"
@@ -26,9 +27,11 @@ type Node struct {
 	certs   *tlsconf.Manager
 	users   *respserver.Users
 	scripts *scriptRunner
+	// level is the process's log level, owned by the logger; n.cfg is
+	// never written after Start.
+	level *logging.LevelVar
 
-	onLogLevel func(string)
-	shutdown   chan struct{}
+	shutdown chan struct{}
 }
 
 // Options are what a Node needs beyond its config.
@@ -40,14 +43,16 @@ type Options struct {
 	Now func() time.Time
 	// Seed seeds the core's randomness; 0 draws one from crypto/rand.
 	Seed int64
-	// OnLogLevel applies a loglevel changed by SENTINEL CONFIG SET.
-	OnLogLevel func(level string)
 	// Exit ends the process at once (SENTINEL SIMULATE-FAILURE crashes,
 	// which Redis carries out with exit(99) where they happen); nil is
 	// os.Exit. It is called on the core's loop and must not return for
 	// the crash to be exact: the loop carries out nothing more of the
 	// core's output of that step, but goes on if it returns.
 	Exit func(code int)
+	// LogLevel is the logger's level (logging.Logger.LevelVar), which
+	// SENTINEL CONFIG GET/SET loglevel and the config rewrite read and
+	// change; nil makes one from the config's loglevel.
+	LogLevel *logging.LevelVar
 }
 
 func wallClock() time.Time { return time.Now().Round(0) }
@@ -96,7 +101,12 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if opts.Exit == nil {
 		opts.Exit = os.Exit
 	}
-	n := &Node{users: users, certs: certs, cfg: cfg, log: opts.Log, onLogLevel: opts.OnLogLevel, shutdown: make(chan struct{}, 1)}
+	level := opts.LogLevel
+	if level == nil {
+		lv, _ := logging.ParseLevel(cfg.Server.Loglevel)
+		level = logging.NewLevelVar(lv)
+	}
+	n := &Node{users: users, certs: certs, cfg: cfg, log: opts.Log, level: level, shutdown: make(chan struct{}, 1)}
 	n.srv = respserver.New(respserver.Options{
 		Port:           cfg.Server.Port,
 		Bind:           cfg.Server.Bind,
@@ -143,6 +153,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 
 func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
 	srv := n.cfg.Server
+	srv.Loglevel = n.LogLevel()
 	if !n.users.HasACLFile() {
 		// Users created or changed at runtime are persisted as `user`
 		// lines, as Redis does when there is no aclfile.
@@ -184,15 +195,17 @@ func (n *Node) ReloadTLS() error {
 	return n.certs.Reload()
 }
 
-// LogLevel implements respserver.Backend.
-func (n *Node) LogLevel() string { return n.cfg.Server.Loglevel }
+// LogLevel implements respserver.Backend. It is the one accessor of the
+// log level: SENTINEL CONFIG GET and the config rewrite both read it, from
+// any goroutine.
+func (n *Node) LogLevel() string { return n.level.String() }
 
-// SetLogLevel implements respserver.Backend; it runs on the core's loop, so
-// the rewrite that follows sees the new level.
+// SetLogLevel implements respserver.Backend: it changes the logger's level
+// (the caller has checked the name). It is called on the core's loop, so
+// the rewrite that follows writes the new level.
 func (n *Node) SetLogLevel(level string) {
-	n.cfg.Server.Loglevel = level
-	if n.onLogLevel != nil {
-		n.onLogLevel(level)
+	if lv, err := logging.ParseLevel(level); err == nil {
+		n.level.SetLevel(lv)
 	}
 }
 
