@@ -494,3 +494,33 @@ func TestDirectiveTableShape(t *testing.T) {
 		t.Errorf("Parse error %T", err)
 	}
 }
+
+// TestExampleConfig parses configs/sentinel.conf.example and checks that
+// it documents every go-sentinel extension, in a comment since Redis
+// refuses them.
+func TestExampleConfig(t *testing.T) {
+	data, err := os.ReadFile("../../configs/sentinel.conf.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "\ndir /tmp\n", "\ndir "+t.TempDir()+"\n", 1)
+	if _, err := ParseWith("/etc/go-sentinel/sentinel.conf", []byte(text), nil, Options{Cwd: "/"}); err != nil {
+		t.Fatalf("example does not parse: %v", err)
+	}
+	for _, d := range Directives() {
+		if !d.Extension {
+			continue
+		}
+		line := "\n# " + d.Name + " " + Repr(d.Default) + "\n"
+		if d.Default != "" {
+			line = "\n# " + d.Name + " " + d.Default + "\n"
+		}
+		if !strings.Contains(text, line) {
+			t.Errorf("example lacks %q", line)
+		}
+		// The commented line itself parses.
+		if _, err := ParseWith(testFile, []byte(strings.TrimPrefix(strings.TrimSpace(line), "# ")), nil, Options{Cwd: "/"}); err != nil {
+			t.Errorf("%q: %v", line, err)
+		}
+	}
+}
