@@ -313,3 +313,37 @@ func cacheEntry(i *instance, m *master, now int64) InfoCacheEntry {
 	}
 	return e
 }
+
+// FailoverProgress is where a master's failover stands.
+type FailoverProgress struct {
+	// InProgress is true from +try-failover until the failover ends or
+	// is aborted.
+	InProgress bool
+	// State is the failover-state name ("none" when not in progress).
+	State string
+	// Epoch is the epoch of the last failover this Sentinel started.
+	Epoch uint64
+	// ConfigEpoch is the master's config epoch.
+	ConfigEpoch uint64
+	// Promoted is the replica being promoted, if one was selected.
+	Promoted    Addr
+	HasPromoted bool
+}
+
+// FailoverProgress reports the failover progress of a master.
+func (s *Sentinel) FailoverProgress(name string) (FailoverProgress, bool) {
+	m := s.masters[name]
+	if m == nil {
+		return FailoverProgress{}, false
+	}
+	p := FailoverProgress{
+		InProgress:  m.has(flagFailoverInProgress),
+		State:       m.failoverState.String(),
+		Epoch:       m.failoverEpoch,
+		ConfigEpoch: m.configEpoch,
+	}
+	if m.promoted != nil {
+		p.Promoted, p.HasPromoted = s.announceAddr(m.promoted.addr), true
+	}
+	return p, true
+}

@@ -25,6 +25,9 @@ type invariants struct {
 	leaders     map[epochKey]string            // (master, epoch) → node elected leader
 	configAddr  map[epochKey]monitor.Addr      // (master, config epoch ≥ 1) → master address
 	configFrom  map[epochKey]string            // who first reported configAddr
+	promoted    map[epochKey]monitor.Addr      // (master, config epoch) → the replica promoted in it
+	promotedBy  map[epochKey]string            // who promoted it
+	persistedCE map[string]map[string]uint64   // node → master → highest config epoch it persisted
 }
 
 func newInvariants() invariants {
@@ -35,13 +38,33 @@ func newInvariants() invariants {
 		leaders:     map[epochKey]string{},
 		configAddr:  map[epochKey]monitor.Addr{},
 		configFrom:  map[epochKey]string{},
+		promoted:    map[epochKey]monitor.Addr{},
+		promotedBy:  map[epochKey]string{},
+		persistedCE: map[string]map[string]uint64{},
 	}
+}
+
+// failoverActs are the events a leader emits while it carries out its
+// failover; each must come from a failover whose epoch is not older than
+// a config epoch the node has persisted for that master.
+var failoverActs = map[string]bool{
+	"+selected-slave": true, "+failover-state-send-slaveof-noone": true,
+	"+failover-state-wait-promotion": true, "+promoted-slave": true,
+	"+failover-state-reconf-slaves": true, "+slave-reconf-sent": true,
+	"+slave-reconf-sent-be": true, "+failover-end": true, "+failover-end-for-timeout": true,
 }
 
 // observeEvent checks the events that carry votes and elections: a node
 // never votes for two run ids in one epoch of one master, and one epoch of
 // one master elects at most one leader.
 func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
+	if failoverActs[e.Type] || (e.Type == "+switch-master" && c.leaderSwitch(n, e.Master)) {
+		p, _ := n.Core.FailoverProgress(e.Master)
+		if persisted := c.inv.persistedCE[n.Name][e.Master]; p.Epoch < persisted {
+			c.fail("%s: %s from its failover of epoch %d after persisting config epoch %d", n.Name, e, p.Epoch, persisted)
+			return
+		}
+	}
 	switch e.Type {
 	case "+vote-for-leader":
 		f := strings.Fields(e.Msg)
@@ -65,6 +88,20 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 			return
 		}
 		votes[k] = f[0]
+	case "+promoted-slave":
+		p, ok := n.Core.FailoverProgress(e.Master)
+		if !ok || !p.HasPromoted {
+			c.fail("%s: %s with no promoted replica in its state", n.Name, e)
+			return
+		}
+		k := epochKey{e.Master, p.ConfigEpoch}
+		if prev, ok := c.inv.promoted[k]; ok && prev != p.Promoted {
+			c.fail("config epoch %d of %s promoted two replicas: %s:%d (%s) and %s:%d (%s)", k.epoch, k.master,
+				prev.Host, prev.Port, c.inv.promotedBy[k], p.Promoted.Host, p.Promoted.Port, n.Name)
+			return
+		}
+		c.inv.promoted[k] = p.Promoted
+		c.inv.promotedBy[k] = n.Name
 	case "+elected-leader":
 		k := epochKey{e.Master, n.Core.CurrentEpoch()}
 		if prev, ok := c.inv.leaders[k]; ok && prev != n.Name {
@@ -73,6 +110,13 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 		}
 		c.inv.leaders[k] = n.Name
 	}
+}
+
+// leaderSwitch reports whether a +switch-master of n ends n's own
+// failover (rather than following another Sentinel's hello).
+func (c *Cluster) leaderSwitch(n *Node, master string) bool {
+	p, ok := n.Core.FailoverProgress(master)
+	return ok && p.InProgress && p.State == "update_config"
 }
 
 // checkNode runs the per-step checks of one node: its current epoch never
@@ -103,7 +147,15 @@ func (c *Cluster) checkPersisted(n *Node) {
 		le = map[string]uint64{}
 		c.inv.leaderEpoch[n.Name] = le
 	}
+	ce := c.inv.persistedCE[n.Name]
+	if ce == nil {
+		ce = map[string]uint64{}
+		c.inv.persistedCE[n.Name] = ce
+	}
 	for _, m := range n.Disk.Masters {
+		if m.ConfigEpoch > ce[m.Name] {
+			ce[m.Name] = m.ConfigEpoch
+		}
 		if m.LeaderEpoch < le[m.Name] {
 			c.fail("%s: persisted leader epoch of %s went back from %d to %d", n.Name, m.Name, le[m.Name], m.LeaderEpoch)
 			return
