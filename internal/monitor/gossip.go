@@ -114,19 +114,47 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		s.eventFor(LevelWarning, "+new-epoch", m, strconv.FormatUint(s.currentEpoch, 10))
 	}
 	if si != nil && m.configEpoch < h.MasterConfigEpoch {
-		m.configEpoch = h.MasterConfigEpoch
-		if h.MasterPort != m.addr.Port || !s.addrMatchesHost(m.addr, h.MasterIP) {
-			old := m.addr
-			s.event(LevelWarning, "+config-update-from", si, "")
-			s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+
-				strconv.Itoa(old.Port)+" "+h.MasterIP+" "+strconv.Itoa(h.MasterPort))
-			if s.resetMasterAndChangeAddress(m, Addr{Host: h.MasterIP, Port: h.MasterPort}, now) {
-				s.clientReconfigScript(m, "observer", old, m.addr)
-			}
-		}
+		s.adoptConfig(m, si, h, now)
 	}
 	if si != nil {
 		si.lastHelloTime = now
+	}
+}
+
+// adoptConfig takes a newer configuration of m from a peer's hello
+// (§6.3): its config epoch and, if the master address differs, the
+// switch to it.
+//
+// Two deliberate differences from Redis 7.0.15 (docs/compatibility.md):
+// a failover of ours that the new config epoch supersedes is aborted
+// first (-failover-abort-superseded), so that we never go on acting on an
+// older epoch than the one we hold; and the new address is compared with
+// the address we announce, not only with master->addr, so that a leader
+// stuck in reconf_slaves (announcing the replica it promoted) switches
+// when the newer config names its old master, instead of holding the new
+// epoch for the wrong master.
+func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
+	announced := m.currentAddr()
+	m.configEpoch = h.MasterConfigEpoch
+	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
+		s.event(LevelWarning, "-failover-abort-superseded", &m.instance,
+			" #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
+		s.abortFailover(m, now)
+	}
+	sameAsMaster := h.MasterPort == m.addr.Port && s.addrMatchesHost(m.addr, h.MasterIP)
+	if sameAsMaster && sameAddr(announced, m.addr) {
+		s.persist("config epoch")
+		return
+	}
+	old := m.addr
+	if sameAsMaster {
+		old = announced // we announced the replica we had promoted
+	}
+	s.event(LevelWarning, "+config-update-from", si, "")
+	s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+
+		strconv.Itoa(old.Port)+" "+h.MasterIP+" "+strconv.Itoa(h.MasterPort))
+	if s.resetMasterAndChangeAddress(m, Addr{Host: h.MasterIP, Port: h.MasterPort}, now) {
+		s.clientReconfigScript(m, "observer", old, m.addr)
 	}
 }
 

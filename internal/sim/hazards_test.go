@@ -42,3 +42,63 @@ func TestPromotedMasterNotFailedOverAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckLeaderSwitchesToNewerConfig is Redis hazard (a) of
+// docs/compatibility.md, which Redis 7.0.15 has (sentinelProcessHelloMessage
+// compares a newer config with master->addr, not with the address the
+// Sentinel announces):
+//
+//  1. r0 crashes; leader L (epoch 1) promotes replica P and enters
+//     reconf_slaves; the observers switch to P.
+//  2. P crashes: L's failover is stuck (its end is not even checked while
+//     the promoted replica is SDOWN), and L's master->addr is still r0's.
+//  3. r0 comes back; the observers fail P over in epoch 2 and promote r0.
+//  4. Redis: L receives the epoch-2 hello naming r0 = its master->addr, so
+//     it takes config epoch 2 but does not switch: it holds epoch 2 for P,
+//     and Sentinels holding different masters under one config epoch never
+//     converge. go-sentinel: L aborts its superseded failover and switches
+//     from P to r0.
+//
+// The invariants (one master address per config epoch, no failover acting
+// on an epoch older than a persisted config epoch) watch every step.
+func TestStuckLeaderSwitchesToNewerConfig(t *testing.T) {
+	t.Parallel()
+	c := Standard(t, 700, Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second})
+	settle(t, c, 2)
+	crash := c.Now()
+	c.KillMaster()
+	if !c.RunUntil(func() bool { return len(c.EventsSince(crash, "", "+failover-state-reconf-slaves")) > 0 }, time.Minute) {
+		c.Fatalf("no failover reached reconf_slaves")
+	}
+	leader := c.Node(c.EventsSince(crash, "", "+failover-state-reconf-slaves")[0].Node)
+	promotedAddr, _ := leader.Core.MasterAddr(masterName)
+	if !c.RunUntil(func() bool { return len(c.EventsSince(crash, "", "+switch-master")) >= 2 }, 5*time.Second) {
+		c.Fatalf("the observers did not switch")
+	}
+	for _, s := range c.Servers()[1:] {
+		if s.Addr == promotedAddr {
+			c.Crash(s.Name)
+		} else {
+			s.Priority = 0 // so that epoch 2 promotes the old master
+		}
+	}
+	c.Restart("r0")
+	r0 := c.Server("r0").Addr
+	if !c.RunUntil(func() bool {
+		return allNodes(c, func(n *Node) bool { a, _ := n.Core.MasterAddr(masterName); return a == r0 })
+	}, 3*time.Minute) {
+		c.Fatalf("the Sentinels did not converge on r0")
+	}
+	if len(c.EventsSince(crash, leader.Name, "-failover-abort-superseded")) != 1 {
+		c.Fatalf("%s did not abort its superseded failover", leader.Name)
+	}
+	want := masterName + " " + promotedAddr.Host + " " + strconv.Itoa(promotedAddr.Port) + " " + r0.Host + " " + strconv.Itoa(r0.Port)
+	found := false
+	for _, e := range c.EventsSince(crash, leader.Name, "+switch-master") {
+		found = found || e.Msg == want
+	}
+	if !found {
+		c.Fatalf("%s did not switch from the replica it promoted to r0 (+switch-master %s)", leader.Name, want)
+	}
+	c.Run(time.Minute)
+}
