@@ -4,7 +4,7 @@ BIN     := bin/go-sentinel
 COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
-.PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean
+.PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean sim
 
 all: build
 
@@ -25,6 +25,13 @@ integration: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The chaos campaign: SEEDS random fault schedules per fleet shape in the
+# simulator, invariants checked after every step; prints seeds/s and the
+# failing seeds (each replays with TestChaos, see internal/sim).
+SEEDS ?= 1000
+sim:
+	SIM_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestChaosCampaign$$' -v ./internal/sim | grep -v '^=== '
 
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build

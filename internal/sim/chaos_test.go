@@ -78,47 +78,61 @@ func converged(c *Cluster) bool {
 	return allNodes(c, func(n *Node) bool { a, _ := n.Core.MasterAddr(masterName); return a == master.Addr })
 }
 
-// TestChaos runs random fault schedules and checks the invariants all
-// along and convergence at the end, on two fleets: 3 Sentinels with quorum
-// 2 and faults every 20 s at most, 5 Sentinels with quorum 3 and faults
-// every 5 s at most.
+// chaosFleet is one fleet shape the chaos runs use, with the longest
+// quiet time between two faults.
+type chaosFleet struct {
+	name  string
+	topo  Topology
+	every time.Duration
+}
+
+// chaosFleets are the shapes TestChaos and the campaign run: 3 Sentinels
+// with quorum 2 and faults every 20 s at most, 5 Sentinels with quorum 3
+// and faults every 5 s at most.
+var chaosFleets = []chaosFleet{
+	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second}, 20 * time.Second},
+	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second}, 5 * time.Second},
+}
+
+// chaosRun runs one seed of a fleet: 5 minutes of random faults with the
+// invariants checked all along, then healing and at most 5 minutes for
+// every Sentinel to name the one master.
+func chaosRun(t TB, seed int64, f chaosFleet) {
+	c := chaos(t, seed, f.topo, f.every, 5*time.Minute)
+	if !c.RunUntil(func() bool { return converged(c) }, 5*time.Minute) {
+		var state string
+		for _, s := range c.Servers() {
+			state += " " + s.Name + "=" + s.Role.String() + "(" + s.MasterAddr.Host + ")"
+		}
+		for _, n := range c.Nodes() {
+			a, _ := n.Core.MasterAddr(masterName)
+			state += " " + n.Name + "→" + a.Host
+		}
+		c.Fatalf("no convergence 5 min after the chaos ended:%s", state)
+	}
+}
+
+// TestChaos runs random fault schedules on both fleets:
+// SIM_CHAOS_SEEDS seeds (5 by default) from SIM_CHAOS_FIRST (500 by
+// default). A failing seed replays exactly with SIM_CHAOS_FIRST=<seed>
+// SIM_CHAOS_SEEDS=1 (add SIM_TRACE=all for the whole trace).
 func TestChaos(t *testing.T) {
 	t.Parallel()
-	fleets := []struct {
-		topo  Topology
-		every time.Duration
-	}{
-		{Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second}, 20 * time.Second},
-		{Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second}, 5 * time.Second},
-	}
-	for i, f := range fleets {
-		for seed := int64(500); seed < 500+chaosSeeds(); seed++ {
+	first, n := envInt("SIM_CHAOS_FIRST", 500), envInt("SIM_CHAOS_SEEDS", 5)
+	for i, f := range chaosFleets {
+		for seed := first; seed < first+n; seed++ {
 			t.Run(strconv.Itoa(i)+"/"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 				t.Parallel()
-				c := chaos(t, seed, f.topo, f.every, 5*time.Minute)
-				if !c.RunUntil(func() bool { return converged(c) }, 5*time.Minute) {
-					var state string
-					for _, s := range c.Servers() {
-						state += " " + s.Name + "=" + s.Role.String() + "(" + s.MasterAddr.Host + ")"
-					}
-					for _, n := range c.Nodes() {
-						a, _ := n.Core.MasterAddr(masterName)
-						state += " " + n.Name + "→" + a.Host
-					}
-					c.Fatalf("no convergence 5 min after the chaos ended:%s", state)
-				}
+				chaosRun(t, seed, f)
 			})
 		}
 	}
 }
 
-// chaosSeeds is how many schedules TestChaos runs per fleet: 5, or the
-// value of SIM_CHAOS_SEEDS (raise it to hunt for bugs; 150 seeds of the
-// 5-Sentinel fleet find the hazard TestQuirkStuckLeaderAdoptsEpochWithoutSwitch
-// shows, at seed 642).
-func chaosSeeds() int64 {
-	if v, err := strconv.ParseInt(os.Getenv("SIM_CHAOS_SEEDS"), 10, 64); err == nil && v > 0 {
+// envInt reads a positive integer from the environment, or def.
+func envInt(name string, def int64) int64 {
+	if v, err := strconv.ParseInt(os.Getenv(name), 10, 64); err == nil && v > 0 {
 		return v
 	}
-	return 5
+	return def
 }

@@ -1,0 +1,96 @@
+package sim
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestChaosCampaign is `make sim SEEDS=N`: N chaos seeds per fleet shape
+// (SIM_SEEDS, from SIM_FIRST_SEED, 1 by default), spread over GOMAXPROCS
+// workers. It prints each fleet's rate in seeds per second and fails
+// with the list of seeds that broke an invariant or did not converge;
+// each replays with TestChaos (see there). Skipped unless SIM_SEEDS is
+// set: the regular tests run TestChaos's few seeds instead.
+func TestChaosCampaign(t *testing.T) {
+	n := envInt("SIM_SEEDS", 0)
+	if n == 0 {
+		t.Skip("SIM_SEEDS not set: make sim SEEDS=N runs the campaign")
+	}
+	first := envInt("SIM_FIRST_SEED", 1)
+	workers := runtime.GOMAXPROCS(0)
+	for i, f := range chaosFleets {
+		start := time.Now()
+		failed := campaign(f, first, n, workers)
+		d := time.Since(start)
+		t.Logf("fleet %d (%s): %d seeds in %v: %.1f seeds/s, %d failed", i, f.name, n, d.Round(time.Second),
+			float64(n)/d.Seconds(), len(failed))
+		for _, msg := range failed {
+			t.Errorf("fleet %d, %s (replay: SIM_CHAOS_FIRST=<seed> SIM_CHAOS_SEEDS=1 go test -run 'TestChaos/%d/' ./internal/sim)", i, msg, i)
+		}
+	}
+}
+
+// campaign runs seeds [first, first+n) of f on workers goroutines and
+// returns "seed S: <first line of the failure>" for each failing seed,
+// in seed order.
+func campaign(f chaosFleet, first, n int64, workers int) []string {
+	seeds := make(chan int64)
+	results := make([]string, n)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seed := range seeds {
+				if msg := runSeed(f, seed); msg != "" {
+					results[seed-first] = fmt.Sprintf("seed %d: %s", seed, msg)
+				}
+			}
+		}()
+	}
+	for seed := first; seed < first+n; seed++ {
+		seeds <- seed
+	}
+	close(seeds)
+	wg.Wait()
+	var failed []string
+	for _, r := range results {
+		if r != "" {
+			failed = append(failed, r)
+		}
+	}
+	return failed
+}
+
+// seedStop is what seedTB panics with to end one seed's run.
+type seedStop struct{}
+
+// seedTB is the TB of one campaign seed: the first failure ends the run
+// (like Fatalf ends a test) and is kept.
+type seedTB struct{ msg string }
+
+func (s *seedTB) Helper() {}
+func (s *seedTB) Fatalf(format string, args ...any) {
+	s.msg, _, _ = strings.Cut(fmt.Sprintf(format, args...), "\n")
+	panic(seedStop{})
+}
+
+// runSeed runs one seed and returns its failure, or "".
+func runSeed(f chaosFleet, seed int64) (msg string) {
+	tb := &seedTB{}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(seedStop); !ok {
+				msg = fmt.Sprintf("panic: %v", r)
+				return
+			}
+			msg = tb.msg
+		}
+	}()
+	chaosRun(tb, seed, f)
+	return ""
+}
