@@ -239,3 +239,47 @@ func TestLeaderRestartsDuringReconf(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulatedCrashStopsAtOnce: SENTINEL SIMULATE-FAILURE makes Redis
+// call exit(99) right after +elected-leader (crash-after-election) or
+// +promoted-slave (crash-after-promotion): nothing the Sentinel would have
+// done after that point may happen, in particular no further event.
+func TestSimulatedCrashStopsAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ flag, last string }{
+		{"crash-after-election", "+elected-leader"},
+		{"crash-after-promotion", "+promoted-slave"},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			t.Parallel()
+			c := Standard(t, 410, Topology{DownAfter: downAfter, FailoverTimeout: 20 * time.Second})
+			settle(t, c, 2)
+			for _, n := range c.Nodes() {
+				if _, err := n.Core.SetSimulateFailure([]string{tc.flag}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c.KillMaster()
+			var crashed *Node
+			if !c.RunUntil(func() bool {
+				for _, n := range c.Nodes() {
+					if n.Crashed() {
+						crashed = n
+						return true
+					}
+				}
+				return false
+			}, time.Minute) {
+				c.Fatalf("no Sentinel crashed")
+			}
+			ev := c.EventsOf(crashed.Name, "")
+			if last := ev[len(ev)-1]; last.Type != tc.last {
+				c.Fatalf("%s crashed with %s %s as its last event, want %s", crashed.Name, last.Type, last.Msg, tc.last)
+			}
+			c.Run(time.Second)
+			if n := len(c.EventsOf(crashed.Name, "")); n != len(ev) {
+				c.Fatalf("%s emitted events after its crash", crashed.Name)
+			}
+		})
+	}
+}
