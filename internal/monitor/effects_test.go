@@ -5,11 +5,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math/rand"
 	"os"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // allActions holds one value of every action type. TestApplyHandlesEveryAction
@@ -114,5 +116,28 @@ func TestApplyOrder(t *testing.T) {
 	want := []string{"PersistConfig", "Log", "Event", "Send", "Exit"}
 	if !reflect.DeepEqual(r.calls, want) {
 		t.Fatalf("calls %v, want %v", r.calls, want)
+	}
+}
+
+// TestNothingAfterSimulatedCrash: once SIMULATE-FAILURE crashed the core,
+// the Ready ends with the Exit and nothing more ever comes out, as Redis
+// exits on the spot.
+func TestNothingAfterSimulatedCrash(t *testing.T) {
+	p := Persisted{MyID: strings.Repeat("c", 40), Masters: []MasterSpec{NewMasterSpec("m", Addr{"127.0.0.1", 6379}, 1)}}
+	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
+	s.Ready()
+	s.crash()
+	s.event(LevelWarning, "+after", nil, "")
+	s.persist("after")
+	r := s.Ready()
+	if n := len(r.Actions); n != 1 {
+		t.Fatalf("actions %#v, want only the Exit", r.Actions)
+	}
+	if _, ok := r.Actions[0].(Exit); !ok || len(r.Events) != 0 {
+		t.Fatalf("ready %#v", r)
+	}
+	s.Tick(t0.Add(time.Second))
+	if r := s.Ready(); !r.Empty() {
+		t.Fatalf("output after the crash: %#v", r)
 	}
 }
