@@ -47,11 +47,39 @@ type Limits struct {
 	MaxMasterLinkDown time.Duration
 }
 
-// Eligible reports whether c may be promoted under limits.
-func Eligible(c Candidate, l Limits) bool {
-	return !c.Down && !c.Disconnected && c.Priority != 0 &&
-		c.SinceOKPing <= l.MaxSinceOKPing && c.SinceInfo <= l.MaxSinceInfo &&
-		c.MasterLinkDown <= l.MaxMasterLinkDown
+// Exclusion is the rule that keeps a replica from being promoted; the
+// zero value means none does.
+type Exclusion string
+
+// The exclusion rules, in the order Redis checks them.
+const (
+	Eligible           Exclusion = ""
+	ExcludedDown       Exclusion = "down"             // SDOWN or ODOWN
+	ExcludedLinkDown   Exclusion = "disconnected"     // no live link to it
+	ExcludedStalePing  Exclusion = "stale-ping"       // no valid PING reply recently
+	ExcludedPriority0  Exclusion = "priority-0"       // replica-priority 0
+	ExcludedStaleInfo  Exclusion = "stale-info"       // no INFO reply recently
+	ExcludedMasterLink Exclusion = "master-link-down" // away from the master too long
+)
+
+// Exclude returns the first rule, in Redis's order, that keeps c from
+// being promoted under l, or Eligible.
+func Exclude(c Candidate, l Limits) Exclusion {
+	switch {
+	case c.Down:
+		return ExcludedDown
+	case c.Disconnected:
+		return ExcludedLinkDown
+	case c.SinceOKPing > l.MaxSinceOKPing:
+		return ExcludedStalePing
+	case c.Priority == 0:
+		return ExcludedPriority0
+	case c.SinceInfo > l.MaxSinceInfo:
+		return ExcludedStaleInfo
+	case c.MasterLinkDown > l.MaxMasterLinkDown:
+		return ExcludedMasterLink
+	}
+	return Eligible
 }
 
 // Better reports whether a should be promoted rather than b: lower
@@ -79,7 +107,7 @@ func Better(a, b Candidate) bool {
 func Select(cands []Candidate, l Limits) (Candidate, error) {
 	var ok []Candidate
 	for _, c := range cands {
-		if Eligible(c, l) {
+		if Exclude(c, l) == Eligible {
 			ok = append(ok, c)
 		}
 	}

@@ -48,3 +48,31 @@ func TestSelectNone(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestExclude(t *testing.T) {
+	l := Limits{MaxSinceOKPing: 5 * time.Second, MaxSinceInfo: 30 * time.Second, MaxMasterLinkDown: time.Minute}
+	ok := Candidate{ID: "r", Priority: 100}
+	for _, tc := range []struct {
+		name string
+		edit func(*Candidate)
+		want Exclusion
+	}{
+		{"eligible", func(*Candidate) {}, Eligible},
+		{"down", func(c *Candidate) { c.Down = true }, ExcludedDown},
+		{"disconnected", func(c *Candidate) { c.Disconnected = true }, ExcludedLinkDown},
+		{"stale ping", func(c *Candidate) { c.SinceOKPing = 6 * time.Second }, ExcludedStalePing},
+		{"priority 0", func(c *Candidate) { c.Priority = 0 }, ExcludedPriority0},
+		{"stale info", func(c *Candidate) { c.SinceInfo = 31 * time.Second }, ExcludedStaleInfo},
+		{"master link down", func(c *Candidate) { c.MasterLinkDown = 2 * time.Minute }, ExcludedMasterLink},
+		{"first rule wins", func(c *Candidate) { c.Priority = 0; c.Down = true }, ExcludedDown},
+		{"at the limits", func(c *Candidate) {
+			c.SinceOKPing, c.SinceInfo, c.MasterLinkDown = l.MaxSinceOKPing, l.MaxSinceInfo, l.MaxMasterLinkDown
+		}, Eligible},
+	} {
+		c := ok
+		tc.edit(&c)
+		if got := Exclude(c, l); got != tc.want {
+			t.Errorf("%s: Exclude = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

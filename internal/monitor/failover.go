@@ -46,6 +46,8 @@ func (s *Sentinel) startFailover(m *master, now int64) {
 	s.event(LevelWarning, "+try-failover", &m.instance, "")
 	m.failoverStartTime = now + int64(s.rnd.Intn(1000))
 	m.failoverStateChangeTime = now
+	m.beginTimeline(true)
+	m.mark(PhaseStart, now, "epoch "+strconv.FormatUint(m.failoverEpoch, 10))
 }
 
 // Failover starts a failover without asking the other Sentinels
@@ -104,7 +106,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 	case failWaitPromotion:
 		if now-m.failoverStateChangeTime > m.failoverTimeout {
 			s.event(LevelWarning, "-failover-abort-slave-timeout", &m.instance, "")
-			s.abortFailover(m, now)
+			s.abortFailover(m, now, "slave-timeout")
 		}
 	case failReconfSlaves:
 		s.failoverReconfNextSlave(m, now)
@@ -121,11 +123,12 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 		}
 		if now-m.failoverStartTime > timeout {
 			s.event(LevelWarning, "-failover-abort-not-elected", &m.instance, "")
-			s.abortFailover(m, now)
+			s.abortFailover(m, now, "not-elected")
 		}
 		return
 	}
 	s.event(LevelWarning, "+elected-leader", &m.instance, "")
+	m.mark(PhaseElected, now, "")
 	if s.simFailure&SimCrashAfterElection != 0 {
 		s.crash()
 		return
@@ -146,6 +149,17 @@ func (s *Sentinel) crash() {
 
 // selectReplica picks the replica to promote (§9).
 func (s *Sentinel) selectReplica(m *master, now int64) *instance {
+	cands, limits := s.replicaCandidates(m, now)
+	best, err := failover.Select(cands, limits)
+	if err != nil {
+		return nil
+	}
+	return m.replicas[best.ID]
+}
+
+// replicaCandidates describes m's replicas for replica selection, in
+// name order, with the limits in force at now.
+func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate, failover.Limits) {
 	maxLinkDown := m.downAfter * 10
 	if m.has(flagSDown) {
 		maxLinkDown += now - m.sdownSince
@@ -173,21 +187,18 @@ func (s *Sentinel) selectReplica(m *master, now int64) *instance {
 			MasterLinkDown: msDuration(r.masterLinkDownTime),
 		})
 	}
-	best, err := failover.Select(cands, limits)
-	if err != nil {
-		return nil
-	}
-	return m.replicas[best.ID]
+	return cands, limits
 }
 
 func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
 	r := s.selectReplica(m, now)
 	if r == nil {
 		s.event(LevelWarning, "-failover-abort-no-good-slave", &m.instance, "")
-		s.abortFailover(m, now)
+		s.abortFailover(m, now, "no-good-slave")
 		return
 	}
 	s.event(LevelWarning, "+selected-slave", r, "")
+	m.mark(PhaseSelected, now, r.name)
 	r.flags |= flagPromoted
 	m.promoted = r
 	m.failoverState = failSendSlaveofNoone
@@ -200,7 +211,7 @@ func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 	if r.link.disconnected(r.kind) {
 		if now-m.failoverStateChangeTime > m.failoverTimeout {
 			s.event(LevelWarning, "-failover-abort-slave-timeout", &m.instance, "")
-			s.abortFailover(m, now)
+			s.abortFailover(m, now, "slave-timeout")
 		}
 		return
 	}
@@ -221,6 +232,7 @@ func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	m.failoverStateChangeTime = now
 	s.persist("promotion")
 	s.event(LevelWarning, "+promoted-slave", r, "")
+	m.mark(PhasePromoted, now, r.name)
 	if s.simFailure&SimCrashAfterPromotion != 0 {
 		s.crash()
 		return
@@ -297,6 +309,7 @@ func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 	}
 	if notReconfigured == 0 {
 		s.event(LevelWarning, "+failover-end", &m.instance, "")
+		m.mark(PhaseEnd, now, "")
 		m.failoverState = failUpdateConfig
 		m.failoverStateChangeTime = now
 	}
@@ -313,8 +326,10 @@ func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 	}
 }
 
-// abortFailover gives up a failover that has not promoted anything yet.
-func (s *Sentinel) abortFailover(m *master, now int64) {
+// abortFailover gives up a failover that has not promoted anything yet
+// (or, superseded, one that has); reason goes to the timeline.
+func (s *Sentinel) abortFailover(m *master, now int64, reason string) {
+	m.endTimeline(PhaseAborted, now, reason)
 	m.flags &^= flagFailoverInProgress | flagForceFailover
 	m.failoverState = failNone
 	m.failoverStateChangeTime = now
