@@ -139,7 +139,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
 		s.event(LevelWarning, "-failover-abort-superseded", &m.instance,
 			" #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
-		s.abortFailover(m, now)
+		s.abortFailover(m, now, "superseded")
 	}
 	sameAsMaster := h.MasterPort == m.addr.Port && s.addrMatchesHost(m.addr, h.MasterIP)
 	if sameAsMaster && sameAddr(announced, m.addr) {
@@ -153,6 +153,9 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
 	s.event(LevelWarning, "+config-update-from", si, "")
 	s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+
 		strconv.Itoa(old.Port)+" "+h.MasterIP+" "+strconv.Itoa(h.MasterPort))
+	m.beginTimeline(false)
+	m.mark(PhaseConfigHop, now, si.name)
+	m.endTimeline(PhaseSwitched, now, h.MasterIP+" "+strconv.Itoa(h.MasterPort))
 	if s.resetMasterAndChangeAddress(m, Addr{Host: h.MasterIP, Port: h.MasterPort}, now) {
 		s.clientReconfigScript(m, "observer", old, m.addr)
 	}

@@ -49,6 +49,11 @@ type master struct {
 	failoverDelayLogged     int64
 	promoted                *instance
 
+	// timeline records the failover in progress; lastTimeline the last
+	// one that ended (switched or aborted).
+	timeline     Timeline
+	lastTimeline Timeline
+
 	replicas  map[string]*instance // by name
 	sentinels map[string]*instance // by run id
 

@@ -81,5 +81,10 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 	old, to := m.addr, m.promoted.addr
 	s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+strconv.Itoa(old.Port)+
 		" "+s.announceHost(to)+" "+strconv.Itoa(to.Port))
+	m.endTimeline(PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
+	// go-sentinel's extension: the failover's phases and durations, once
+	// per failover this Sentinel led (notice level: no notification
+	// script runs for it).
+	s.event(LevelNotice, "+failover-timeline", &m.instance, " "+m.lastTimeline.String())
 	s.resetMasterAndChangeAddress(m, to, now)
 }
