@@ -1,0 +1,112 @@
+package monitor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Text renders an Explanation for people: the stage and the reasons
+// first, then the facts behind them, one per line.
+func (e Explanation) Text() string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	w("master %s %s %d: %s", e.Master, e.IP, e.Port, stageText[e.Stage])
+	for _, y := range e.Why {
+		w("  why: %s", y)
+	}
+	d := e.Detection
+	w("detection: sdown=%s odown=%s down-after=%s link=%s last-valid-reply=%s ago role-reported=%s",
+		yesFor(d.SDown, d.SDownMs), yesFor(d.ODown, d.ODownMs), msText(d.DownAfterMs), upDown(d.LinkUp), msText(d.LastValidMs), d.RoleReported)
+	ag := e.Agreement
+	w("agreement: %d report it down, quorum %d; %d Sentinels know it, majority %d, %d can vote", ag.DownReports, ag.Quorum, ag.Voters, ag.Majority, ag.Reachable)
+	for _, s := range e.Sentinels {
+		opinion := "says not down"
+		if s.ReportsDown {
+			opinion = "says down"
+		}
+		vote := ""
+		if s.VotedFor != "" {
+			vote = fmt.Sprintf(", voted for %s in epoch %d", short(s.VotedFor), s.VoteEpoch)
+		}
+		w("  sentinel %s %s:%d link=%s %s (reply %s ago)%s", short(s.RunID), s.IP, s.Port, upDown(s.LinkUp), opinion, msText(s.ReplyAgeMs), vote)
+	}
+	el := e.Election
+	voted := el.VotedFor
+	if voted == "" {
+		voted = "nobody"
+	}
+	w("election: current-epoch %d, config-epoch %d, this Sentinel voted for %s in epoch %d; %d vote(s) for it, %d needed",
+		el.CurrentEpoch, el.ConfigEpoch, short(voted), el.LeaderEpoch, el.VotesForMe, el.VotesNeeded)
+	f := e.Failover
+	if f.InProgress {
+		w("failover: state %s for %s (epoch %d), deadline in %s, promoting %s", f.State, msText(f.StateMs), f.Epoch, msText(f.DeadlineMs), orNone(f.Promoted))
+	} else if f.NextAttemptMs > 0 {
+		w("failover: none; the next may start in %s (2 × failover-timeout %s)", msText(f.NextAttemptMs), msText(f.FailoverTimeoutMs))
+	} else {
+		w("failover: none; one may start now (failover-timeout %s)", msText(f.FailoverTimeoutMs))
+	}
+	if e.Tilt.On {
+		w("tilt: on for %s, ends in %s", msText(e.Tilt.ForMs), msText(e.Tilt.EndsMs))
+	} else {
+		w("tilt: off")
+	}
+	for _, r := range e.Replicas {
+		switch {
+		case r.Best:
+			w("  replica %s: eligible, would be promoted (priority %d, offset %d)", r.Name, r.Priority, r.Offset)
+		case r.Eligible:
+			w("  replica %s: eligible (priority %d, offset %d)", r.Name, r.Priority, r.Offset)
+		default:
+			w("  replica %s: excluded, %s [%s]", r.Name, r.Reason, r.Rule)
+		}
+	}
+	for _, t := range []struct {
+		name string
+		v    *TimelineView
+	}{{"current failover", e.Current}, {"last failover", e.LastFailover}} {
+		if t.v == nil {
+			continue
+		}
+		role := "followed"
+		if t.v.Led {
+			role = "led"
+		}
+		w("%s (%s by this Sentinel), total %s:", t.name, role, msText(t.v.TotalMs))
+		for _, p := range t.v.Phases {
+			note := ""
+			if p.Note != "" {
+				note = " (" + p.Note + ")"
+			}
+			w("  %s %-14s %s%s", p.At, p.Phase, msText(p.DurationMs), note)
+		}
+	}
+	return b.String()
+}
+
+var stageText = map[Stage]string{
+	StageOK:       "ok (not subjectively down)",
+	StageSDown:    "subjectively down (SDOWN), not objectively down",
+	StageODown:    "objectively down (ODOWN), no failover running here",
+	StageFailover: "failover in progress here",
+}
+
+func yesFor(b bool, v int64) string {
+	if !b {
+		return "no"
+	}
+	return "yes for " + msText(v)
+}
+
+func upDown(b bool) string {
+	if b {
+		return "up"
+	}
+	return "down"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none yet"
+	}
+	return s
+}
