@@ -12,15 +12,15 @@ type Phase string
 
 // The phases of a failover, as this Sentinel saw them.
 const (
-	PhaseSDown     Phase = "sdown"       // the master became subjectively down
-	PhaseODown     Phase = "odown"       // objectively down (quorum reached)
-	PhaseStart     Phase = "try-failover" // this Sentinel started a failover
-	PhaseElected   Phase = "elected"      // it won the election
-	PhaseSelected  Phase = "selected"     // it chose the replica to promote
-	PhasePromoted  Phase = "promoted"     // the replica reported role master
-	PhaseEnd       Phase = "failover-end" // every replica reconfigured (or the timeout)
-	PhaseSwitched  Phase = "switched"     // the master address changed (+switch-master)
-	PhaseAborted   Phase = "aborted"      // the failover was given up
+	PhaseSDown     Phase = "sdown"         // the master became subjectively down
+	PhaseODown     Phase = "odown"         // objectively down (quorum reached)
+	PhaseStart     Phase = "try-failover"  // this Sentinel started a failover
+	PhaseElected   Phase = "elected"       // it won the election
+	PhaseSelected  Phase = "selected"      // it chose the replica to promote
+	PhasePromoted  Phase = "promoted"      // the replica reported role master
+	PhaseEnd       Phase = "failover-end"  // every replica reconfigured (or the timeout)
+	PhaseSwitched  Phase = "switched"      // the master address changed (+switch-master)
+	PhaseAborted   Phase = "aborted"       // the failover was given up
 	PhaseConfigHop Phase = "config-update" // a peer's newer config was adopted (observer)
 )
 
