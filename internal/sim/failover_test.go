@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -281,5 +282,37 @@ func TestSimulatedCrashStopsAtOnce(t *testing.T) {
 				c.Fatalf("%s emitted events after its crash", crashed.Name)
 			}
 		})
+	}
+}
+
+// TestFailoverTimeline: the leader ends its failover with one
+// +failover-timeline event listing the phases in order with their
+// durations; the observers keep a timeline of what they followed.
+func TestFailoverTimeline(t *testing.T) {
+	t.Parallel()
+	c := Standard(t, 420, Topology{DownAfter: downAfter})
+	settle(t, c, 2)
+	kill := c.Now()
+	c.KillMaster()
+	if !c.RunUntil(func() bool { return len(c.EventsSince(kill, "", "+failover-timeline")) > 0 }, time.Minute) {
+		c.Fatalf("no +failover-timeline")
+	}
+	tl := c.EventsSince(kill, "", "+failover-timeline")
+	if len(tl) != 1 {
+		c.Fatalf("%d +failover-timeline events", len(tl))
+	}
+	re := regexp.MustCompile(`^master m \S+ 6379 sdown\+[0-9.]+s odown\+[0-9.]+s try-failover\+[0-9.]+s elected\+[0-9.]+s selected\+[0-9.]+s promoted\+[0-9.]+s failover-end\+[0-9.]+s switched total [0-9.]+s$`)
+	if !re.MatchString(tl[0].Msg) {
+		c.Fatalf("timeline %q", tl[0].Msg)
+	}
+	for _, n := range c.Nodes() {
+		e, err := n.Core.Explain(n.Now(), masterName)
+		if err != nil || e.LastFailover == nil {
+			c.Fatalf("%s: no last failover (%v)", n.Name, err)
+		}
+		led := n.Name == tl[0].Node
+		if e.LastFailover.Led != led || e.LastFailover.Phases[len(e.LastFailover.Phases)-1].Phase != "switched" {
+			c.Fatalf("%s: last failover %+v", n.Name, e.LastFailover)
+		}
 	}
 }
