@@ -4,7 +4,7 @@ BIN     := bin/go-sentinel
 COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
-.PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean sim
+.PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean sim sim-speed
 
 all: build
 
@@ -32,6 +32,12 @@ bench:
 SEEDS ?= 1000
 sim:
 	SIM_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestChaosCampaign$$' -v ./internal/sim | grep -v '^=== '
+
+# Failover timing in the simulator: SEEDS kills of the master per latency
+# profile; beyond-down-after times, split votes, failovers of the healthy
+# new master, and the leader's phases.
+sim-speed:
+	SIM_SPEED_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestFailoverSpeed$$' -v ./internal/sim | grep -v '^=== '
 
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build
