@@ -31,8 +31,31 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		}
 		return false
 	}
+	if a := s.opts.Accel; a.ElectionStep > 0 || a.ElectionJitter > 0 {
+		if m.electionAt == 0 {
+			m.electionAt = now + int64(s.electionRank(m))*a.ElectionStep.Milliseconds() + s.rnd.Int63n(a.ElectionJitter.Milliseconds()+1)
+		}
+		if now < m.electionAt {
+			s.deadline(m.electionAt)
+			return false
+		}
+	}
+	m.electionAt = 0
 	s.startFailover(m, now)
 	return true
+}
+
+// electionRank is how many Sentinels of m that could lead (a live link,
+// not SDOWN) have a smaller run id than this one.
+func (s *Sentinel) electionRank(m *master) int {
+	rank := 0
+	me := strings.ToLower(s.myID)
+	for _, si := range m.sentinels {
+		if !si.link.disconnected(kindSentinel) && !si.has(flagSDown) && strings.ToLower(si.runID) < me {
+			rank++
+		}
+	}
+	return rank
 }
 
 // startFailover enters wait_start with a new epoch; the self-vote of the

@@ -9,6 +9,7 @@ const (
 	sentInfo
 	sentHello
 	sentAsk
+	sentExec // the EXEC of a SLAVEOF transaction
 	sentOther
 )
 
@@ -51,6 +52,17 @@ type link struct {
 	localAddr Addr // local address of the command connection, for hellos
 
 	pending map[uint64]pending // commands sent on cc, by tag
+}
+
+// pendingOf reports whether a command of kind k sent for inst awaits its
+// reply.
+func (l *link) pendingOf(k pendingKind, inst *instance) bool {
+	for _, p := range l.pending {
+		if p.kind == k && p.inst == inst {
+			return true
+		}
+	}
+	return false
 }
 
 func newLink(now int64) *link {

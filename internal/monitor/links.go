@@ -198,6 +198,12 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		}
 	case sentAsk:
 		s.askReply(i, in.Reply, now)
+	case sentExec:
+		// The instance acknowledged a SLAVEOF transaction: ask at once
+		// what it now is, rather than at the next INFO period.
+		if s.opts.Accel.InfoAfterExec && s.instanceAlive(i) {
+			s.send(i, sentInfo, "INFO")
+		}
 	}
 }
 

@@ -48,6 +48,10 @@ type master struct {
 	failoverEpoch           uint64
 	failoverDelayLogged     int64
 	promoted                *instance
+	// electionAt is when this Sentinel may start the failover of the
+	// ODOWN master after its random election delay (Accel); 0 when no
+	// delay is running.
+	electionAt int64
 
 	// timeline records the failover in progress; lastTimeline the last
 	// one that ended (switched or aborted).

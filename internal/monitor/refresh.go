@@ -157,6 +157,6 @@ func (s *Sentinel) sendSlaveOf(i *instance, to *Addr) bool {
 	s.send(i, sentOther, "CONFIG", "REWRITE")
 	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
 	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "pubsub")
-	s.send(i, sentOther, "EXEC")
+	s.send(i, sentExec, "EXEC")
 	return true
 }

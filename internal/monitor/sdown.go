@@ -33,7 +33,12 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 			s.event(LevelWarning, "+sdown", i, "")
 			i.sdownSince = now
 			i.flags |= flagSDown
+			if i.kind == kindMaster {
+				s.busy(now)
+			}
 		}
+	} else if !i.has(flagSDown) && l.actPingTime != 0 {
+		s.deadline(l.actPingTime + i.downAfter + 1)
 	} else if i.has(flagSDown) {
 		i.flags &^= flagSDown | flagScriptKillSent
 		s.event(LevelWarning, "-sdown", i, "")
@@ -56,11 +61,13 @@ func (s *Sentinel) checkODown(m *master, now int64) {
 	}
 	if odown {
 		if !m.has(flagODown) {
+			s.busy(now)
 			m.flags |= flagODown
 			m.odownSince = now
 			s.event(LevelWarning, "+odown", &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.quorum))
 		}
 	} else if m.has(flagODown) {
+		m.electionAt = 0
 		m.flags &^= flagODown
 		s.event(LevelWarning, "-odown", &m.instance, "")
 	}
@@ -80,7 +87,14 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		if !m.has(flagSDown) || si.link.disconnected(si.kind) {
 			continue
 		}
-		if !force && elapsed < ask {
+		period := ask
+		if fast := s.opts.Accel.ODownAskPeriod.Milliseconds(); fast > 0 && !m.has(flagODown) {
+			if !force && si.link.pendingOf(sentAsk, si) {
+				continue // asked already; a silent peer gets no pile of asks
+			}
+			period = fast
+		}
+		if !force && elapsed < period {
 			continue
 		}
 		runid := "*"

@@ -33,6 +33,9 @@ type Options struct {
 	// RequirePass is this Sentinel's own password, also used to
 	// authenticate to other Sentinels when sentinel-pass is not set.
 	RequirePass string
+	// Accel selects go-sentinel's failover accelerations; the zero value
+	// is Redis's timing (the daemon uses DefaultAccel).
+	Accel Accel
 }
 
 // Sentinel is the state of one Sentinel. The zero value is not usable; use
@@ -50,6 +53,12 @@ type Sentinel struct {
 	names   []string // sorted master names, the dictionary order of replies
 
 	lastTick int64 // 0 before the first tick
+
+	// busyUntil keeps the timer fast (Accel.BusyTick) until then;
+	// nextDeadline is the earliest instant a timer-driven decision falls
+	// due (an SDOWN deadline, the end of an election delay), 0 if none.
+	busyUntil    int64
+	nextDeadline int64
 
 	tilt      bool
 	tiltStart int64

@@ -11,6 +11,7 @@ func (s *Sentinel) Tick(now time.Time) {
 	}
 	t := ms(now)
 	s.checkTilt(t)
+	s.nextDeadline = 0
 	var switching *master
 	for _, name := range s.names {
 		m := s.masters[name]
@@ -23,6 +24,9 @@ func (s *Sentinel) Tick(now time.Time) {
 		}
 		if m.failoverState == failUpdateConfig {
 			switching = m
+		}
+		if m.has(flagFailoverInProgress) {
+			s.busy(t)
 		}
 	}
 	if switching != nil {
@@ -84,6 +88,9 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	infoPeriod := s.timing.InfoPeriod.Milliseconds()
 	if i.kind == kindReplica && (i.master.has(flagODown|flagFailoverInProgress) || i.masterLinkDownTime != 0) {
 		infoPeriod = 1000
+		if fast := s.opts.Accel.FailoverInfoPeriod.Milliseconds(); fast > 0 && i.master.has(flagFailoverInProgress) {
+			infoPeriod = fast
+		}
 	}
 	pingPeriod := s.timing.PingPeriod.Milliseconds()
 	if i.downAfter < pingPeriod {
@@ -102,8 +109,34 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 
 // NextTickIn returns how long to wait before the next Tick: a random
 // duration between TickMinInterval and TickMaxInterval, like Redis's
-// 10 + rand()%10 Hz timer.
+// 10 + rand()%10 Hz timer; with the accelerations (Accel) at most
+// BusyTick while busy, and no later than the next deadline the last tick
+// found.
 func (s *Sentinel) NextTickIn() time.Duration {
 	hz := 10 + s.rnd.Intn(10)
-	return time.Second / time.Duration(hz)
+	d := time.Second / time.Duration(hz)
+	a := s.opts.Accel
+	if a.BusyTick > 0 && s.lastTick < s.busyUntil && d > a.BusyTick {
+		d = a.BusyTick/2 + time.Duration(s.rnd.Int63n(int64(a.BusyTick/2)+1))
+	}
+	if a.DeadlineTicks && s.nextDeadline > 0 {
+		if until := msDuration(s.nextDeadline - s.lastTick); until < d {
+			d = max(until, time.Millisecond)
+		}
+	}
+	return d
+}
+
+// busy keeps the timer fast for Accel.BusyFor from now.
+func (s *Sentinel) busy(now int64) {
+	if s.opts.Accel.BusyTick > 0 {
+		s.busyUntil = max(s.busyUntil, now+s.opts.Accel.BusyFor.Milliseconds())
+	}
+}
+
+// deadline records that a timer-driven decision falls due at t.
+func (s *Sentinel) deadline(t int64) {
+	if s.opts.Accel.DeadlineTicks && (s.nextDeadline == 0 || t < s.nextDeadline) {
+		s.nextDeadline = t
+	}
 }

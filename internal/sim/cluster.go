@@ -41,6 +41,10 @@ type Options struct {
 	// every N-th tick of the node. The other invariants run after every
 	// step regardless.
 	ViewCheckEvery int
+	// Accel is the failover accelerations of every node; nil is
+	// monitor.DefaultAccel(), what the daemon runs with. Use
+	// &monitor.Accel{} for Redis's timing.
+	Accel *monitor.Accel
 }
 
 // Cluster is one simulated world: a virtual clock, a seeded random source,

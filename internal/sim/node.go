@@ -74,7 +74,11 @@ func (c *Cluster) boot(n *Node) {
 	n.crashed = false
 	n.seed = c.rnd.Int63()
 	n.conns = map[monitor.LinkID]*conn{}
-	n.Core = monitor.New(n.Disk, monitor.Options{Port: n.Port}, rand.New(rand.NewSource(n.seed)), n.Now())
+	accel := monitor.DefaultAccel()
+	if c.opts.Accel != nil {
+		accel = *c.opts.Accel
+	}
+	n.Core = monitor.New(n.Disk, monitor.Options{Port: n.Port, Accel: accel}, rand.New(rand.NewSource(n.seed)), n.Now())
 	c.tracef(n.Name, "start myid=%s seed=%d epoch=%d", n.Core.MyID(), n.seed, n.Core.CurrentEpoch())
 	c.drain(n)
 	c.scheduleTick(n)

@@ -1,0 +1,55 @@
+package monitor
+
+import "time"
+
+// Accel holds go-sentinel's failover accelerations: local policies that
+// change when this Sentinel acts, never what it sends or how it answers,
+// so mixed fleets with redis-sentinel keep working. The zero value is
+// Redis 7.0.15's timing.
+type Accel struct {
+	// DeadlineTicks runs the timer when an instance's down-after period
+	// runs out, rather than only at the next 52-100 ms tick, so that
+	// SDOWN is decided on time.
+	DeadlineTicks bool
+	// BusyTick, when not zero, is the longest timer period while a
+	// failover runs here or a master went down in the last BusyFor: the
+	// steps of a failover are a tick apart.
+	BusyTick time.Duration
+	BusyFor  time.Duration
+	// ODownAskPeriod, when not zero, is how often a Sentinel that thinks
+	// a master is down asks the others again while it is not yet
+	// objectively down (Redis asks once per second).
+	ODownAskPeriod time.Duration
+	// FailoverInfoPeriod, when not zero, is how often INFO goes to the
+	// replicas of a master whose failover this Sentinel runs (Redis: 1 s),
+	// so promotion and reconfiguration are confirmed without waiting.
+	FailoverInfoPeriod time.Duration
+	// InfoAfterExec sends INFO to an instance as soon as it acknowledged
+	// a SLAVEOF transaction.
+	InfoAfterExec bool
+	// ElectionStep and ElectionJitter set the delay between a master
+	// becoming objectively down and this Sentinel starting a failover:
+	// rank × ElectionStep plus a random share of ElectionJitter, where
+	// rank is how many reachable Sentinels of the master have a smaller
+	// run id. Sentinels that saw the master die at the same instant would
+	// otherwise ask for votes at the same instant and split them; with
+	// the ladder the first one asks alone, the others vote for it (a vote
+	// holds back one's own start), and the next one steps in only if the
+	// first did not ask within a step.
+	ElectionStep   time.Duration
+	ElectionJitter time.Duration
+}
+
+// DefaultAccel returns the accelerations the daemon runs with.
+func DefaultAccel() Accel {
+	return Accel{
+		DeadlineTicks:      true,
+		BusyTick:           20 * time.Millisecond,
+		BusyFor:            5 * time.Second,
+		ODownAskPeriod:     100 * time.Millisecond,
+		FailoverInfoPeriod: 100 * time.Millisecond,
+		InfoAfterExec:      true,
+		ElectionStep:       100 * time.Millisecond,
+		ElectionJitter:     20 * time.Millisecond,
+	}
+}
