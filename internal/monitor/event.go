@@ -22,6 +22,16 @@ type Event struct {
 	Type   string
 	Msg    string
 	Master string
+	// Role, Name and Addr describe the instance the event is about
+	// ("master", "slave" or "sentinel"; its name; its address as
+	// announced), all empty for events about no instance (+tilt,
+	// +new-epoch, +switch-master). Epoch is this Sentinel's current epoch
+	// when the event happened. They are for structured logs and metrics;
+	// Msg already says the same for people.
+	Role  string
+	Name  string
+	Addr  Addr
+	Epoch uint64
 }
 
 // String is the event as Redis logs it: `<type> <message>`.
@@ -31,9 +41,11 @@ func (e Event) String() string { return e.Type + " " + e.Msg }
 // level except debug.
 func (e Event) Published() bool { return e.Level > LevelDebug }
 
-// LogLine is a log message from the core that is not an event, such as
-// `Sentinel ID is <id>`.
+// LogLine is one log message from the core: an event's line (`<type>
+// <message>`, with Event set) or another message such as `Sentinel ID is
+// <id>` (Event nil).
 type LogLine struct {
 	Level Level
 	Text  string
+	Event *Event
 }

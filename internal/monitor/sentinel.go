@@ -313,6 +313,9 @@ func (s *Sentinel) event(l Level, typ string, inst *instance, msg string) {
 	if inst != nil {
 		e.Msg = inst.prefix(s.announceHost) + msg
 		e.Master = inst.master.name
+		e.Role = [...]string{kindMaster: "master", kindReplica: "slave", kindSentinel: "sentinel"}[inst.kind]
+		e.Name = inst.name
+		e.Addr = s.announceAddr(inst.addr)
 	} else {
 		e.Msg = msg
 	}
@@ -335,8 +338,10 @@ func (s *Sentinel) emit(e Event) {
 	if s.crashed {
 		return
 	}
+	e.Epoch = s.currentEpoch
 	s.out.Events = append(s.out.Events, e)
-	s.out.Logs = append(s.out.Logs, LogLine{Level: e.Level, Text: e.String()})
+	ev := e
+	s.out.Logs = append(s.out.Logs, LogLine{Level: e.Level, Text: e.String(), Event: &ev})
 	if e.Level != LevelWarning || e.Master == "" {
 		return
 	}

@@ -60,8 +60,10 @@ func TestMonitorEventsInNameOrder(t *testing.T) {
 	}}
 	s, r := newTestSentinel(t, p)
 	want := []Event{
-		{LevelWarning, "+monitor", "master alpha 10.0.0.1 30000 quorum 1", "alpha"},
-		{LevelWarning, "+monitor", "master zeta 127.0.0.1 7000 quorum 2", "zeta"},
+		{Level: LevelWarning, Type: "+monitor", Msg: "master alpha 10.0.0.1 30000 quorum 1", Master: "alpha",
+			Role: "master", Name: "alpha", Addr: Addr{"10.0.0.1", 30000}},
+		{Level: LevelWarning, Type: "+monitor", Msg: "master zeta 127.0.0.1 7000 quorum 2", Master: "zeta",
+			Role: "master", Name: "zeta", Addr: Addr{"127.0.0.1", 7000}},
 	}
 	if len(r.Events) != len(want) {
 		t.Fatalf("events = %#v", r.Events)
@@ -73,6 +75,11 @@ func TestMonitorEventsInNameOrder(t *testing.T) {
 	}
 	if got := r.Events[0].String(); got != "+monitor master alpha 10.0.0.1 30000 quorum 1" {
 		t.Errorf("String() = %q", got)
+	}
+	for k, l := range r.Logs[1:] {
+		if l.Event == nil || *l.Event != r.Events[k] {
+			t.Errorf("log line %d %q does not carry its event", k+1, l.Text)
+		}
 	}
 	names := s.MasterNames()
 	if len(names) != 2 || names[0] != "alpha" || names[1] != "zeta" {
