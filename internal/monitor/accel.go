@@ -24,6 +24,10 @@ type Accel struct {
 	// replicas of a master whose failover this Sentinel runs (Redis: 1 s),
 	// so promotion and reconfiguration are confirmed without waiting.
 	FailoverInfoPeriod time.Duration
+	// MasterReconnectPeriod, when not zero, is how often a lost
+	// connection to a master is dialled again (Redis: once per ping
+	// period, 1 s), so that a master that comes back is seen at once.
+	MasterReconnectPeriod time.Duration
 	// InfoAfterExec sends INFO to an instance as soon as it acknowledged
 	// a SLAVEOF transaction.
 	InfoAfterExec bool
@@ -43,13 +47,14 @@ type Accel struct {
 // DefaultAccel returns the accelerations the daemon runs with.
 func DefaultAccel() Accel {
 	return Accel{
-		DeadlineTicks:      true,
-		BusyTick:           20 * time.Millisecond,
-		BusyFor:            5 * time.Second,
-		ODownAskPeriod:     100 * time.Millisecond,
-		FailoverInfoPeriod: 100 * time.Millisecond,
-		InfoAfterExec:      true,
-		ElectionStep:       100 * time.Millisecond,
-		ElectionJitter:     20 * time.Millisecond,
+		DeadlineTicks:         true,
+		BusyTick:              20 * time.Millisecond,
+		BusyFor:               5 * time.Second,
+		ODownAskPeriod:        100 * time.Millisecond,
+		FailoverInfoPeriod:    100 * time.Millisecond,
+		InfoAfterExec:         true,
+		MasterReconnectPeriod: 100 * time.Millisecond,
+		ElectionStep:          100 * time.Millisecond,
+		ElectionJitter:        20 * time.Millisecond,
 	}
 }

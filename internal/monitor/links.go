@@ -42,7 +42,11 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 	if i.addr.Port == 0 || !l.missing(i.kind) {
 		return
 	}
-	if since(now, l.lastReconnTime) < s.timing.PingPeriod.Milliseconds() {
+	period := s.timing.PingPeriod.Milliseconds()
+	if fast := s.opts.Accel.MasterReconnectPeriod.Milliseconds(); fast > 0 && i.kind == kindMaster {
+		period = min(period, fast)
+	}
+	if since(now, l.lastReconnTime) < period {
 		return
 	}
 	l.lastReconnTime = now
@@ -171,6 +175,13 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 		l.actPingTime = now
 	}
 	s.event(LevelDebug, typ, ref.inst, " #"+in.Err)
+	// The instance probably went away: probe the command connection at
+	// once, so that if it is dead too it is found closed now (the link
+	// adapter notices a closed idle connection only when it next sends),
+	// not when the periodic PINGs resume after the pub/sub link is back.
+	if ref.kind == PubSubLink && l.cc != 0 && l.ccUp && s.instanceAlive(ref.inst) {
+		s.sendPing(ref.inst, now)
+	}
 }
 
 // reply routes a CommandReply to what the command was for.
