@@ -4,7 +4,9 @@
 # redis-tools (redis-cli) and tcl (the upstream test suite); for the client
 # compatibility tests (test/integration/clients_*_test.go) also Debian's
 # python3-redis (redis-py), nodejs and npm, and the npm packages locked in
-# test/integration/clients/package-lock.json (ioredis).
+# test/integration/clients/package-lock.json (ioredis); iproute2 and
+# iptables for the failure-detection test that drops a test host's packets
+# in a network namespace (test/integration/netns_test.go).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 need=()
@@ -16,6 +18,9 @@ command -v tclsh          >/dev/null 2>&1 || need+=(tcl)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import redis.sentinel' >/dev/null 2>&1; } || need+=(python3-redis)
 command -v node           >/dev/null 2>&1 || need+=(nodejs)
 command -v npm            >/dev/null 2>&1 || need+=(npm)
+# ip and iptables live in /usr/sbin, often not in a user's PATH.
+{ command -v ip       >/dev/null 2>&1 || [ -x /usr/sbin/ip ]; }       || need+=(iproute2)
+{ command -v iptables >/dev/null 2>&1 || [ -x /usr/sbin/iptables ]; } || need+=(iptables)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
