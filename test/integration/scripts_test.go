@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -15,7 +16,8 @@ import (
 // notification-script or client-reconfig-script. Every call appends one
 // line "<pid>\t<parent pid>\t<arg 1>\t<arg 2>..." to calls, then does what
 // the mode file says: "exit1" and "exit2" exit with that code, "sleep"
-// execs sleep (same pid, no descriptors of its own), anything else exits 0.
+// execs sleep (same pid, no descriptors of its own; 0-2 on /dev/null so
+// that it holds no pipe of the test), anything else exits 0.
 type recordingScript struct {
 	path, calls, mode string
 }
@@ -31,7 +33,7 @@ printf '%%s\n' "$line" >> "$d/calls"
 case "$(cat "$d/mode" 2>/dev/null)" in
 exit1) exit 1 ;;
 exit2) exit 2 ;;
-sleep) exec sleep 120 ;;
+sleep) exec sleep 120 </dev/null >/dev/null 2>&1 ;;
 esac
 exit 0
 `
@@ -128,6 +130,25 @@ func procChildren(t *testing.T, ppid int, comm string) []int {
 	return out
 }
 
+// killStrays sends SIGKILL to every process whose working directory is
+// dir (a daemon's scripts run in the daemon's); "" kills nothing.
+func killStrays(dir string) {
+	if dir == "" {
+		return
+	}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+		if err == nil && strings.TrimSuffix(cwd, " (deleted)") == dir {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
 // openFDs returns the descriptor numbers a process has open.
 func openFDs(t *testing.T, pid int) []int {
 	t.Helper()
@@ -185,9 +206,14 @@ func TestScriptQueueLikeRedis(t *testing.T) {
 func testScriptQueue(t *testing.T, kind daemonKind) {
 	master := startRedis(t)
 	script := newRecordingScript(t, "notify.sh", "")
+	// Registered first, run last: once the daemon is killed its sleeping
+	// scripts live on; end them.
+	var daemonDir string
+	t.Cleanup(func() { killStrays(daemonDir) })
 	s := startLoggedSentinel(t, kind, fmt.Sprintf("loglevel debug\nsentinel monitor mymaster 127.0.0.1 %d 1\n"+
 		"sentinel notification-script mymaster %s\n", master.Port, script.path))
 	daemonPID := s.p.cmd.Process.Pid
+	daemonDir = filepath.Dir(s.conf)
 	desc := masterEvent("127.0.0.1", master.Port)
 	queueEmpty := func() bool { return len(s.pendingScripts(t)) == 0 }
 
@@ -248,6 +274,20 @@ func testScriptQueue(t *testing.T, kind daemonKind) {
 	if n := len(procChildren(t, daemonPID, "sleep")); n != 16 {
 		t.Errorf("%d scripts running at once, want at most 16", n)
 	}
+	// The queue holds at most 256: beyond that the oldest waiting job is
+	// dropped, never a running one.
+	// One SET with 240 pairs: 240 +set events, one config rewrite.
+	many := []any{"SENTINEL", "SET", "mymaster"}
+	for i := 0; i < 240; i++ {
+		many = append(many, "quorum", "1")
+	}
+	s.do(t, many...)
+	if ps := s.pendingScripts(t); len(ps) != 256 || ps[0].flags != "running" || ps[15].flags != "running" || ps[16].flags != "scheduled" {
+		t.Errorf("after 260 jobs PENDING-SCRIPTS lists %d, want 256 (16 running first)", len(ps))
+	}
+	if n := len(procChildren(t, daemonPID, "sleep")); n != 16 {
+		t.Errorf("%d scripts running at once, want 16", n)
+	}
 	sleeping := map[string]bool{}
 	for _, c := range script.callsOf(t)[1:] {
 		sleeping[strconv.Itoa(c.pid)] = true
@@ -298,6 +338,25 @@ func testScriptQueue(t *testing.T, kind daemonKind) {
 		t.Errorf("a script exiting 2 ran %d times, want 1", n)
 	}
 
+	// A program that cannot be executed is a child exiting 2, as Redis's
+	// child exits 2 when execve fails: not retried.
+	if err := os.Chmod(script.path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before = len(script.callsOf(t))
+	trigger()
+	waitFor(t, 10*time.Second, "-script-error for a script that cannot run", func() bool { return len(s.published("-script-error ")) == 2 })
+	if got, want := s.published("-script-error ")[1], "-script-error "+script.path+" 0 2"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	waitFor(t, 5*time.Second, "the queue to empty", queueEmpty)
+	if n := len(script.callsOf(t)) - before; n != 0 {
+		t.Errorf("a script that is not executable ran %d times", n)
+	}
+	if err := os.Chmod(script.path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
 	// Exit 1: retried with a doubling delay, 10 runs in all, then
 	// -script-error "<path> 0 1".
 	s.do(t, "SENTINEL", "DEBUG", "script-retry-delay", "10")
@@ -309,9 +368,9 @@ func testScriptQueue(t *testing.T, kind daemonKind) {
 		for _, ps := range s.pendingScripts(t) {
 			maxRetry = max(maxRetry, ps.retryNum)
 		}
-		return len(s.published("-script-error ")) == 2
+		return len(s.published("-script-error ")) == 3
 	})
-	if got, want := s.published("-script-error ")[1], "-script-error "+script.path+" 0 1"; got != want {
+	if got, want := s.published("-script-error ")[2], "-script-error "+script.path+" 0 1"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	waitFor(t, 5*time.Second, "the queue to empty", queueEmpty)
