@@ -96,13 +96,20 @@ func (w *backendWriter) longestGap() (time.Duration, time.Time) {
 }
 
 // TestClientReconfigScriptRepointsAProxy is the operator's setup: three
-// go-sentinels (quorum 2, down-after 1 s) whose client-reconfig-script
+// Sentinels (quorum 2, down-after 1 s; go-sentinel, then redis-sentinel
+// for comparison) whose client-reconfig-script
 // rewrites a file standing for a proxy's backend list with
 // "<to-ip>:<to-port>", and a plain client that reads its address from that
 // file before each write. The master is killed with SIGKILL; the client
 // keeps writing and ends writing to the promoted replica. The longest gap
 // between two successful writes is logged.
 func TestClientReconfigScriptRepointsAProxy(t *testing.T) {
+	for _, kind := range []daemonKind{goSentinel, redisSentinel} {
+		t.Run(string(kind), func(t *testing.T) { testRepointProxy(t, kind) })
+	}
+}
+
+func testRepointProxy(t *testing.T, kind daemonKind) {
 	top := startData(t, 2)
 	backend := filepath.Join(t.TempDir(), "backend")
 	oldAddr := fmt.Sprintf("127.0.0.1:%d", top.master.Port)
@@ -115,8 +122,13 @@ func TestClientReconfigScriptRepointsAProxy(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		sc := newRecordingScript(t, "repoint.sh", repoint)
 		scripts = append(scripts, sc)
-		top.addGoSentinel(2, fmt.Sprintf("sentinel down-after-milliseconds mymaster 1000\nsentinel failover-timeout mymaster 6000\n"+
-			"sentinel client-reconfig-script mymaster %s\n", sc.path))
+		extra := fmt.Sprintf("sentinel down-after-milliseconds mymaster 1000\nsentinel failover-timeout mymaster 3000\n"+
+			"sentinel client-reconfig-script mymaster %s\n", sc.path)
+		if kind == goSentinel {
+			top.addGoSentinel(2, extra)
+		} else {
+			top.addRedisSentinel(2, extra)
+		}
 	}
 	waitDiscovery(t, top)
 
@@ -158,9 +170,12 @@ func TestClientReconfigScriptRepointsAProxy(t *testing.T) {
 	if from.Before(killed.Add(-time.Second)) {
 		t.Errorf("the longest gap (%v) began %v before the kill", gap, killed.Sub(from))
 	}
-	// Every Sentinel repointed once, one of them as the leader.
+	// Every Sentinel repointed once, one of them as the leader (observers
+	// learn of the failover from a hello, up to 2 s later).
 	leaders := 0
 	for i, sc := range scripts {
+		waitFor(t, 10*time.Second, fmt.Sprintf("the script of sentinel %d", i), func() bool { return len(sc.callsOf(t)) > 0 })
+		time.Sleep(100 * time.Millisecond) // a second call would show
 		calls := sc.callsOf(t)
 		if len(calls) != 1 {
 			t.Errorf("sentinel %d: %d client-reconfig-script calls %q, want 1", i, len(calls), calls)
@@ -168,13 +183,14 @@ func TestClientReconfigScriptRepointsAProxy(t *testing.T) {
 		}
 		if calls[0].args[1] == "leader" {
 			leaders++
+			t.Logf("%s leader: %s", kind, phases(t, top.sentinels[i].out.String(), killed))
 		}
 	}
 	if leaders != 1 {
 		t.Errorf("%d Sentinels ran the script as leader, want 1", leaders)
 	}
-	t.Logf("SIGKILL of the master → backend file repointed after %v (checked every 50 ms); longest write gap %v; %d failed writes",
-		repointed.Sub(killed).Round(10*time.Millisecond), gap.Round(10*time.Millisecond), failures)
+	t.Logf("%s: SIGKILL of the master → backend file repointed after %v (checked every 50 ms); longest write gap %v; %d failed writes",
+		kind, repointed.Sub(killed).Round(10*time.Millisecond), gap.Round(10*time.Millisecond), failures)
 }
 
 // portOf returns the port of a host:port address.
@@ -185,4 +201,28 @@ func portOf(t *testing.T, addr string) int {
 		t.Fatalf("address %q: %v", addr, err)
 	}
 	return port
+}
+
+// phases lists when a Sentinel logged the steps of a failover, from its
+// log text, relative to t0.
+func phases(t *testing.T, log string, t0 time.Time) string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		m := logLineRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		typ, _, _ := strings.Cut(m[3], " ")
+		switch typ {
+		case "+sdown", "+odown", "+try-failover", "+elected-leader", "+selected-slave", "+promoted-slave", "+failover-state-reconf-slaves":
+			if strings.HasPrefix(typ, "+sdown") && strings.Contains(m[3], " slave ") {
+				continue
+			}
+			at, err := time.ParseInLocation("02 Jan 2006 15:04:05.000", m[1], time.Local)
+			if err == nil {
+				out = append(out, fmt.Sprintf("%s %+.3fs", typ, at.Sub(t0).Seconds()))
+			}
+		}
+	}
+	return strings.Join(out, ", ")
 }
