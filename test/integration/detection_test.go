@@ -226,7 +226,7 @@ func TestDetectionClosedConnectionNoticed(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			if kind == goSentinel {
 				t.Skip("defect: go-sentinel leaves the command connection to a dead master in CLOSE_WAIT until it is next used " +
-					"(no PING is sent while the pub/sub link is down), so after a restart -sdown comes ~1.2 s later than redis-sentinel's ~0.25 s")
+					"(no PING is sent while the pub/sub link is down), so -sdown comes 1.05-1.3 s after a restart, redis-sentinel's 0.2-0.3 s")
 			}
 			master := startRedis(t)
 			s := startLoggedSentinel(t, kind, fmt.Sprintf("sentinel monitor mymaster 127.0.0.1 %d 2\n"+
