@@ -224,10 +224,6 @@ func closeWaitSockets(t *testing.T, pid, port int) int {
 func TestDetectionClosedConnectionNoticed(t *testing.T) {
 	for _, kind := range []daemonKind{goSentinel, redisSentinel} {
 		t.Run(string(kind), func(t *testing.T) {
-			if kind == goSentinel {
-				t.Skip("defect: go-sentinel leaves the command connection to a dead master in CLOSE_WAIT until it is next used " +
-					"(no PING is sent while the pub/sub link is down), so -sdown comes 1.05-1.3 s after a restart, redis-sentinel's 0.2-0.3 s")
-			}
 			master := startRedis(t)
 			s := startLoggedSentinel(t, kind, fmt.Sprintf("sentinel monitor mymaster 127.0.0.1 %d 2\n"+
 				"sentinel down-after-milliseconds mymaster %d\n", master.Port, detectDownAfter.Milliseconds()))
