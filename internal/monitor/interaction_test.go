@@ -1,0 +1,346 @@
+package monitor_test
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// rewrite makes TestInteractions write what the core produced back into
+// the testdata files instead of comparing: go test ./internal/monitor
+// -run TestInteractions -rewrite, then read the diff.
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the interaction files")
+
+// TestInteractions runs the transcripts in testdata/interactions: each
+// drives one core only through New, Step, Tick and Ready and lists what
+// came out, so a behaviour reads as a transcript rather than as code.
+//
+// A file is a sequence of blocks: a command line, optional input lines,
+// a `----` line, then the expected output up to a blank line. Lines
+// starting with # outside blocks are comments. The commands:
+//
+//	new [seed=N] [accel=redis|default]   config lines follow (sentinel.conf syntax)
+//	tick [DURATION]                      advance the clock (default 100ms), then Tick
+//	run DURATION [every=D]               tick every D (100ms) for DURATION; prints everything
+//	elapse DURATION                      advance the clock without ticking
+//	connected LINK...                    LinkConnected
+//	local LINK IP:PORT                   LinkLocalAddr
+//	closed LINK [REASON...]              LinkClosed
+//	reply LINK TAG KIND [VALUE...]       CommandReply; KIND is status, error, int, nil,
+//	                                     ask DOWN LEADER EPOCH, or info (VALUE: key:value pairs,
+//	                                     written as INFO replication lines)
+//	message LINK PAYLOAD                 PubSubMessage on the hello channel
+//	hello PAYLOAD                        HelloFromClient (PUBLISH to our port)
+//	failover MASTER                      SENTINEL FAILOVER
+//	is-master-down IP PORT EPOCH RUNID   SENTINEL IS-MASTER-DOWN-BY-ADDR; prints the reply
+//	script-started ID PID / script-exited ID [code=N] [signal=N] [start-failed]
+//	explain MASTER                       prints SENTINEL EXPLAIN's text
+//
+// Every command but explain prints the Ready that followed it: log lines
+// (level char, text; an event's line is printed as `event`), then the
+// actions.
+func TestInteractions(t *testing.T) {
+	files, err := filepath.Glob("testdata/interactions/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no interaction files: %v", err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { runInteractionFile(t, f) })
+	}
+}
+
+// interactionStart is the clock of every transcript's first instant.
+var interactionStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+type interaction struct {
+	t   *testing.T
+	s   *monitor.Sentinel
+	now time.Time
+}
+
+func runInteractionFile(t *testing.T, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var out strings.Builder
+	in := &interaction{t: t, now: interactionStart}
+	for k := 0; k < len(lines); k++ {
+		line := lines[k]
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			out.WriteString(line + "\n")
+			continue
+		}
+		start := k
+		var input []string
+		for k++; k < len(lines) && lines[k] != "----"; k++ {
+			input = append(input, lines[k])
+		}
+		if k >= len(lines) {
+			t.Fatalf("%s:%d: block without ----", path, start+1)
+		}
+		var want []string
+		for k++; k < len(lines) && lines[k] != ""; k++ {
+			want = append(want, lines[k])
+		}
+		got := in.run(line, input)
+		out.WriteString(line + "\n")
+		for _, l := range input {
+			out.WriteString(l + "\n")
+		}
+		out.WriteString("----\n")
+		for _, l := range got {
+			out.WriteString(l + "\n")
+		}
+		if k < len(lines) {
+			out.WriteString("\n")
+		}
+		if !*rewrite && strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:%d: %s\n--- want\n%s\n--- got\n%s", path, start+1, line, strings.Join(want, "\n"), strings.Join(got, "\n"))
+		}
+	}
+	if *rewrite {
+		text := strings.TrimRight(out.String(), "\n") + "\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (in *interaction) fatalf(format string, args ...any) {
+	in.t.Helper()
+	in.t.Fatalf(format, args...)
+}
+
+// run carries out one command and returns its output lines.
+func (in *interaction) run(line string, input []string) []string {
+	f := strings.Fields(line)
+	cmd, args := f[0], f[1:]
+	if cmd != "new" && in.s == nil {
+		in.fatalf("%q before new", line)
+	}
+	step := func(v monitor.Input) {
+		if err := in.s.Step(in.now, v); err != nil {
+			in.fatalf("%s: %v", line, err)
+		}
+	}
+	switch cmd {
+	case "new":
+		in.newCore(args, input)
+	case "tick":
+		d := 100 * time.Millisecond
+		if len(args) > 0 {
+			d = in.duration(args[0])
+		}
+		in.now = in.now.Add(d)
+		in.s.Tick(in.now)
+	case "run":
+		every := 100 * time.Millisecond
+		for _, a := range args[1:] {
+			if v, ok := strings.CutPrefix(a, "every="); ok {
+				every = in.duration(v)
+			}
+		}
+		var out []string
+		for end := in.now.Add(in.duration(args[0])); in.now.Before(end); {
+			in.now = in.now.Add(every)
+			in.s.Tick(in.now)
+			out = append(out, in.ready()...)
+		}
+		return out
+	case "elapse":
+		in.now = in.now.Add(in.duration(args[0]))
+	case "connected":
+		for _, a := range args {
+			step(monitor.LinkConnected{ID: in.link(a)})
+		}
+	case "local":
+		step(monitor.LinkLocalAddr{ID: in.link(args[0]), Addr: in.addr(args[1])})
+	case "closed":
+		step(monitor.LinkClosed{ID: in.link(args[0]), Err: strings.Join(args[1:], " ")})
+	case "reply":
+		step(monitor.CommandReply{ID: in.link(args[0]), Tag: uint64(in.num(strings.TrimPrefix(args[1], "#"))), Reply: in.reply(args[2:])})
+	case "message":
+		step(monitor.PubSubMessage{ID: in.link(args[0]), Channel: monitor.HelloChannel, Payload: args[1]})
+	case "hello":
+		step(monitor.HelloFromClient{Payload: args[0]})
+	case "failover":
+		if err := in.s.Failover(in.now, args[0]); err != nil {
+			return append([]string{"error " + err.Error()}, in.ready()...)
+		}
+	case "is-master-down":
+		r := in.s.IsMasterDownByAddr(in.now, args[0], in.num(args[1]), uint64(in.num(args[2])), args[3])
+		down := 0
+		if r.Down {
+			down = 1
+		}
+		return append([]string{fmt.Sprintf("reply %d %s %d", down, r.Leader, r.LeaderEpoch)}, in.ready()...)
+	case "script-started":
+		step(monitor.ScriptStarted{ID: uint64(in.num(args[0])), PID: in.num(args[1])})
+	case "script-exited":
+		ex := monitor.ScriptExited{ID: uint64(in.num(args[0]))}
+		for _, a := range args[1:] {
+			switch k, v, _ := strings.Cut(a, "="); k {
+			case "code":
+				ex.ExitCode = in.num(v)
+			case "signal":
+				ex.Signal = in.num(v)
+			case "start-failed":
+				ex.StartFailed = true
+			}
+		}
+		step(ex)
+	case "explain":
+		e, err := in.s.Explain(in.now, args[0])
+		if err != nil {
+			return []string{"error " + err.Error()}
+		}
+		return strings.Split(strings.TrimRight(e.Text(), "\n"), "\n")
+	default:
+		in.fatalf("unknown command %q", line)
+	}
+	return in.ready()
+}
+
+func (in *interaction) newCore(args, input []string) {
+	seed := int64(1)
+	accel := monitor.DefaultAccel()
+	for _, a := range args {
+		switch k, v, _ := strings.Cut(a, "="); k {
+		case "seed":
+			seed = int64(in.num(v))
+		case "accel":
+			if v == "redis" {
+				accel = monitor.Accel{}
+			}
+		}
+	}
+	cfg, err := config.ParseWith("sentinel.conf", []byte(strings.Join(input, "\n")+"\n"), nil, config.Options{Cwd: "/"})
+	if err != nil {
+		in.fatalf("new: %v", err)
+	}
+	in.s = monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, Accel: accel}, rand.New(rand.NewSource(seed)), in.now)
+}
+
+// ready renders what the core produced.
+func (in *interaction) ready() []string {
+	r := in.s.Ready()
+	var out []string
+	for _, l := range r.Logs {
+		if l.Event != nil {
+			out = append(out, "event "+l.Text)
+			continue
+		}
+		out = append(out, "log "+string(".-*#"[l.Level])+" "+l.Text)
+	}
+	for _, a := range r.Actions {
+		out = append(out, renderAction(a))
+	}
+	return out
+}
+
+func renderAction(a monitor.Action) string {
+	switch a := a.(type) {
+	case monitor.PersistConfig:
+		return "persist (" + a.Reason + ")"
+	case monitor.OpenLink:
+		s := fmt.Sprintf("open L%d %s %s:%d", a.ID, a.Kind, a.Addr.Host, a.Addr.Port)
+		if a.Auth.Pass != "" {
+			s += " auth=" + a.Auth.User + ":" + a.Auth.Pass
+		}
+		return s
+	case monitor.CloseLink:
+		return fmt.Sprintf("close L%d", a.ID)
+	case monitor.Send:
+		args := strings.Join(a.Args, " ")
+		if len(args) > 80 {
+			args = args[:77] + "..."
+		}
+		return fmt.Sprintf("send L%d #%d %s", a.ID, a.Tag, args)
+	case monitor.StartScript:
+		return fmt.Sprintf("script-start %d %s %s", a.ID, a.Path, strings.Join(a.Args, " "))
+	case monitor.KillScript:
+		return fmt.Sprintf("script-kill %d", a.ID)
+	case monitor.Exit:
+		return fmt.Sprintf("exit %d", a.Code)
+	}
+	return fmt.Sprintf("%T", a)
+}
+
+func (in *interaction) num(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		in.fatalf("not a number: %q", s)
+	}
+	return n
+}
+
+func (in *interaction) duration(s string) time.Duration {
+	d, err := time.ParseDuration(strings.TrimPrefix(s, "+"))
+	if err != nil {
+		in.fatalf("not a duration: %q", s)
+	}
+	return d
+}
+
+func (in *interaction) link(s string) monitor.LinkID {
+	return monitor.LinkID(in.num(strings.TrimPrefix(s, "L")))
+}
+
+func (in *interaction) addr(s string) monitor.Addr {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		in.fatalf("not an address: %q", s)
+	}
+	return monitor.Addr{Host: s[:i], Port: in.num(s[i+1:])}
+}
+
+// reply builds a reply from its KIND [VALUE...] notation.
+func (in *interaction) reply(f []string) monitor.Reply {
+	switch f[0] {
+	case "status":
+		return monitor.Reply{Kind: monitor.ReplyString, Str: strings.Join(f[1:], " ")}
+	case "error":
+		return monitor.Reply{Kind: monitor.ReplyError, Str: strings.Join(f[1:], " ")}
+	case "int":
+		return monitor.Reply{Kind: monitor.ReplyInt, Int: int64(in.num(f[1]))}
+	case "nil":
+		return monitor.Reply{Kind: monitor.ReplyNil}
+	case "ask":
+		return monitor.Reply{Kind: monitor.ReplyArray, Elems: []monitor.Reply{
+			{Kind: monitor.ReplyInt, Int: int64(in.num(f[1]))},
+			{Kind: monitor.ReplyString, Str: f[2]},
+			{Kind: monitor.ReplyInt, Int: int64(in.num(f[3]))},
+		}}
+	case "info":
+		fields := append([]string(nil), f[1:]...)
+		sort.SliceStable(fields, func(i, j int) bool { return strings.HasPrefix(fields[i], "run_id:") && !strings.HasPrefix(fields[j], "run_id:") })
+		var b strings.Builder
+		b.WriteString("# Server\r\n")
+		for _, kv := range fields {
+			if strings.HasPrefix(kv, "run_id:") {
+				b.WriteString(kv + "\r\n")
+			}
+		}
+		b.WriteString("\r\n# Replication\r\n")
+		for _, kv := range fields {
+			if !strings.HasPrefix(kv, "run_id:") {
+				b.WriteString(kv + "\r\n")
+			}
+		}
+		return monitor.Reply{Kind: monitor.ReplyString, Str: b.String()}
+	}
+	in.fatalf("unknown reply kind %q", f[0])
+	return monitor.Reply{}
+}
