@@ -325,7 +325,9 @@ func (in *interaction) reply(f []string) monitor.Reply {
 		}}
 	case "info":
 		fields := append([]string(nil), f[1:]...)
-		sort.SliceStable(fields, func(i, j int) bool { return strings.HasPrefix(fields[i], "run_id:") && !strings.HasPrefix(fields[j], "run_id:") })
+		sort.SliceStable(fields, func(i, j int) bool {
+			return strings.HasPrefix(fields[i], "run_id:") && !strings.HasPrefix(fields[j], "run_id:")
+		})
 		var b strings.Builder
 		b.WriteString("# Server\r\n")
 		for _, kv := range fields {
