@@ -3,8 +3,10 @@ package monitor
 import (
 	"errors"
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
+	"time"
 )
 
 const helloTestID = "546985d8f2a40f93b8fdce2cd2052e0866527846"
@@ -112,10 +114,42 @@ func TestContainsRunID(t *testing.T) {
 	}
 }
 
-func TestHelloChannel(t *testing.T) {
-	if HelloChannel != "__sentinel__:hello" {
-		t.Fatalf("HelloChannel = %q", HelloChannel)
+// TestHelloChannelOnTheWire: the pub/sub links subscribe to, and hellos
+// are published on, Redis's channel __sentinel__:hello.
+func TestHelloChannelOnTheWire(t *testing.T) {
+	p := Persisted{MyID: strings.Repeat("c", 40), Masters: []MasterSpec{NewMasterSpec("m", Addr{"10.0.0.1", 6379}, 2)}}
+	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
+	s.Ready()
+	s.Tick(t0.Add(100 * time.Millisecond))
+	var cc, pc LinkID
+	for _, a := range s.Ready().Actions {
+		if o, ok := a.(OpenLink); ok && o.Kind == PubSubLink {
+			pc = o.ID
+			if o.Channel != "__sentinel__:hello" {
+				t.Fatalf("pub/sub link subscribes to %q", o.Channel)
+			}
+		} else if ok {
+			cc = o.ID
+		}
 	}
+	for _, id := range []LinkID{cc, pc} {
+		if err := s.Step(t0, LinkConnected{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Step(t0, LinkLocalAddr{ID: cc, Addr: Addr{"10.0.0.9", 40000}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Tick(t0.Add(2500 * time.Millisecond))
+	for _, a := range s.Ready().Actions {
+		if snd, ok := a.(Send); ok && snd.Args[0] == "PUBLISH" {
+			if snd.Args[1] != "__sentinel__:hello" {
+				t.Fatalf("hello published on %q", snd.Args[1])
+			}
+			return
+		}
+	}
+	t.Fatal("no hello published")
 }
 
 // helloRoundTrips reports whether h is a hello Encode writes in a form

@@ -74,7 +74,6 @@ type Cluster struct {
 	inv     invariants
 	err     error
 	touched []*Node
-	steps   int
 }
 
 // New returns an empty Cluster at Options.Start. tb may be nil, in which
@@ -117,8 +116,6 @@ func (c *Cluster) Now() time.Time { return c.now }
 // Elapsed returns the virtual time since the Cluster started.
 func (c *Cluster) Elapsed() time.Duration { return c.now.Sub(c.start) }
 
-// Steps returns how many work items the Cluster has carried out.
-func (c *Cluster) Steps() int { return c.steps }
 
 // Err returns the first invariant violation, or nil.
 func (c *Cluster) Err() error { return c.err }
@@ -170,7 +167,6 @@ func (c *Cluster) RunUntil(cond func() bool, d time.Duration) bool {
 
 // afterStep runs the invariants on what the last step touched.
 func (c *Cluster) afterStep() {
-	c.steps++
 	touched := c.touched
 	c.touched = c.touched[:0]
 	for _, n := range touched {
