@@ -116,7 +116,6 @@ func (c *Cluster) Now() time.Time { return c.now }
 // Elapsed returns the virtual time since the Cluster started.
 func (c *Cluster) Elapsed() time.Duration { return c.now.Sub(c.start) }
 
-
 // Err returns the first invariant violation, or nil.
 func (c *Cluster) Err() error { return c.err }
 
