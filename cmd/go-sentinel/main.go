@@ -59,6 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Run:   func(*cobra.Command, []string) { printVersion(stdout) },
 	})
 	root.AddCommand(newCheckCommand(stdout, stderr, &code))
+	addShellSupport(root)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "go-sentinel:", err)
