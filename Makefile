@@ -5,6 +5,7 @@ COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
 .PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean sim sim-speed
+.PHONY: install
 
 all: build
 
@@ -53,6 +54,15 @@ demo: deps build
 # ../shared/tools/upstream-suite).
 upstream: build
 	../shared/tools/upstream-suite $(BIN)
+
+# Installs the binary, man pages, bash/zsh/fish completions, the example
+# config and the systemd units under $(DESTDIR)$(PREFIX); every directory of
+# packaging/install.sh (BINDIR, MANDIR, UNITDIR, ...) can be set here too.
+PREFIX ?= /usr/local
+DOCGEN := $(BIN)-gendocs
+install: build
+	$(GO) build -tags gendocs -ldflags "$(LDFLAGS)" -o $(DOCGEN) ./cmd/go-sentinel
+	BIN=$(BIN) DOCGEN=$(DOCGEN) PREFIX=$(PREFIX) ./packaging/install.sh
 
 # Installs what the tests and the demo need on Debian when missing.
 deps:

@@ -3,10 +3,12 @@
 # use: redis-server and redis-sentinel (the oracle and the data nodes),
 # redis-tools (redis-cli) and tcl (the upstream test suite); for the client
 # compatibility tests (test/integration/clients_*_test.go) also Debian's
-# python3-redis (redis-py), nodejs and npm, and the npm packages locked in
+# python3-redis (redis-py), php-cli with php-redis (phpredis), ruby-redis
+# (redis-rb), nodejs and npm, and the npm packages locked in
 # test/integration/clients/package-lock.json (ioredis); iproute2 and
 # iptables for the failure-detection test that drops a test host's packets
-# in a network namespace (test/integration/netns_test.go).
+# in a network namespace (test/integration/netns_test.go); for the
+# packaging tests (test/packaging) bash-completion, strace and podman.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 need=()
@@ -16,11 +18,16 @@ command -v redis-cli      >/dev/null 2>&1 || need+=(redis-tools)
 command -v tclsh          >/dev/null 2>&1 || need+=(tcl)
 # redis-py goes with Debian's own interpreter, which the tests look for first.
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import redis.sentinel' >/dev/null 2>&1; } || need+=(python3-redis)
+{ command -v php >/dev/null 2>&1 && php -r 'exit(class_exists("RedisSentinel") ? 0 : 1);' >/dev/null 2>&1; } || need+=(php-cli php-redis)
+{ [ -x /usr/bin/ruby ] && /usr/bin/ruby -e 'require "redis"' >/dev/null 2>&1; } || need+=(ruby-redis)
 command -v node           >/dev/null 2>&1 || need+=(nodejs)
 command -v npm            >/dev/null 2>&1 || need+=(npm)
 # ip and iptables live in /usr/sbin, often not in a user's PATH.
 { command -v ip       >/dev/null 2>&1 || [ -x /usr/sbin/ip ]; }       || need+=(iproute2)
 { command -v iptables >/dev/null 2>&1 || [ -x /usr/sbin/iptables ]; } || need+=(iptables)
+[ -f /usr/share/bash-completion/bash_completion ] || need+=(bash-completion)
+command -v strace         >/dev/null 2>&1 || need+=(strace)
+command -v podman         >/dev/null 2>&1 || need+=(podman)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
