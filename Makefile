@@ -5,7 +5,7 @@ COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
 .PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean sim sim-speed
-.PHONY: install
+.PHONY: install deb
 
 all: build
 
@@ -64,6 +64,10 @@ install: build
 	$(GO) build -tags gendocs -ldflags "$(LDFLAGS)" -o $(DOCGEN) ./cmd/go-sentinel
 	BIN=$(BIN) DOCGEN=$(DOCGEN) PREFIX=$(PREFIX) ./packaging/install.sh
 
+# A Debian package with a static binary, in dist/ (packaging/deb.sh).
+deb:
+	./packaging/deb.sh
+
 # Installs what the tests and the demo need on Debian when missing.
 deps:
 	./scripts/install-deps.sh
@@ -75,4 +79,4 @@ vet:
 	$(GO) vet ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
