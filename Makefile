@@ -5,7 +5,7 @@ COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
 .PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean sim sim-speed
-.PHONY: install deb
+.PHONY: install deb image
 
 all: build
 
@@ -67,6 +67,12 @@ install: build
 # A Debian package with a static binary, in dist/ (packaging/deb.sh).
 deb:
 	./packaging/deb.sh
+
+# The container image $(IMAGE) from Containerfile, built with podman or
+# buildah (packaging/image.sh).
+IMAGE ?= go-sentinel:$(COMMIT)
+image:
+	IMAGE=$(IMAGE) ./packaging/image.sh
 
 # Installs what the tests and the demo need on Debian when missing.
 deps:
