@@ -33,8 +33,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 ldflags="-s -w -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$commit"
 CGO_ENABLED=0 "$GO" build -trimpath -ldflags "$ldflags" -o "$work/go-sentinel" ./cmd/go-sentinel
-# The docs generator runs here, so it is built for this machine.
-env -u GOARCH -u GOOS CGO_ENABLED=0 "$GO" build -trimpath -tags gendocs -ldflags "$ldflags" -o "$work/gendocs" ./cmd/go-sentinel
+# The docs generator runs here, so it is built for this machine, the way
+# `make install` builds it (sharing its build cache).
+env -u GOARCH -u GOOS "$GO" build -tags gendocs -ldflags "-X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$commit" -o "$work/gendocs" ./cmd/go-sentinel
 
 stage="$work/root"
 BIN="$work/go-sentinel" DOCGEN="$work/gendocs" DESTDIR="$stage" PREFIX=/usr \

@@ -61,7 +61,8 @@ func TestUnitSyscallFilterAllowsGoSentinel(t *testing.T) {
 
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "go-sentinel")
-	build := exec.Command(goTool(t), "build", "-o", bin, "./cmd/go-sentinel")
+	// Built as make deb and make image build it (and sharing their cache).
+	build := exec.Command(goTool(t), "build", "-trimpath", "-o", bin, "./cmd/go-sentinel")
 	build.Dir = repoRoot(t)
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
