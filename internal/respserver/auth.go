@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 )
@@ -118,18 +119,18 @@ func (s *selector) setBit(id int, v bool) {
 }
 
 // changePerm allows or denies cmd and, for a container, every subcommand.
-func (s *selector) changePerm(cmd *commandSpec, allow bool) {
-	s.setBit(cmd.id, allow)
-	delete(s.firstArgs, cmd.id)
-	for _, sub := range cmd.subs {
-		s.setBit(sub.id, allow)
+func (s *selector) changePerm(cmd *commands.Spec, allow bool) {
+	s.setBit(cmd.ID, allow)
+	delete(s.firstArgs, cmd.ID)
+	for _, sub := range cmd.Subs {
+		s.setBit(sub.ID, allow)
 	}
 }
 
 // changeCategory applies changePerm to every command in cat.
-func (s *selector) changeCategory(cat aclCategory, allow bool) {
-	for _, cmd := range sentinelCommands.all {
-		if cmd.categories&cat != 0 {
+func (s *selector) changeCategory(cat commands.Category, allow bool) {
+	for _, cmd := range catalogue.All() {
+		if cmd.Categories&cat != 0 {
 			s.changePerm(cmd, allow)
 		}
 	}
@@ -190,13 +191,13 @@ func (s *selector) apply(op string) error {
 	case op[0] == '+' && !strings.HasPrefix(op, "+@"):
 		return s.allowCommand(op[1:])
 	case op[0] == '-' && !strings.HasPrefix(op, "-@"):
-		cmd := sentinelCommands.lookupFull(op[1:])
+		cmd := catalogue.LookupFull(op[1:])
 		if cmd == nil {
 			return ErrACLUnknownCommand
 		}
 		s.changePerm(cmd, false)
 	case op[0] == '+' || op[0] == '-':
-		cat := categoryByName(op[2:])
+		cat := commands.CategoryByName(op[2:])
 		if cat == 0 {
 			return ErrACLUnknownCommand
 		}
@@ -255,7 +256,7 @@ func (s *selector) addKeyPattern(op string) error {
 func (s *selector) allowCommand(name string) error {
 	i := strings.LastIndexByte(name, '|')
 	if i < 0 {
-		cmd := sentinelCommands.lookupFull(name)
+		cmd := catalogue.LookupFull(name)
 		if cmd == nil {
 			return ErrACLUnknownCommand
 		}
@@ -263,22 +264,22 @@ func (s *selector) allowCommand(name string) error {
 		return nil
 	}
 	base, sub := name[:i], name[i+1:]
-	cmd := sentinelCommands.lookupFull(base)
+	cmd := catalogue.LookupFull(base)
 	switch {
 	case cmd == nil:
 		return ErrACLUnknownCommand
-	case cmd.parent != nil:
+	case cmd.Parent != nil:
 		return ErrACLFirstArgOfSub
 	case sub == "":
 		return ErrACLSyntax
-	case cmd.subs != nil:
-		full := sentinelCommands.lookupFull(name)
+	case cmd.Subs != nil:
+		full := catalogue.LookupFull(name)
 		if full == nil {
 			return ErrACLUnknownCommand
 		}
 		s.changePerm(full, true)
 	default:
-		for _, a := range s.firstArgs[cmd.id] {
+		for _, a := range s.firstArgs[cmd.ID] {
 			if strings.EqualFold(a, sub) {
 				return nil
 			}
@@ -286,7 +287,7 @@ func (s *selector) allowCommand(name string) error {
 		if s.firstArgs == nil {
 			s.firstArgs = map[int][]string{}
 		}
-		s.firstArgs[cmd.id] = append(s.firstArgs[cmd.id], sub)
+		s.firstArgs[cmd.ID] = append(s.firstArgs[cmd.ID], sub)
 	}
 	return nil
 }
@@ -469,18 +470,18 @@ func (s *selector) describeSelectorCommands() string {
 		fake.setAll(true)
 	}
 	temp := &selector{bits: s.bits}
-	applied := make([]bool, len(aclCategoryNames))
+	applied := make([]bool, len(commands.CategoryNames))
 	for {
 		best := -1
 		var minDiff, maxSame = int(^uint(0) >> 1), 0
-		for j := range aclCategoryNames {
+		for j := range commands.CategoryNames {
 			if applied[j] {
 				continue
 			}
 			on, off := 0, 0
-			for _, cmd := range sentinelCommands.all {
-				if cmd.categories&(1<<j) != 0 {
-					if temp.bits.get(cmd.id) {
+			for _, cmd := range catalogue.All() {
+				if cmd.Categories&(1<<j) != 0 {
+					if temp.bits.get(cmd.ID) {
 						on++
 					} else {
 						off++
@@ -504,31 +505,31 @@ func (s *selector) describeSelectorCommands() string {
 		if additive {
 			sign = "+@"
 		}
-		rules = append(rules, sign+aclCategoryNames[best])
+		rules = append(rules, sign+commands.CategoryNames[best])
 		applied[best] = true
 	}
-	for _, top := range sentinelCommands.tops {
+	for _, top := range catalogue.Tops() {
 		rules = s.describeSingle(fake, top, rules)
 	}
 	return strings.Join(rules, " ")
 }
 
-func (s *selector) describeSingle(fake *selector, cmd *commandSpec, rules []string) []string {
-	user, want := s.bits.get(cmd.id), fake.bits.get(cmd.id)
+func (s *selector) describeSingle(fake *selector, cmd *commands.Spec, rules []string) []string {
+	user, want := s.bits.get(cmd.ID), fake.bits.get(cmd.ID)
 	if user != want {
 		if user {
-			rules = append(rules, "+"+cmd.name)
+			rules = append(rules, "+"+cmd.Name)
 		} else {
-			rules = append(rules, "-"+cmd.name)
+			rules = append(rules, "-"+cmd.Name)
 		}
 		fake.changePerm(cmd, user)
 	}
-	for _, sub := range cmd.subs {
+	for _, sub := range cmd.Subs {
 		rules = s.describeSingle(fake, sub, rules)
 	}
 	if !user {
-		for _, a := range s.firstArgs[cmd.id] {
-			rules = append(rules, "+"+cmd.name+"|"+a)
+		for _, a := range s.firstArgs[cmd.ID] {
+			rules = append(rules, "+"+cmd.Name+"|"+a)
 		}
 	}
 	return rules
@@ -623,8 +624,8 @@ const (
 
 // channelArgs returns the argument positions holding channels that a
 // permission check looks at, and whether they are patterns.
-func channelArgs(cmd *commandSpec, nargs int) (first, last int, pattern bool) {
-	switch cmd.name {
+func channelArgs(cmd *commands.Spec, nargs int) (first, last int, pattern bool) {
+	switch cmd.Name {
 	case "publish":
 		return 1, 1, false
 	case "subscribe":
@@ -646,15 +647,15 @@ func channelAllowed(list []string, ch string, pattern bool) bool {
 
 // check is ACLSelectorCheckCmd: the command bit (or an allowed first
 // argument), then the channels.
-func (s *selector) check(cmd *commandSpec, args []string) (aclResult, int) {
-	if !s.allCommands && cmd.flags&cmdNoAuth == 0 && !s.bits.get(cmd.id) {
+func (s *selector) check(cmd *commands.Spec, args []string) (aclResult, int) {
+	if !s.allCommands && cmd.Flags&commands.FlagNoAuth == 0 && !s.bits.get(cmd.ID) {
 		idx := 1
-		if cmd.parent != nil {
+		if cmd.Parent != nil {
 			idx = 2
 		}
 		ok := false
 		if len(args) > idx {
-			for _, a := range s.firstArgs[cmd.id] {
+			for _, a := range s.firstArgs[cmd.ID] {
 				ok = ok || strings.EqualFold(a, args[idx])
 			}
 		}
@@ -676,7 +677,7 @@ func (s *selector) check(cmd *commandSpec, args []string) (aclResult, int) {
 // check is ACLCheckAllUserCommandPerm: any selector allowing the command
 // is enough; otherwise the most relevant failure is returned with the
 // argument position it concerns.
-func (usr *User) check(cmd *commandSpec, args []string) (aclResult, int) {
+func (usr *User) check(cmd *commands.Spec, args []string) (aclResult, int) {
 	res, pos := aclDeniedCmd, 0
 	for _, s := range usr.selectors {
 		r, p := s.check(cmd, args)

@@ -6,26 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-)
 
-// aclSubcommands are ACL's subcommands with Redis 7.0's arities.
-func aclSubcommands() []*command {
-	return []*command{
-		{name: "cat", handler: cmdACLCat},
-		{name: "deluser", handler: cmdACLDelUser},
-		{name: "dryrun", handler: cmdACLDryRun},
-		{name: "genpass", handler: cmdACLGenPass},
-		{name: "getuser", handler: cmdACLGetUser},
-		{name: "help", handler: cmdACLHelp},
-		{name: "list", handler: cmdACLList},
-		{name: "load", handler: cmdACLLoad},
-		{name: "log", handler: cmdACLLog},
-		{name: "save", handler: cmdACLSave},
-		{name: "setuser", handler: cmdACLSetUser},
-		{name: "users", handler: cmdACLUsers},
-		{name: "whoami", handler: cmdACLWhoAmI},
-	}
-}
+	"github.com/go-sentinel/go-sentinel/internal/commands"
+)
 
 // subcommandSyntaxError is Redis's reply to a known subcommand given a
 // number of arguments its handler does not take.
@@ -55,23 +38,15 @@ func stringArgs(args [][]byte) []string {
 // may run cmd with args, else the NOPERM error, after logging the denial
 // in the ACL log. Commands outside Redis 7.0's set (the Valkey aliases
 // are mapped to their 7.0 names) need the +@all "future commands" right.
-func (s *Server) checkPermission(c *Client, cmd *command, args [][]byte) Value {
+func (s *Server) checkPermission(c *Client, cmd *commands.Spec, args [][]byte) Value {
 	c.mu.Lock()
 	name := c.user
 	c.mu.Unlock()
 	sargs := stringArgs(args)
-	spec := sentinelCommands.forDispatch(cmd.name)
-	res, pos := aclOK, 0
+	res, pos := aclDeniedCmd, 0
 	s.users.mu.RLock()
-	switch usr := s.users.get(name); {
-	case usr == nil:
-		res = aclDeniedCmd
-	case spec == nil:
-		if !usr.allowsAll() {
-			res = aclDeniedCmd
-		}
-	default:
-		res, pos = usr.check(spec, sargs)
+	if usr := s.users.get(name); usr != nil {
+		res, pos = usr.check(cmd.Canonical(), sargs)
 	}
 	s.users.mu.RUnlock()
 	switch res {
@@ -81,8 +56,8 @@ func (s *Server) checkPermission(c *Client, cmd *command, args [][]byte) Value {
 		s.users.addLog(res, sargs[pos], name, s.clientInfoLine(c), s.now())
 		return Err("NOPERM this user has no permissions to access one of the channels used as arguments")
 	default:
-		s.users.addLog(aclDeniedCmd, cmd.name, name, s.clientInfoLine(c), s.now())
-		return Err(fmt.Sprintf("NOPERM this user has no permissions to run the '%s' command", cmd.name))
+		s.users.addLog(aclDeniedCmd, cmd.Name, name, s.clientInfoLine(c), s.now())
+		return Err(fmt.Sprintf("NOPERM this user has no permissions to run the '%s' command", cmd.Name))
 	}
 }
 
@@ -115,13 +90,13 @@ func (x *ctx) dropClient(c *Client) {
 func cmdACLCat(x *ctx) Value {
 	switch len(x.args) {
 	case 2:
-		out := make(Array, len(aclCategoryNames))
-		for i, n := range aclCategoryNames {
+		out := make(Array, len(commands.CategoryNames))
+		for i, n := range commands.CategoryNames {
 			out[i] = Bulk(n)
 		}
 		return out
 	case 3:
-		cat := categoryByName(x.arg(2))
+		cat := commands.CategoryByName(x.arg(2))
 		if cat == 0 {
 			name := x.arg(2)
 			if len(name) > 128 {
@@ -130,9 +105,9 @@ func cmdACLCat(x *ctx) Value {
 			return Err(fmt.Sprintf("ERR Unknown category '%s'", name))
 		}
 		out := Array{}
-		for _, s := range sentinelCommands.all {
-			if s.categories&cat != 0 {
-				out = append(out, Bulk(s.name))
+		for _, s := range catalogue.All() {
+			if s.Categories&cat != 0 {
+				out = append(out, Bulk(s.Name))
 			}
 		}
 		return out
@@ -374,12 +349,12 @@ func cmdACLDryRun(x *ctx) Value {
 	usr = usr.clone()
 	u.mu.RUnlock()
 	args := stringArgs(x.args[3:])
-	spec := sentinelCommands.lookupArgs(args)
+	spec := catalogue.LookupArgs(args)
 	if spec == nil {
 		return Err(fmt.Sprintf("ERR Command '%s' not found", args[0]))
 	}
-	if !arityOK(spec.arity, len(args)) {
-		return Err(fmt.Sprintf("ERR wrong number of arguments for '%s' command", spec.name))
+	if !spec.ArityOK(len(args)) {
+		return wrongArity(spec.Name)
 	}
 	switch res, pos := usr.check(spec, args); res {
 	case aclOK:
@@ -387,7 +362,7 @@ func cmdACLDryRun(x *ctx) Value {
 	case aclDeniedChannel:
 		return Bulk(fmt.Sprintf("This user has no permissions to access the '%s' channel", args[pos]))
 	default:
-		return Bulk(fmt.Sprintf("This user has no permissions to run the '%s' command", spec.name))
+		return Bulk(fmt.Sprintf("This user has no permissions to run the '%s' command", spec.Name))
 	}
 }
 

@@ -7,28 +7,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-func clientSubcommands() []*command {
-	return []*command{
-		{name: "caching", handler: cmdClientCaching},
-		{name: "getname", handler: cmdClientGetname},
-		{name: "getredir", handler: cmdClientGetredir},
-		{name: "help", handler: cmdClientHelp},
-		{name: "id", handler: cmdClientID},
-		{name: "info", handler: cmdClientInfo},
-		{name: "kill", handler: cmdClientKill},
-		{name: "list", handler: cmdClientList},
-		{name: "no-evict", handler: cmdClientNoEvict},
-		{name: "pause", handler: cmdClientPause},
-		{name: "reply", handler: cmdClientReply},
-		{name: "setname", handler: cmdClientSetname},
-		{name: "tracking", handler: cmdClientTracking},
-		{name: "trackinginfo", handler: cmdClientTrackingInfo},
-		{name: "unblock", handler: cmdClientUnblock},
-		{name: "unpause", handler: cmdClientUnpause},
-	}
-}
+	"github.com/go-sentinel/go-sentinel/internal/commands"
+)
 
 // errIntArg is Redis's reply to an argument that is not a 64-bit integer
 // in its strict syntax.
@@ -165,13 +146,12 @@ func (p *pauseState) set(mode pauseMode, end time.Time) {
 // waitUnpaused holds a command while CLIENT PAUSE applies to it: every
 // command under ALL, PUBLISH (the only command that may replicate) under
 // WRITE. It returns early if c is closed.
-func (s *Server) waitUnpaused(c *Client, cmd *command) {
+func (s *Server) waitUnpaused(c *Client, cmd *commands.Spec) {
 	p := s.pauseOf(false)
 	if p == nil {
 		return
 	}
-	spec := sentinelCommands.forDispatch(cmd.name)
-	writes := spec != nil && spec.flags&(cmdWrite|cmdMayReplicate) != 0
+	writes := cmd.Flags&(commands.FlagWrite|commands.FlagMayReplicate) != 0
 	for {
 		now := time.Now()
 		mode, end, changed := p.current(now)

@@ -6,39 +6,6 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
-// sentinelSubcommands are the SENTINEL subcommands implemented so far,
-// with Redis 7.0's arities.
-func sentinelSubcommands() []*command {
-	return []*command{
-		{name: "myid", handler: cmdSentinelMyID},
-		{name: "flushconfig", handler: cmdSentinelFlushConfig},
-		{name: "masters", handler: cmdSentinelMasters},
-		{name: "master", handler: cmdSentinelMaster},
-		{name: "replicas", handler: cmdSentinelReplicas},
-		{name: "slaves", handler: cmdSentinelReplicas},
-		{name: "sentinels", handler: cmdSentinelSentinels},
-		{name: "get-master-addr-by-name", handler: cmdSentinelGetMasterAddr},
-		{name: "is-master-down-by-addr", handler: cmdSentinelIsMasterDown},
-		{name: "ckquorum", handler: cmdSentinelCkQuorum},
-		{name: "info-cache", handler: cmdSentinelInfoCache},
-		{name: "monitor", handler: cmdSentinelMonitor},
-		{name: "remove", handler: cmdSentinelRemove},
-		{name: "set", handler: cmdSentinelSet},
-		{name: "reset", handler: cmdSentinelReset},
-		{name: "debug", handler: cmdSentinelDebug},
-		{name: "config", handler: cmdSentinelConfig},
-		{name: "simulate-failure", handler: cmdSentinelSimulateFailure},
-		{name: "pending-scripts", handler: cmdSentinelPendingScripts},
-		{name: "failover", handler: cmdSentinelFailover},
-		{name: "help", handler: cmdSentinelHelp},
-		// Valkey's spellings of the same subcommands.
-		{name: "primaries", handler: cmdSentinelMasters},
-		{name: "primary", handler: cmdSentinelMaster},
-		{name: "get-primary-addr-by-name", handler: cmdSentinelGetMasterAddr},
-		{name: "is-primary-down-by-addr", handler: cmdSentinelIsMasterDown},
-	}
-}
-
 // exec runs fn on the core and turns a stopped loop into an error reply.
 func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, Value) {
 	if x.srv.opts.Backend == nil {

@@ -3,34 +3,15 @@ package respserver
 import (
 	"fmt"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 )
-
-// cmdFlag marks how dispatch treats a command.
-type cmdFlag int
-
-const (
-	// flagNoAuth commands run before the client authenticated.
-	flagNoAuth cmdFlag = 1 << iota
-	// flagPubSub commands are allowed in a RESP2 subscribed context.
-	flagPubSub
-)
-
-// command is one entry of the dispatch table: a top-level command or a
-// subcommand of a container (CLIENT, SENTINEL, ...). Arity follows Redis:
-// n > 0 means exactly n arguments including the name(s), n < 0 at least -n.
-type command struct {
-	name    string // full lower-case name, `sentinel|masters` for subcommands
-	arity   int
-	flags   cmdFlag
-	handler func(*ctx) Value
-	subs    map[string]*command
-}
 
 // ctx is one command being executed.
 type ctx struct {
 	srv  *Server
 	c    *Client
-	name string   // lower-case command name as looked up
+	name string   // the full name of the command, an alias's own
 	args [][]byte // the whole command line, name first
 }
 
@@ -63,42 +44,37 @@ func wrongArity(fullname string) Value {
 	return Err(fmt.Sprintf("ERR wrong number of arguments for '%s' command", fullname))
 }
 
-func arityOK(arity, n int) bool {
-	if arity > 0 {
-		return n == arity
-	}
-	return n >= -arity
-}
-
-// lookup finds the command for args, descending into subcommands, and
-// returns a ready error reply when there is none.
-func (s *Server) lookup(args [][]byte) (*command, Value) {
-	cmd := s.cmds[strings.ToLower(string(args[0]))]
-	if cmd == nil {
+// lookup finds the command args runs, as Redis does before running
+// anything: the first argument names a top-level command, the second a
+// subcommand of a container; then the arity must fit. It returns a ready
+// error reply when there is no such command or the arity is wrong.
+func lookup(args [][]byte) (*commands.Spec, Value) {
+	spec := catalogue.Top(string(args[0]))
+	if spec == nil {
 		return nil, unknownCommand(args)
 	}
-	if cmd.subs != nil {
-		if len(args) < 2 {
-			// A container runs itself when it has a handler (COMMAND).
-			if cmd.handler != nil && arityOK(cmd.arity, len(args)) {
-				return cmd, nil
-			}
-			return nil, wrongArity(cmd.name)
-		}
-		sub := cmd.subs[strings.ToLower(string(args[1]))]
+	if spec.Subs != nil && len(args) >= 2 {
+		sub := spec.Sub(string(args[1]))
 		if sub == nil {
 			name := string(args[1])
 			if len(name) > 128 {
 				name = name[:128]
 			}
-			return nil, Err(fmt.Sprintf("ERR unknown subcommand '%s'. Try %s HELP.", name, strings.ToUpper(cmd.name)))
+			return nil, Err(fmt.Sprintf("ERR unknown subcommand '%s'. Try %s HELP.", name, strings.ToUpper(spec.Name)))
 		}
-		cmd = sub
+		spec = sub
 	}
-	if !arityOK(cmd.arity, len(args)) {
-		return nil, wrongArity(cmd.name)
+	if !spec.ArityOK(len(args)) {
+		return nil, wrongArity(spec.Name)
 	}
-	return cmd, nil
+	return spec, nil
+}
+
+// runsWhenSubscribed are the commands a RESP2 client may run while it is
+// subscribed (Redis tests the functions; these are the ones a Sentinel
+// has).
+var runsWhenSubscribed = map[string]bool{
+	"ping": true, "subscribe": true, "psubscribe": true, "unsubscribe": true, "punsubscribe": true,
 }
 
 // dispatch runs one command for c and queues its reply. It returns false
@@ -111,13 +87,13 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 		return true
 	}
 	s.stats.commands.Add(1)
-	cmd, errv := s.lookup(args)
+	spec, errv := lookup(args)
 	name := ""
 	c.mu.Lock()
 	c.lastActive = s.now()
-	if cmd != nil {
-		c.lastCmd = cmd.name
-		name = cmd.name
+	if spec != nil {
+		c.lastCmd = spec.Name
+		name = spec.Name
 	}
 	authed := c.authenticated
 	subscribed := c.subscriptions() > 0 && c.proto == 2
@@ -127,21 +103,21 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 		s.reply(c, errv)
 		return true
 	}
-	if !authed && cmd.flags&flagNoAuth == 0 && !s.users.DefaultOpen() {
+	if !authed && spec.Flags&commands.FlagNoAuth == 0 && !s.users.DefaultOpen() {
 		s.reply(c, Err("NOAUTH Authentication required."))
 		return true
 	}
-	if v := s.checkPermission(c, cmd, args); v != nil {
+	if v := s.checkPermission(c, spec, args); v != nil {
 		s.reply(c, v)
 		return true
 	}
-	if subscribed && cmd.flags&flagPubSub == 0 {
-		s.reply(c, Err(fmt.Sprintf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", cmd.name)))
+	if subscribed && !runsWhenSubscribed[spec.Canonical().Name] {
+		s.reply(c, Err(fmt.Sprintf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.Name)))
 		return true
 	}
-	s.waitUnpaused(c, cmd)
-	x := &ctx{srv: s, c: c, name: cmd.name, args: args}
-	v := cmd.handler(x)
+	s.waitUnpaused(c, spec)
+	x := &ctx{srv: s, c: c, name: spec.Name, args: args}
+	v := handlerOf(spec)(x)
 	if _, none := v.(noReply); v == nil || none {
 		return true
 	}
@@ -157,54 +133,3 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 var closeConn Value = &closeMarker{}
 
 type closeMarker struct{ noReply }
-
-// commandTable is the set of commands a Sentinel answers, as Redis 7.0
-// registers them in Sentinel mode.
-func commandTable() map[string]*command {
-	t := map[string]*command{}
-	add := func(c *command) { t[c.name] = c }
-	add(&command{name: "ping", flags: flagPubSub, handler: cmdPing})
-	add(&command{name: "hello", flags: flagNoAuth, handler: cmdHello})
-	add(&command{name: "auth", flags: flagNoAuth, handler: cmdAuth})
-	add(&command{name: "info", handler: cmdInfo})
-	add(&command{name: "role", handler: cmdRole})
-	add(&command{name: "shutdown", handler: cmdShutdown})
-	add(&command{name: "subscribe", flags: flagPubSub, handler: cmdSubscribe})
-	add(&command{name: "psubscribe", flags: flagPubSub, handler: cmdSubscribe})
-	add(&command{name: "unsubscribe", flags: flagPubSub, handler: cmdUnsubscribe})
-	add(&command{name: "punsubscribe", flags: flagPubSub, handler: cmdUnsubscribe})
-	add(&command{name: "publish", handler: cmdPublish})
-	add(container("client", clientSubcommands()))
-	add(container("sentinel", sentinelSubcommands()))
-	add(container("acl", aclSubcommands()))
-	cmdCmd := container("command", commandSubcommands())
-	cmdCmd.handler = cmdCommand
-	add(cmdCmd)
-	setArities(t)
-	return t
-}
-
-// setArities takes every command's arity from the Redis 7.0.15 command
-// catalogue (cmd_command.go), the one place arities are written down.
-func setArities(t map[string]*command) {
-	for _, c := range t {
-		if s := sentinelCommands.forDispatch(c.name); s != nil {
-			c.arity = s.arity
-		}
-		for _, sub := range c.subs {
-			if s := sentinelCommands.forDispatch(sub.name); s != nil {
-				sub.arity = s.arity
-			}
-		}
-	}
-}
-
-// container builds a command whose first argument picks a subcommand.
-func container(name string, subs []*command) *command {
-	c := &command{name: name, subs: map[string]*command{}}
-	for _, s := range subs {
-		s.name = name + "|" + s.name
-		c.subs[strings.TrimPrefix(s.name, name+"|")] = s
-	}
-	return c
-}

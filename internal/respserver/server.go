@@ -59,7 +59,6 @@ type Server struct {
 	users *Users
 	log   Logger
 	now   func() time.Time
-	cmds  map[string]*command
 	hub   *hub
 	stats stats
 	pause pauseState
@@ -92,7 +91,6 @@ func New(opts Options) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.cmds = commandTable()
 	return s
 }
 

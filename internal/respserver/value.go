@@ -1,6 +1,9 @@
 package respserver
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // Value is one reply, encoded for the protocol version (2 or 3) the client
 // negotiated. Handlers return Values; only this file knows the wire format,
@@ -133,6 +136,38 @@ func (v Verbatim) appendTo(b []byte, proto int) []byte {
 	b = strconv.AppendInt(b, int64(len(v)+4), 10)
 	b = append(b, "\r\ntxt:"...)
 	b = append(b, v...)
+	return append(b, '\r', '\n')
+}
+
+// setReply is a RESP3 set (`~`); RESP2 clients get an array.
+type setReply []Value
+
+func (v setReply) appendTo(b []byte, proto int) []byte {
+	if proto >= 3 {
+		return appendAggregate(b, '~', len(v), v, proto)
+	}
+	return appendAggregate(b, '*', len(v), v, proto)
+}
+
+// doubleReply is a RESP3 double (`,`); RESP2 clients get a bulk string.
+// Both use C's %.17g, as Redis does.
+type doubleReply float64
+
+func (v doubleReply) appendTo(b []byte, proto int) []byte {
+	var s string
+	switch {
+	case math.IsInf(float64(v), 1):
+		s = "inf"
+	case math.IsInf(float64(v), -1):
+		s = "-inf"
+	default:
+		s = strconv.FormatFloat(float64(v), 'g', 17, 64)
+	}
+	if proto < 3 {
+		return Bulk(s).appendTo(b, proto)
+	}
+	b = append(b, ',')
+	b = append(b, s...)
 	return append(b, '\r', '\n')
 }
 

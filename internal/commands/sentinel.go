@@ -1,0 +1,17 @@
+package commands
+
+import "slices"
+
+// Sentinel is the command set a Sentinel answers: Redis 7.0.15's commands
+// flagged SENTINEL, 15 commands and 72 names with their subcommands.
+var Sentinel = New(slices.Concat(aclSpecs, clientSpecs, commandSpecs, pubsubSpecs, sentinelSpecs, serverSpecs), valkeyAliases)
+
+// valkeyAliases are Valkey's spellings of SENTINEL subcommands, hidden
+// from COMMAND and from ACL rules; they run and are checked as the command
+// they stand for.
+var valkeyAliases = map[string]string{
+	"sentinel|primaries":                "sentinel|masters",
+	"sentinel|primary":                  "sentinel|master",
+	"sentinel|get-primary-addr-by-name": "sentinel|get-master-addr-by-name",
+	"sentinel|is-primary-down-by-addr":  "sentinel|is-master-down-by-addr",
+}
