@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // ErrStdinConfig is returned by ArgsToLines for a lone "-" as the last
@@ -14,7 +16,7 @@ var ErrStdinConfig = errors.New("reading the configuration from standard input (
 // into configuration lines, with redis-server's rules: an argument starting
 // with "--" starts a new directive (its words are kept as written, so
 // "--port 26380" as one argument works too); every other argument is a
-// value, appended quoted (Repr) so it round-trips through SplitArgs.
+// value, appended quoted (splitargs.Repr) so it round-trips through splitargs.Split.
 // "--sentinel" and "--save" without a value are allowed before another
 // "--" option ("--save" then gets the value ""). Each line ends with "\n";
 // the result is "" for no arguments.
@@ -41,7 +43,7 @@ func ArgsToLines(args []string) (string, error) {
 			started = true
 			cur.WriteString(a[2:])
 			cur.WriteByte(' ')
-			words, err := SplitArgs(a)
+			words, err := splitargs.Split(a)
 			if err == nil && len(words) == 1 {
 				// Only the option name: its value is the next argument.
 				handledLast = false
@@ -61,7 +63,7 @@ func ArgsToLines(args []string) (string, error) {
 			continue
 		}
 		started = true
-		cur.WriteString(Repr(a))
+		cur.WriteString(splitargs.Repr(a))
 		cur.WriteByte(' ')
 		handledLast = true
 	}

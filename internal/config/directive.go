@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // This file defines the entries of the directive table, in the spirit of
@@ -261,7 +263,7 @@ func (d *directive) words(argv []string) []string {
 	vals := argv[1:]
 	if d.multi && len(argv) == 2 && argv[1] != "" {
 		// "--bind '1.2.3.4 5.6.7.8'" style: split the single value.
-		vals, _ = SplitArgs(argv[1])
+		vals, _ = splitargs.Split(argv[1])
 	}
 	return vals
 }
@@ -291,7 +293,7 @@ func (d *directive) defaultWords() []string {
 	if !d.multi {
 		return []string{d.def}
 	}
-	w, _ := SplitArgs(d.def)
+	w, _ := splitargs.Split(d.def)
 	return w
 }
 
@@ -395,7 +397,7 @@ func (d *directive) parseNumber(v string) (int64, string) {
 func (d *directive) rewriteText(w []string) string {
 	switch {
 	case d.kind == kindString:
-		return Repr(w[0])
+		return splitargs.Repr(w[0])
 	case d.multi && len(w) == 0:
 		return `""`
 	case d.multi:
@@ -416,7 +418,7 @@ func (d *directive) showText(w []string) string {
 	case d.kind == kindString && w[0] == "":
 		return `""`
 	case d.kind == kindString:
-		return Quote(w[0])
+		return splitargs.Quote(w[0])
 	case d.multi && len(w) == 0:
 		return `""`
 	case d.multi:
@@ -455,7 +457,7 @@ func containsFold(list []string, s string) bool {
 func quoteWords(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		q[i] = Quote(w)
+		q[i] = splitargs.Quote(w)
 	}
 	return strings.Join(q, " ")
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/go-sentinel/go-sentinel/internal/logging"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // specialSamples are valid values of the directives whose values the
@@ -116,7 +117,7 @@ func TestDirectiveTableRoundTrip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cwd, "inc.conf"), []byte("timeout 7\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dirLine := "dir " + Repr(cwd) + "\n"
+	dirLine := "dir " + splitargs.Repr(cwd) + "\n"
 	for i := range directiveTable {
 		d := &directiveTable[i]
 		t.Run(d.name, func(t *testing.T) {
@@ -153,13 +154,13 @@ func TestDirectiveTableRoundTrip(t *testing.T) {
 				if err := os.MkdirAll(sub, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				c1, _, out := roundTripLines(t, cwd, "dir "+Repr(sub)+"\n")
-				if c1.Server.Dir != sub || !strings.HasPrefix(out, "dir "+Repr(sub)+"\n") {
+				c1, _, out := roundTripLines(t, cwd, "dir "+splitargs.Repr(sub)+"\n")
+				if c1.Server.Dir != sub || !strings.HasPrefix(out, "dir "+splitargs.Repr(sub)+"\n") {
 					t.Fatalf("dir %q, rewritten:\n%s", c1.Server.Dir, out)
 				}
 			case d.get != nil:
-				for _, v := range append(sampleValues(t, d), Repr(d.def)) {
-					if d.multi && v == Repr(d.def) {
+				for _, v := range append(sampleValues(t, d), splitargs.Repr(d.def)) {
+					if d.multi && v == splitargs.Repr(d.def) {
 						v = d.def
 					}
 					roundTripHonoured(t, d, cwd, dirLine, d.name+" "+v)
@@ -174,7 +175,7 @@ func TestDirectiveTableRoundTrip(t *testing.T) {
 					if !strings.Contains(out, "\n"+line+"\n") {
 						t.Errorf("%q not kept:\n%s", line, out)
 					}
-					if c1.Server.MetricsAddr != "" || !reflect.DeepEqual(c1.Server, mustParse(t, "dir "+Repr(cwd)).Server) {
+					if c1.Server.MetricsAddr != "" || !reflect.DeepEqual(c1.Server, mustParse(t, "dir "+splitargs.Repr(cwd)).Server) {
 						t.Errorf("%q changed a Server field", line)
 					}
 				}
@@ -261,7 +262,7 @@ func TestSentinelTableRoundTrip(t *testing.T) {
 		"sentinel-user":                   {"su"},
 		"sentinel-pass":                   {`"s p"`},
 	}
-	dirLine := "dir " + Repr(cwd) + "\n"
+	dirLine := "dir " + splitargs.Repr(cwd) + "\n"
 	const mon = "sentinel monitor m 10.0.0.1 6379 2\n"
 	for i := range sentinelDirectives {
 		d := &sentinelDirectives[i]
@@ -511,7 +512,7 @@ func TestExampleConfig(t *testing.T) {
 		if !d.Extension {
 			continue
 		}
-		line := "\n# " + d.Name + " " + Repr(d.Default) + "\n"
+		line := "\n# " + d.Name + " " + splitargs.Repr(d.Default) + "\n"
 		if d.Default != "" {
 			line = "\n# " + d.Name + " " + d.Default + "\n"
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // directiveTable is the directive table: every directive a config file may
@@ -154,7 +155,7 @@ func dirDirective() directive {
 			st.markProcessed("dir")
 			return
 		}
-		st.rewriteLine("dir", "dir "+Repr(cwd), true)
+		st.rewriteLine("dir", "dir "+splitargs.Repr(cwd), true)
 	}
 	return d
 }

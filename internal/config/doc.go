@@ -3,7 +3,7 @@
 //
 // Parsing follows loadServerConfigFromString: the file is split on '\n',
 // every line is trimmed, blank and '#' lines are skipped, the rest is split
-// with the sdssplitargs rules (SplitArgs) and the first word, lower-cased,
+// with the sdssplitargs rules (splitargs.Split) and the first word, lower-cased,
 // names the directive. Generic server directives are validated as they are
 // read; `sentinel ...` lines are queued and applied after the whole input was
 // read, in the three passes Redis uses, so a per-master line may precede its

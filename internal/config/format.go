@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // secretMask replaces every password in Format's output.
@@ -23,7 +24,7 @@ func Format(c *Config) string {
 			kv(k, `""`)
 			return
 		}
-		kv(k, Quote(v))
+		kv(k, splitargs.Quote(v))
 	}
 	secret := func(k, v string) {
 		if v == "" {
@@ -92,7 +93,7 @@ func Format(c *Config) string {
 
 func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
 	ms := func(d time.Duration) int64 { return d.Milliseconds() }
-	fmt.Fprintf(b, "\nmaster %s\n", Quote(m.Name))
+	fmt.Fprintf(b, "\nmaster %s\n", splitargs.Quote(m.Name))
 	row := func(k string, v any) { fmt.Fprintf(b, "  %-30s %v\n", k, v) }
 	row("address", fmt.Sprintf("%s %d", m.Addr.Host, m.Addr.Port))
 	row("quorum", m.Quorum)
@@ -101,13 +102,13 @@ func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
 	row("parallel-syncs", m.ParallelSyncs)
 	row("master-reboot-down-after-period", ms(m.RebootDownAfter))
 	if m.NotificationScript != "" {
-		row("notification-script", Quote(m.NotificationScript))
+		row("notification-script", splitargs.Quote(m.NotificationScript))
 	}
 	if m.ClientReconfigScript != "" {
-		row("client-reconfig-script", Quote(m.ClientReconfigScript))
+		row("client-reconfig-script", splitargs.Quote(m.ClientReconfigScript))
 	}
 	if m.AuthUser != "" {
-		row("auth-user", Quote(m.AuthUser))
+		row("auth-user", splitargs.Quote(m.AuthUser))
 	}
 	if m.AuthPass != "" {
 		row("auth-pass", secretMask)

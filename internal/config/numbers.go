@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // This file holds the C number parsers whose exact leniency Redis' config
@@ -12,7 +14,7 @@ import (
 // cPrefix skips C white space and an optional sign, as strtol does, and
 // returns the index of the first digit and whether the sign was '-'.
 func cPrefix(s string) (i int, neg bool) {
-	for i < len(s) && isCSpace(s[i]) {
+	for i < len(s) && splitargs.IsSpace(s[i]) {
 		i++
 	}
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -179,7 +181,7 @@ func memtoull(s string) (uint64, bool) {
 // string2d is Redis' strict float parser: the whole string must be a number,
 // with no leading or trailing white space, and not NaN.
 func string2d(s string) (float64, bool) {
-	if s == "" || isCSpace(s[0]) || isCSpace(s[len(s)-1]) || strings.Contains(s, "_") {
+	if s == "" || splitargs.IsSpace(s[0]) || splitargs.IsSpace(s[len(s)-1]) || strings.Contains(s, "_") {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)

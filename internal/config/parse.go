@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // Config is a parsed, validated sentinel.conf plus command-line directives.
@@ -161,9 +162,9 @@ func (p *parser) parseText(file, text string, depth int) error {
 			continue
 		}
 		num := i + 1
-		argv, err := SplitArgs(line)
+		argv, err := splitargs.Split(line)
 		if err != nil {
-			return &Error{File: file, Line: num, Text: line, Msg: ErrUnbalancedQuotes.Error(), Err: err}
+			return &Error{File: file, Line: num, Text: line, Msg: splitargs.ErrUnbalancedQuotes.Error(), Err: err}
 		}
 		if len(argv) == 0 {
 			continue

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 const testFile = "/etc/go-sentinel/test.conf"
@@ -293,8 +294,8 @@ func TestErrorFormat(t *testing.T) {
 	if e.Error() != want {
 		t.Errorf("Error() = %q, want %q", e.Error(), want)
 	}
-	if e := parseError(t, "", `port "1`); !errors.Is(e, ErrUnbalancedQuotes) {
-		t.Errorf("unbalanced quotes error does not wrap ErrUnbalancedQuotes: %v", e)
+	if e := parseError(t, "", `port "1`); !errors.Is(e, splitargs.ErrUnbalancedQuotes) {
+		t.Errorf("unbalanced quotes error does not wrap splitargs.ErrUnbalancedQuotes: %v", e)
 	}
 	if e.Position() != testFile+":2" {
 		t.Errorf("Position() = %q", e.Position())

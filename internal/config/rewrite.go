@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // rewriteSignature precedes the first line a rewrite appends to a file that
@@ -107,7 +108,7 @@ func readRewriteState(old []byte) *rewriteState {
 			st.lines = append(st.lines, line)
 			continue
 		}
-		argv, err := SplitArgs(line)
+		argv, err := splitargs.Split(line)
 		if err != nil || len(argv) == 0 || !knownForRewrite(asciiLower(argv[0])) {
 			st.lines = append(st.lines, "# ??? "+line)
 			continue

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // sentinelDirective is one `sentinel <name> ...` directive: how a line is
@@ -260,7 +261,7 @@ var sentinelDirectives = []sentinelDirective{
 				w.st.markProcessed("sentinel announce-ip")
 				return
 			}
-			w.st.rewriteLine("sentinel announce-ip", "sentinel announce-ip "+Repr(p.AnnounceIP), true)
+			w.st.rewriteLine("sentinel announce-ip", "sentinel announce-ip "+splitargs.Repr(p.AnnounceIP), true)
 		},
 	},
 	{

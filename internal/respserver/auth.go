@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
-	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // The errors of ACL rules; their texts are Redis's, which ACL SETUSER
@@ -397,7 +397,7 @@ func (usr *User) apply(op string, allChannels bool) error {
 		return ErrACLNoSuchPassword
 	case op[0] == '(' && op[len(op)-1] == ')':
 		s := newSelector(false, allChannels)
-		ops, err := config.SplitArgs(op[1 : len(op)-1])
+		ops, err := splitargs.Split(op[1 : len(op)-1])
 		if err != nil {
 			ops = nil // sdssplitargs fails: Redis adds an empty selector
 		}

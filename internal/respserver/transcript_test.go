@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // Transcripts are golden sessions kept under testdata: each exchange is a
@@ -57,7 +57,7 @@ func readTranscript(t *testing.T, path string) []exchange {
 		case !strings.HasPrefix(l, "> "):
 			t.Fatalf("%s:%d: want a command (\"> ...\"), got %q", path, i+1, l)
 		}
-		args, err := config.SplitArgs(l[2:])
+		args, err := splitargs.Split(l[2:])
 		if err != nil || len(args) == 0 {
 			t.Fatalf("%s:%d: bad command line %q: %v", path, i+1, l, err)
 		}
@@ -133,7 +133,7 @@ func writeTranscript(t *testing.T, path string, exs []exchange) {
 		}
 		q := make([]string, len(ex.args))
 		for i, a := range ex.args {
-			q[i] = config.Quote(a)
+			q[i] = splitargs.Quote(a)
 		}
 		sb.WriteString("> " + strings.Join(q, " ") + "\n")
 		sb.WriteString(ex.reply)

@@ -1,4 +1,4 @@
-package config
+package splitargs
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestSplitArgs(t *testing.T) {
+func TestSplit(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
@@ -44,15 +44,15 @@ func TestSplitArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := SplitArgs(tt.in)
+			got, err := Split(tt.in)
 			if tt.err {
 				if !errors.Is(err, ErrUnbalancedQuotes) {
-					t.Fatalf("SplitArgs(%q) = %q, %v; want ErrUnbalancedQuotes", tt.in, got, err)
+					t.Fatalf("Split(%q) = %q, %v; want ErrUnbalancedQuotes", tt.in, got, err)
 				}
 				return
 			}
 			if err != nil || got == nil || !slices.Equal(got, tt.want) {
-				t.Fatalf("SplitArgs(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+				t.Fatalf("Split(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 			}
 		})
 	}
@@ -62,9 +62,9 @@ func TestReprRoundTrip(t *testing.T) {
 	for _, s := range []string{"", "plain", "with space", `q"uote`, `back\slash`, "nl\nx", "\r\t\a\b", "\x00\x01\xff", "it's", "#hash", "ünïcode"} {
 		for _, enc := range []func(string) string{Repr, Quote} {
 			line := "k " + enc(s)
-			got, err := SplitArgs(line)
+			got, err := Split(line)
 			if err != nil || len(got) != 2 || got[1] != s {
-				t.Errorf("SplitArgs(%q) = %q, %v; want [k %q]", line, got, err, s)
+				t.Errorf("Split(%q) = %q, %v; want [k %q]", line, got, err, s)
 			}
 		}
 	}
@@ -106,9 +106,9 @@ func TestQuote(t *testing.T) {
 	}
 }
 
-// FuzzSplitArgs checks that the splitter never panics, and that whatever it
+// FuzzSplit checks that the splitter never panics, and that whatever it
 // accepts survives a Repr round trip.
-func FuzzSplitArgs(f *testing.F) {
+func FuzzSplit(f *testing.F) {
 	for _, s := range []string{
 		"", "a b c", `"a b" 'c d'`, `"\x41\n"`, `'it\'s'`, `"unterminated`, `a"b"`, "\x00", `"\x4`, `"\`,
 		"sentinel monitor mymaster 127.0.0.1 6379 2",
@@ -116,7 +116,7 @@ func FuzzSplitArgs(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		args, err := SplitArgs(line)
+		args, err := Split(line)
 		if err != nil {
 			if !errors.Is(err, ErrUnbalancedQuotes) {
 				t.Fatalf("unexpected error %v", err)
@@ -127,7 +127,7 @@ func FuzzSplitArgs(f *testing.F) {
 		for i, a := range args {
 			quoted[i] = Repr(a)
 		}
-		back, err := SplitArgs(joinSpace(quoted))
+		back, err := Split(joinSpace(quoted))
 		if err != nil || !slices.Equal(back, args) {
 			t.Fatalf("round trip of %q: got %q, %v", args, back, err)
 		}

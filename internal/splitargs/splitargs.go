@@ -1,22 +1,25 @@
-package config
+// Package splitargs splits a line into arguments with the rules of Redis's
+// sdssplitargs (config files, ACL selectors) and quotes strings back the
+// way sdscatrepr does, so that Split(Repr(s)) is exactly s.
+package splitargs
 
 import (
 	"errors"
 	"strings"
 )
 
-// ErrUnbalancedQuotes is returned by SplitArgs when a quoted argument is not
+// ErrUnbalancedQuotes is returned by Split when a quoted argument is not
 // terminated, or a closing quote is followed by something other than a
 // space. The text is the message Redis prints for such a line.
 var ErrUnbalancedQuotes = errors.New("Unbalanced quotes in configuration line")
 
-// SplitArgs splits one configuration line into arguments with the rules of
+// Split splits one configuration line into arguments with the rules of
 // Redis' sdssplitargs: arguments are separated by white space; an argument
 // may be "double quoted" (escapes \n \r \t \b \a \xHH and \<any char>) or
 // 'single quoted' (only \' is an escape); a closing quote must be followed by
 // white space or the end of the line. A NUL byte ends the line, as it does in
 // C. The result is never nil when err is nil.
-func SplitArgs(line string) ([]string, error) {
+func Split(line string) ([]string, error) {
 	if i := strings.IndexByte(line, 0); i >= 0 {
 		line = line[:i]
 	}
@@ -30,7 +33,7 @@ func SplitArgs(line string) ([]string, error) {
 	out := []string{}
 	p := 0
 	for {
-		for p < n && isCSpace(line[p]) {
+		for p < n && IsSpace(line[p]) {
 			p++
 		}
 		if p >= n {
@@ -50,7 +53,7 @@ func SplitArgs(line string) ([]string, error) {
 					p++
 					cur = append(cur, unescape(at(p)))
 				case c == '"':
-					if at(p+1) != 0 && !isCSpace(at(p+1)) {
+					if at(p+1) != 0 && !IsSpace(at(p+1)) {
 						return nil, ErrUnbalancedQuotes
 					}
 					done = true
@@ -65,7 +68,7 @@ func SplitArgs(line string) ([]string, error) {
 					p++
 					cur = append(cur, '\'')
 				case c == '\'':
-					if at(p+1) != 0 && !isCSpace(at(p+1)) {
+					if at(p+1) != 0 && !IsSpace(at(p+1)) {
 						return nil, ErrUnbalancedQuotes
 					}
 					done = true
@@ -112,8 +115,9 @@ func unescape(c byte) byte {
 	return c
 }
 
-// isCSpace reports whether c is white space for C's isspace in the C locale.
-func isCSpace(c byte) bool {
+// IsSpace reports whether c is white space for C's isspace in the C locale,
+// the separators of Split.
+func IsSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
@@ -135,7 +139,7 @@ func hexValue(c byte) byte {
 
 // Repr returns s as a double-quoted string the way Redis' sdscatrepr writes
 // it: backslash and double quote are escaped, \n \r \t \a \b use their short
-// escapes, other non-printable bytes become \xHH. SplitArgs(Repr(s)) gives
+// escapes, other non-printable bytes become \xHH. Split(Repr(s)) gives
 // back exactly s.
 func Repr(s string) string {
 	const hexdigits = "0123456789abcdef"
@@ -172,7 +176,7 @@ func Repr(s string) string {
 	return b.String()
 }
 
-// Quote returns s unchanged when SplitArgs reads it back as one argument
+// Quote returns s unchanged when Split reads it back as one argument
 // equal to s, and Repr(s) otherwise (empty strings, white space, quotes,
 // backslashes and non-printable bytes).
 func Quote(s string) string {
