@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/atomicfile"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
@@ -45,7 +46,7 @@ func Rewrite(path string, srv Server, p monitor.Persisted, opts RewriteOptions) 
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("rewrite %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, RewriteBytes(old, srv, p, opts)); err != nil {
+	if err := atomicfile.Write(path, RewriteBytes(old, srv, p, opts)); err != nil {
 		return fmt.Errorf("rewrite %s: %w", path, err)
 	}
 	return nil

@@ -1,4 +1,6 @@
-package config
+// Package atomicfile replaces a file's content so that a crash leaves
+// either the old or the new content, never a mix or a truncated file.
+package atomicfile
 
 import (
 	"bufio"
@@ -9,18 +11,18 @@ import (
 	"strings"
 )
 
-// Seams for tests to make a step of writeFileAtomic fail.
+// Seams for tests to make a step of Write fail.
 var (
 	renameFile = os.Rename
 	syncFile   = (*os.File).Sync
 )
 
-// writeFileAtomic replaces path with data: it writes a temporary file
+// Write replaces path with data: it writes a temporary file
 // "<path>.<random>" in the same directory, syncs it, gives it the old
 // file's permission bits (0644 minus the umask for a new file), renames it
 // over path and syncs the directory. On error the temporary file is
 // removed and path is untouched (unless only the directory sync failed).
-func writeFileAtomic(path string, data []byte) (err error) {
+func Write(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	mode := fs.FileMode(0o644) &^ umask()
 	if fi, err := os.Stat(path); err == nil {
