@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
@@ -25,7 +26,7 @@ type Node struct {
 	srv     *respserver.Server
 	links   *gossip.Links
 	certs   *tlsconf.Manager
-	users   *respserver.Users
+	users   *acl.Users
 	scripts *scriptRunner
 	// level is the process's log level, owned by the logger; n.cfg is
 	// never written after Start.
@@ -74,10 +75,10 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if opts.Seed == 0 {
 		opts.Seed = randomSeed()
 	}
-	users, err := respserver.LoadUsers(respserver.UsersOptions{
+	users, err := acl.Load(acl.Options{
 		Requirepass: cfg.Server.Requirepass,
 		Lines:       cfg.Server.Users,
-		ACLFile:     cfg.Server.Aclfile,
+		File:        cfg.Server.Aclfile,
 		LogMaxLen:   int(cfg.Server.AcllogMaxLen),
 	})
 	if err != nil {
@@ -154,7 +155,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
 	srv := n.cfg.Server
 	srv.Loglevel = n.LogLevel()
-	if !n.users.HasACLFile() {
+	if !n.users.HasFile() {
 		// Users created or changed at runtime are persisted as `user`
 		// lines, as Redis does when there is no aclfile.
 		srv.Users = n.users.ConfigLines()

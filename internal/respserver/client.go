@@ -135,13 +135,6 @@ func (c *Client) close() {
 	})
 }
 
-// Proto returns the negotiated protocol version, 2 or 3.
-func (c *Client) Proto() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.proto
-}
-
 func (c *Client) subscriptions() int {
 	return len(c.channels) + len(c.patterns)
 }

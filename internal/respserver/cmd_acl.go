@@ -7,85 +7,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 )
-
-// subcommandSyntaxError is Redis's reply to a known subcommand given a
-// number of arguments its handler does not take.
-func subcommandSyntaxError(x *ctx) Value {
-	sub := x.arg(1)
-	if len(sub) > 128 {
-		sub = sub[:128]
-	}
-	return Err(fmt.Sprintf("ERR unknown subcommand or wrong number of arguments for '%s'. Try %s HELP.", sub, strings.ToUpper(x.arg(0))))
-}
-
-// clientInfoLine is the CLIENT INFO line of c without its newline, as the
-// ACL log keeps it.
-func (s *Server) clientInfoLine(c *Client) string {
-	return strings.TrimSuffix(c.info(s.now()), "\n")
-}
-
-func stringArgs(args [][]byte) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = string(a)
-	}
-	return out
-}
-
-// checkPermission is the ACL step of dispatch: nil when the client's user
-// may run cmd with args, else the NOPERM error, after logging the denial
-// in the ACL log. Commands outside Redis 7.0's set (the Valkey aliases
-// are mapped to their 7.0 names) need the +@all "future commands" right.
-func (s *Server) checkPermission(c *Client, cmd *commands.Spec, args [][]byte) Value {
-	c.mu.Lock()
-	name := c.user
-	c.mu.Unlock()
-	sargs := stringArgs(args)
-	res, pos := aclDeniedCmd, 0
-	s.users.mu.RLock()
-	if usr := s.users.get(name); usr != nil {
-		res, pos = usr.check(cmd.Canonical(), sargs)
-	}
-	s.users.mu.RUnlock()
-	switch res {
-	case aclOK:
-		return nil
-	case aclDeniedChannel:
-		s.users.addLog(res, sargs[pos], name, s.clientInfoLine(c), s.now())
-		return Err("NOPERM this user has no permissions to access one of the channels used as arguments")
-	default:
-		s.users.addLog(aclDeniedCmd, cmd.Name, name, s.clientInfoLine(c), s.now())
-		return Err(fmt.Sprintf("NOPERM this user has no permissions to run the '%s' command", cmd.Name))
-	}
-}
-
-// authenticate checks a user/password pair for AUTH and HELLO AUTH; a
-// failure is logged in the ACL log (reason auth, object the command name
-// as sent).
-func (x *ctx) authenticate(user, pass string) bool {
-	if x.srv.users.Authenticate(user, pass) {
-		return true
-	}
-	x.srv.users.addLog(aclDeniedAuth, x.arg(0), user, x.srv.clientInfoLine(x.c), x.srv.now())
-	return false
-}
-
-// dropClient ends c because its user went away or lost rights: it falls
-// back to the unauthenticated default user and is closed, after its
-// pending reply when it is the client running the command.
-func (x *ctx) dropClient(c *Client) {
-	c.mu.Lock()
-	c.user = "default"
-	c.authenticated = false
-	c.mu.Unlock()
-	if c == x.c {
-		clientStateOf(c).closeAfterCommand = true
-		return
-	}
-	c.close()
-}
 
 func cmdACLCat(x *ctx) Value {
 	switch len(x.args) {
@@ -117,30 +41,28 @@ func cmdACLCat(x *ctx) Value {
 
 func cmdACLSetUser(x *ctx) Value {
 	name := x.arg(2)
-	before, after, err := x.srv.users.SetUser(name, stringArgs(x.args[3:]))
+	loss, err := x.srv.users.SetUser(name, stringArgs(x.args[3:]))
 	if err != nil {
 		return Err("ERR " + err.Error())
 	}
-	if before != nil {
-		if upcoming, revoked := channelsRevoked(before, after); revoked {
-			x.killRevokedSubscribers(name, upcoming)
-		}
+	if loss != nil {
+		x.killRevokedSubscribers(name, loss)
 	}
 	return OK
 }
 
 // killRevokedSubscribers disconnects the subscribed clients of user whose
-// channels or patterns the upcoming channel list no longer allows.
-func (x *ctx) killRevokedSubscribers(user string, upcoming []string) {
+// channels or patterns the user's remaining permissions no longer allow.
+func (x *ctx) killRevokedSubscribers(user string, loss *acl.ChannelLoss) {
 	for _, c := range x.srv.clientList() {
 		c.mu.Lock()
 		kill := false
 		if c.user == user {
 			for p := range c.patterns {
-				kill = kill || !channelAllowed(upcoming, p, true)
+				kill = kill || !loss.Allows(p, true)
 			}
 			for ch := range c.channels {
-				kill = kill || !channelAllowed(upcoming, ch, false)
+				kill = kill || !loss.Allows(ch, false)
 			}
 		}
 		c.mu.Unlock()
@@ -171,25 +93,22 @@ func cmdACLDelUser(x *ctx) Value {
 }
 
 func cmdACLGetUser(x *ctx) Value {
-	u := x.srv.users
-	u.mu.RLock()
-	defer u.mu.RUnlock()
-	usr := u.get(x.arg(2))
-	if usr == nil {
+	info, ok := x.srv.users.Info(x.arg(2))
+	if !ok {
 		return Null{}
 	}
-	flags := setReply{}
-	for _, f := range usr.flagNames() {
-		flags = append(flags, Bulk(f))
+	flags := make(setReply, len(info.Flags))
+	for i, f := range info.Flags {
+		flags[i] = Bulk(f)
 	}
-	pw := Array{}
-	for _, p := range usr.passwords {
-		pw = append(pw, Bulk(p))
+	pw := make(Array, len(info.Passwords))
+	for i, p := range info.Passwords {
+		pw[i] = Bulk(p)
 	}
 	m := Map{Bulk("flags"), flags, Bulk("passwords"), pw}
-	m = append(m, selectorFields(usr.selectors[0])...)
+	m = append(m, selectorFields(info.Selectors[0])...)
 	sels := Array{}
-	for _, s := range usr.selectors[1:] {
+	for _, s := range info.Selectors[1:] {
 		sels = append(sels, Map(selectorFields(s)))
 	}
 	return append(m, Bulk("selectors"), sels)
@@ -197,24 +116,8 @@ func cmdACLGetUser(x *ctx) Value {
 
 // selectorFields are the commands, keys and channels fields ACL GETUSER
 // shows for a selector.
-func selectorFields(s *selector) []Value {
-	keys := "~*"
-	if !s.allKeys {
-		var parts []string
-		for _, k := range s.keys {
-			parts = append(parts, k.String())
-		}
-		keys = strings.Join(parts, " ")
-	}
-	chans := "&*"
-	if !s.allChannels {
-		var parts []string
-		for _, c := range s.channels {
-			parts = append(parts, "&"+c)
-		}
-		chans = strings.Join(parts, " ")
-	}
-	return []Value{Bulk("commands"), Bulk(s.describeSelectorCommands()), Bulk("keys"), Bulk(keys), Bulk("channels"), Bulk(chans)}
+func selectorFields(s acl.SelectorInfo) []Value {
+	return []Value{Bulk("commands"), Bulk(s.Commands), Bulk("keys"), Bulk(s.Keys), Bulk("channels"), Bulk(s.Channels)}
 }
 
 func cmdACLList(x *ctx) Value {
@@ -226,11 +129,8 @@ func cmdACLList(x *ctx) Value {
 }
 
 func cmdACLUsers(x *ctx) Value {
-	u := x.srv.users
-	u.mu.RLock()
-	defer u.mu.RUnlock()
 	out := Array{}
-	for _, n := range u.names() {
+	for _, n := range x.srv.users.Names() {
 		out = append(out, Bulk(n))
 	}
 	return out
@@ -245,7 +145,7 @@ func cmdACLWhoAmI(x *ctx) Value {
 // cmdACLLoad reloads the aclfile. As in Redis every client authenticated
 // as a user other than default is disconnected, even if the file keeps it.
 func cmdACLLoad(x *ctx) Value {
-	if err := x.srv.users.LoadACLFile(); err != nil {
+	if err := x.srv.users.LoadFile(); err != nil {
 		return Err("ERR " + err.Error())
 	}
 	for _, c := range x.srv.clientList() {
@@ -260,11 +160,11 @@ func cmdACLLoad(x *ctx) Value {
 }
 
 func cmdACLSave(x *ctx) Value {
-	err := x.srv.users.SaveACLFile()
+	err := x.srv.users.SaveFile()
 	switch {
 	case err == nil:
 		return OK
-	case errors.Is(err, ErrNoACLFile):
+	case errors.Is(err, acl.ErrNoFile):
 		return Err("ERR " + err.Error())
 	}
 	x.srv.log.Warningf("%v", err)
@@ -304,7 +204,7 @@ func cmdACLLog(x *ctx) Value {
 	count := int64(10)
 	if len(x.args) == 3 {
 		if strings.EqualFold(x.arg(2), "reset") {
-			x.srv.users.resetLog()
+			x.srv.users.ResetLog()
 			return OK
 		}
 		n, ok := parseLongLong(x.arg(2))
@@ -315,39 +215,25 @@ func cmdACLLog(x *ctx) Value {
 	}
 	now := x.srv.now().UnixMilli()
 	out := Array{}
-	for _, e := range x.srv.users.logEntries(int(min(count, 1<<20))) {
-		reason := "command"
-		switch e.reason {
-		case aclDeniedKey:
-			reason = "key"
-		case aclDeniedChannel:
-			reason = "channel"
-		case aclDeniedAuth:
-			reason = "auth"
-		}
+	for _, e := range x.srv.users.LogEntries(int(min(count, 1<<20))) {
 		out = append(out, Map{
-			Bulk("count"), Int(e.count),
-			Bulk("reason"), Bulk(reason),
+			Bulk("count"), Int(e.Count),
+			Bulk("reason"), Bulk(e.Reason.String()),
 			Bulk("context"), Bulk("toplevel"),
-			Bulk("object"), Bulk(e.object),
-			Bulk("username"), Bulk(e.username),
-			Bulk("age-seconds"), doubleReply(float64(now-e.ctime.UnixMilli()) / 1000),
-			Bulk("client-info"), Bulk(e.cinfo),
+			Bulk("object"), Bulk(e.Object),
+			Bulk("username"), Bulk(e.Username),
+			Bulk("age-seconds"), doubleReply(float64(now-e.Time.UnixMilli()) / 1000),
+			Bulk("client-info"), Bulk(e.ClientInfo),
 		})
 	}
 	return out
 }
 
 func cmdACLDryRun(x *ctx) Value {
-	u := x.srv.users
-	u.mu.RLock()
-	usr := u.get(x.arg(2))
-	if usr == nil {
-		u.mu.RUnlock()
-		return Err(fmt.Sprintf("ERR User '%s' not found", x.arg(2)))
+	user := x.arg(2)
+	if !x.srv.users.Exists(user) {
+		return Err(fmt.Sprintf("ERR User '%s' not found", user))
 	}
-	usr = usr.clone()
-	u.mu.RUnlock()
 	args := stringArgs(x.args[3:])
 	spec := catalogue.LookupArgs(args)
 	if spec == nil {
@@ -356,10 +242,10 @@ func cmdACLDryRun(x *ctx) Value {
 	if !spec.ArityOK(len(args)) {
 		return wrongArity(spec.Name)
 	}
-	switch res, pos := usr.check(spec, args); res {
-	case aclOK:
+	switch res, pos := x.srv.users.Check(user, spec, args); res {
+	case acl.Allowed:
 		return OK
-	case aclDeniedChannel:
+	case acl.DeniedChannel:
 		return Bulk(fmt.Sprintf("This user has no permissions to access the '%s' channel", args[pos]))
 	default:
 		return Bulk(fmt.Sprintf("This user has no permissions to run the '%s' command", spec.Name))

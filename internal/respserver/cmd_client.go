@@ -3,39 +3,12 @@ package respserver
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 )
-
-// errIntArg is Redis's reply to an argument that is not a 64-bit integer
-// in its strict syntax.
-const errIntArg = Err("ERR value is not an integer or out of range")
-
-// parseLongLong parses s as Redis's string2ll does: an optional minus,
-// no plus sign, no leading zeros, no spaces, within int64.
-func parseLongLong(s string) (int64, bool) {
-	if s == "0" {
-		return 0, true
-	}
-	d := strings.TrimPrefix(s, "-")
-	if d == "" || d[0] < '1' || d[0] > '9' {
-		return 0, false
-	}
-	for i := 1; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	return n, true
-}
 
 // clientState is what CLIENT subcommands set on a connection beyond the
 // fields of Client. Only the connection's own reader goroutine touches it.
@@ -58,16 +31,13 @@ type trackingState struct {
 	prefixes                                  []string // sorted
 }
 
-// peekClientState returns c's per-connection CLIENT state.
-func peekClientState(c *Client) *clientState { return &c.state }
-
 // clientStateOf returns c's per-connection CLIENT state.
 func clientStateOf(c *Client) *clientState { return &c.state }
 
 // reply queues v for c unless CLIENT REPLY OFF or SKIP silences it;
 // pushes (pub/sub) are never silenced, as in Redis.
 func (s *Server) reply(c *Client, v Value) {
-	if st := peekClientState(c); st != nil && (st.replyOff || st.replySkip) {
+	if st := clientStateOf(c); st.replyOff || st.replySkip {
 		if _, push := v.(Push); !push {
 			return
 		}
@@ -78,8 +48,7 @@ func (s *Server) reply(c *Client, v Value) {
 // ignoring reports whether c's commands are dropped because it is being
 // closed after a reply.
 func ignoring(c *Client) bool {
-	st := peekClientState(c)
-	return st != nil && st.closing
+	return clientStateOf(c).closing
 }
 
 // commandDone is Redis's resetClient after each command line, run or
@@ -87,10 +56,7 @@ func ignoring(c *Client) bool {
 // CACHING lasts until a command other than CLIENT, and a pending
 // close-after-reply starts. name is the full name, "" if unknown.
 func commandDone(c *Client, name string) {
-	st := peekClientState(c)
-	if st == nil {
-		return
-	}
+	st := clientStateOf(c)
 	st.replySkip = false
 	if st.replySkipNext {
 		st.replySkip, st.replySkipNext = true, false
@@ -122,10 +88,6 @@ type pauseState struct {
 	changed chan struct{}
 }
 
-// pauseOf returns s's CLIENT PAUSE state (create is kept for callers
-// that distinguish reading from setting).
-func (s *Server) pauseOf(create bool) *pauseState { return &s.pause }
-
 // current returns the pause in force at now, lifting an expired one.
 func (p *pauseState) current(now time.Time) (pauseMode, time.Time, <-chan struct{}) {
 	p.mu.Lock()
@@ -147,10 +109,7 @@ func (p *pauseState) set(mode pauseMode, end time.Time) {
 // command under ALL, PUBLISH (the only command that may replicate) under
 // WRITE. It returns early if c is closed.
 func (s *Server) waitUnpaused(c *Client, cmd *commands.Spec) {
-	p := s.pauseOf(false)
-	if p == nil {
-		return
-	}
+	p := &s.pause
 	writes := cmd.Flags&(commands.FlagWrite|commands.FlagMayReplicate) != 0
 	for {
 		now := time.Now()
@@ -297,10 +256,7 @@ func cmdClientKill(x *ctx) Value {
 		case "laddr":
 			laddr = v
 		case "user":
-			x.srv.users.mu.RLock()
-			known := x.srv.users.get(v) != nil
-			x.srv.users.mu.RUnlock()
-			if !known {
+			if !x.srv.users.Exists(v) {
 				return Err(fmt.Sprintf("ERR No such user '%s'", v))
 			}
 			user, haveUser = v, true
@@ -416,7 +372,7 @@ func cmdClientPause(x *ctx) Value {
 	if ms > 0 {
 		end = now.Add(time.Duration(ms) * time.Millisecond)
 	}
-	p := x.srv.pauseOf(true)
+	p := &x.srv.pause
 	cur, curEnd, _ := p.current(now)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -431,11 +387,10 @@ func cmdClientPause(x *ctx) Value {
 }
 
 func cmdClientUnpause(x *ctx) Value {
-	if p := x.srv.pauseOf(false); p != nil {
-		p.mu.Lock()
-		p.set(pauseOff, time.Time{})
-		p.mu.Unlock()
-	}
+	p := &x.srv.pause
+	p.mu.Lock()
+	p.set(pauseOff, time.Time{})
+	p.mu.Unlock()
 	return OK
 }
 
@@ -564,17 +519,14 @@ func cmdClientCaching(x *ctx) Value {
 }
 
 func cmdClientGetredir(x *ctx) Value {
-	if st := peekClientState(x.c); st != nil && st.tracking.on {
-		return Int(st.tracking.redirect)
+	if tr := clientStateOf(x.c).tracking; tr.on {
+		return Int(tr.redirect)
 	}
 	return Int(-1)
 }
 
 func cmdClientTrackingInfo(x *ctx) Value {
-	var tr trackingState
-	if st := peekClientState(x.c); st != nil {
-		tr = st.tracking
-	}
+	tr := clientStateOf(x.c).tracking
 	flags := setReply{Bulk("off")}
 	redirect := int64(-1)
 	if tr.on {

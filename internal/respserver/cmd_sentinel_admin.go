@@ -27,11 +27,11 @@ func saved(out Outcome) Value {
 }
 
 func cmdSentinelMonitor(x *ctx) Value {
-	quorum, ok := parseInt(x.arg(5))
+	quorum, ok := parseLongLong(x.arg(5))
 	if !ok {
 		return Err("ERR Invalid quorum")
 	}
-	port, ok := parseInt(x.arg(4))
+	port, ok := parseLongLong(x.arg(4))
 	if !ok {
 		return Err("ERR Invalid port")
 	}

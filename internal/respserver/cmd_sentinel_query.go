@@ -96,28 +96,14 @@ func cmdSentinelGetMasterAddr(x *ctx) Value {
 	return Array{Bulk(addr.Host), Bulk(strconv.Itoa(addr.Port))}
 }
 
-// parseInt parses a signed integer argument as Redis's string2ll does.
-func parseInt(s string) (int64, bool) {
-	if len(s) == 0 || len(s) > 20 || (len(s) > 1 && s[0] == '0') || s[0] == '+' {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || (s[0] == '-' && s == "-0") {
-		return 0, false
-	}
-	return v, true
-}
-
-const errNotInteger = Err("ERR value is not an integer or out of range")
-
 func cmdSentinelIsMasterDown(x *ctx) Value {
-	port, ok := parseInt(x.arg(3))
+	port, ok := parseLongLong(x.arg(3))
 	if !ok || port < -1<<31 || port > 1<<31-1 {
-		return errNotInteger
+		return errIntArg
 	}
-	epoch, ok := parseInt(x.arg(4))
+	epoch, ok := parseLongLong(x.arg(4))
 	if !ok {
-		return errNotInteger
+		return errIntArg
 	}
 	var rep monitor.MasterDownReply
 	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {

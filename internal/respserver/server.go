@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/tidwall/redcon"
 )
 
@@ -45,7 +46,7 @@ type Options struct {
 	// TCPKeepalive is the keep-alive period of accepted TCP connections
 	// (`tcp-keepalive`); 0 disables keep-alives.
 	TCPKeepalive time.Duration
-	Users        *Users
+	Users        *acl.Users
 	Info         ServerInfo
 	Backend      Backend
 	Logger       Logger
@@ -56,7 +57,7 @@ type Options struct {
 // Server is the RESP listener and its clients.
 type Server struct {
 	opts  Options
-	users *Users
+	users *acl.Users
 	log   Logger
 	now   func() time.Time
 	hub   *hub
@@ -83,7 +84,7 @@ func New(opts Options) *Server {
 		pause:   pauseState{changed: make(chan struct{})},
 	}
 	if s.users == nil {
-		s.users, _ = NewUsers("", nil)
+		s.users, _ = acl.New("", nil)
 	}
 	if s.log == nil {
 		s.log = nopLogger{}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/resptest"
 )
@@ -174,7 +175,7 @@ func TestMalformedFrameClosesOnlyThatConnection(t *testing.T) {
 }
 
 func TestRequirePass(t *testing.T) {
-	users, err := NewUsers("s3cret", nil)
+	users, err := acl.New("s3cret", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestRequirePass(t *testing.T) {
 }
 
 func TestUsersFromConfigLines(t *testing.T) {
-	u, err := NewUsers("", [][]string{{"default", "off"}, {"admin", "on", ">pw", "~*", "+@all"}})
+	u, err := acl.New("", [][]string{{"default", "off"}, {"admin", "on", ">pw", "~*", "+@all"}})
 	if err != nil {
 		t.Fatal(err)
 	}
