@@ -1,6 +1,8 @@
 package commands
 
-// clientSpecs are CLIENT and its subcommands, from Redis 7.0.15's src/commands/*.json.
+// clientSpecs are CLIENT and its subcommands, from Redis 7.0.15's
+// src/commands/*.json, and CLIENT SETINFO, which Redis 7.2 added (as
+// Redis 7.4.1 describes it).
 var clientSpecs = []Spec{
 	{
 		Name: "client", Arity: -2,
@@ -155,6 +157,21 @@ var clientSpecs = []Spec{
 				{Name: "on", Type: "pure-token", Token: "ON"},
 				{Name: "off", Type: "pure-token", Token: "OFF"},
 				{Name: "skip", Type: "pure-token", Token: "SKIP"},
+			}},
+		},
+	},
+	{
+		Name: "client|setinfo", Arity: 4,
+		Flags:      FlagNoscript | FlagLoading | FlagStale | FlagSentinel,
+		Categories: CatConnection,
+		Tips:       []string{"request_policy:all_nodes", "response_policy:all_succeeded"},
+		Summary:    "Sets information specific to the client or connection.",
+		Since:      "7.2.0", Group: "connection",
+		Complexity: "O(1)",
+		Args: []Arg{
+			{Name: "attr", Type: "oneof", Args: []Arg{
+				{Name: "libname", Type: "string", Token: "LIB-NAME"},
+				{Name: "libver", Type: "string", Token: "LIB-VER"},
 			}},
 		},
 	},

@@ -139,7 +139,7 @@ func TestACLPermissions(t *testing.T) {
 		"$6\r\nobject\r\n$1\r\na\r\n$8\r\nusername\r\n$7\r\nlimited\r\n",
 		"$6\r\nobject\r\n$18\r\n__sentinel__:hello\r\n",
 		"$6\r\nreason\r\n$7\r\ncommand\r\n$7\r\ncontext\r\n$8\r\ntoplevel\r\n$6\r\nobject\r\n$16\r\nsentinel|masters\r\n$8\r\nusername\r\n$7\r\nlimited\r\n",
-		"cmd=sentinel|masters user=limited redir=-1 resp=2\r\n",
+		"cmd=sentinel|masters user=limited redir=-1 resp=2 lib-name= lib-ver=\r\n",
 		"$6\r\nreason\r\n$4\r\nauth\r\n$7\r\ncontext\r\n$8\r\ntoplevel\r\n$6\r\nobject\r\n$4\r\nAUTH\r\n$8\r\nusername\r\n$8\r\ndisabled\r\n",
 	} {
 		if !strings.Contains(log, want) {

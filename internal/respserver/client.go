@@ -31,6 +31,8 @@ type Client struct {
 	mu            sync.Mutex
 	proto         int
 	name          string
+	libName       string // CLIENT SETINFO LIB-NAME
+	libVer        string // CLIENT SETINFO LIB-VER
 	user          string
 	authenticated bool
 	lastCmd       string
@@ -139,8 +141,9 @@ func (c *Client) subscriptions() int {
 	return len(c.channels) + len(c.patterns)
 }
 
-// validClientName reports whether name is acceptable for CLIENT SETNAME:
-// no spaces, newlines or other characters outside '!'..'~'.
+// validClientName reports whether name is acceptable for CLIENT SETNAME
+// and CLIENT SETINFO (Redis's validateClientAttr): no spaces, newlines or
+// other characters outside '!'..'~'.
 func validClientName(name string) bool {
 	for i := 0; i < len(name); i++ {
 		if name[i] < '!' || name[i] > '~' {
@@ -150,8 +153,9 @@ func validClientName(name string) bool {
 	return true
 }
 
-// info is the CLIENT LIST / CLIENT INFO line of c, in Redis 7.0's field
-// order (fields Sentinel has no use for have Redis's idle values).
+// info is the CLIENT LIST / CLIENT INFO line of c, in Redis 7.2's field
+// order: 7.0's, then lib-name and lib-ver (fields Sentinel has no use for
+// have Redis's idle values).
 func (c *Client) info(now time.Time) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -159,7 +163,7 @@ func (c *Client) info(now time.Time) string {
 	if c.subscriptions() > 0 {
 		flags = "P"
 	}
-	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=0 sub=%d psub=%d ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d\n",
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=0 sub=%d psub=%d ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d lib-name=%s lib-ver=%s\n",
 		c.ID, c.addr, c.laddr, c.ID+7, c.name, int(now.Sub(c.born).Seconds()), int(now.Sub(c.lastActive).Seconds()),
-		flags, len(c.channels), len(c.patterns), strings.ToLower(c.lastCmd), c.user, c.proto)
+		flags, len(c.channels), len(c.patterns), strings.ToLower(c.lastCmd), c.user, c.proto, c.libName, c.libVer)
 }

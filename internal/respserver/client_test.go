@@ -146,3 +146,27 @@ func TestClientPause(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestClientSetinfoInClientList checks that CLIENT INFO and CLIENT LIST
+// end with Redis 7.2's lib-name and lib-ver fields, which CLIENT SETINFO
+// sets and an empty value clears.
+func TestClientSetinfoInClientList(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	if got := c.Do("CLIENT", "INFO"); !strings.HasSuffix(got, " resp=2 lib-name= lib-ver=\n\r\n") {
+		t.Fatalf("CLIENT INFO before SETINFO: %q", got)
+	}
+	c.Do("CLIENT", "SETINFO", "LIB-NAME", "go-redis(,go1.26)")
+	c.Do("CLIENT", "SETINFO", "lib-ver", "9.23.0")
+	want := " resp=2 lib-name=go-redis(,go1.26) lib-ver=9.23.0\n"
+	if got := c.Do("CLIENT", "INFO"); !strings.HasSuffix(got, want+"\r\n") {
+		t.Errorf("CLIENT INFO: %q", got)
+	}
+	if got := c.Do("CLIENT", "LIST", "ID", "1"); !strings.HasSuffix(got, want+"\r\n") {
+		t.Errorf("CLIENT LIST: %q", got)
+	}
+	c.Do("CLIENT", "SETINFO", "lib-name", "")
+	if got := c.Do("CLIENT", "INFO"); !strings.HasSuffix(got, " lib-name= lib-ver=9.23.0\n\r\n") {
+		t.Errorf("CLIENT INFO after clearing lib-name: %q", got)
+	}
+}

@@ -151,6 +151,28 @@ func cmdClientSetname(x *ctx) Value {
 	return OK
 }
 
+// cmdClientSetinfo is CLIENT SETINFO LIB-NAME|LIB-VER value (Redis 7.2):
+// the client library CLIENT LIST shows; an empty value clears it.
+func cmdClientSetinfo(x *ctx) Value {
+	attr, val := x.arg(2), x.arg(3)
+	var dest *string
+	switch {
+	case strings.EqualFold(attr, "lib-name"):
+		dest = &x.c.libName
+	case strings.EqualFold(attr, "lib-ver"):
+		dest = &x.c.libVer
+	default:
+		return Err(fmt.Sprintf("ERR Unrecognized option '%s'", attr))
+	}
+	if !validClientName(val) {
+		return Err(fmt.Sprintf("ERR %s cannot contain spaces, newlines or special characters.", attr))
+	}
+	x.c.mu.Lock()
+	*dest = val
+	x.c.mu.Unlock()
+	return OK
+}
+
 func cmdClientInfo(x *ctx) Value { return Verbatim(x.c.info(x.srv.now())) }
 
 func clientType(c *Client) string {
@@ -596,6 +618,10 @@ func cmdClientHelp(x *ctx) Value {
 		"    Control the replies sent to the current connection.",
 		"SETNAME <name>",
 		"    Assign the name <name> to the current connection.",
+		"SETINFO <option> <value>",
+		"    Set client meta attr. Options are:",
+		"    * LIB-NAME: the client lib name.",
+		"    * LIB-VER: the client lib version.",
 		"UNBLOCK <clientid> [TIMEOUT|ERROR]",
 		"    Unblock the specified blocked client.",
 		"TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",

@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// redisSentinelCommands is COMMAND LIST of redis-sentinel 7.0.15, sorted.
+// redisSentinelCommands is COMMAND LIST of redis-sentinel 7.0.15, sorted;
+// go-sentinel adds client|setinfo (Redis 7.2).
 var redisSentinelCommands = strings.Fields(`acl acl|cat acl|deluser acl|dryrun acl|genpass acl|getuser acl|help
 	acl|list acl|load acl|log acl|save acl|setuser acl|users acl|whoami auth client client|caching
 	client|getname client|getredir client|help client|id client|info client|kill client|list
@@ -43,7 +44,9 @@ func TestCommandCountAndList(t *testing.T) {
 	}
 	names := bulks(t, c.Do("COMMAND", "LIST"))
 	sort.Strings(names)
-	if strings.Join(names, " ") != strings.Join(redisSentinelCommands, " ") {
+	want := append([]string{"client|setinfo"}, redisSentinelCommands...)
+	sort.Strings(want)
+	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Fatalf("COMMAND LIST (%d names) = %v", len(names), names)
 	}
 	for _, tt := range []struct {
@@ -51,7 +54,7 @@ func TestCommandCountAndList(t *testing.T) {
 		want   string
 	}{
 		{[]string{"ACLCAT", "pubsub"}, "psubscribe publish punsubscribe subscribe unsubscribe"},
-		{[]string{"aclcat", "CONNECTION"}, "auth client|caching client|getname client|getredir client|help client|id client|info client|kill client|list client|no-evict client|pause client|reply client|setname client|tracking client|trackinginfo client|unblock client|unpause command command|count command|docs command|getkeys command|getkeysandflags command|help command|info command|list hello ping"},
+		{[]string{"aclcat", "CONNECTION"}, "auth client|caching client|getname client|getredir client|help client|id client|info client|kill client|list client|no-evict client|pause client|reply client|setinfo client|setname client|tracking client|trackinginfo client|unblock client|unpause command command|count command|docs command|getkeys command|getkeysandflags command|help command|info command|list hello ping"},
 		{[]string{"pattern", "SENTINEL|M*"}, "sentinel|master sentinel|masters sentinel|monitor sentinel|myid"},
 		{[]string{"pattern", "*prim*"}, ""},
 	} {

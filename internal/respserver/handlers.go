@@ -34,6 +34,7 @@ var handlers = map[string]handler{
 	"client|no-evict":                  cmdClientNoEvict,
 	"client|pause":                     cmdClientPause,
 	"client|reply":                     cmdClientReply,
+	"client|setinfo":                   cmdClientSetinfo,
 	"client|setname":                   cmdClientSetname,
 	"client|tracking":                  cmdClientTracking,
 	"client|trackinginfo":              cmdClientTrackingInfo,
