@@ -19,8 +19,10 @@ import (
 // command are comments. A file named *.resp3.txt is played after HELLO 3.
 //
 // The files under testdata/redis-7.0.15 were recorded from Debian's
-// redis-sentinel 7.0.15 (-record-redis=host:port rewrites their replies
-// from such a server); go-sentinel must answer them byte for byte. The
+// redis-sentinel 7.0.15, those under testdata/redis-7.4.1 from a
+// redis-sentinel 7.4.1 built from the redis repository (-record-redis=
+// host:port, with -run picking the directory, rewrites their replies from
+// such a server); go-sentinel must answer them byte for byte. The
 // files under testdata/go-sentinel pin go-sentinel's own replies where
 // they cannot be recorded from Redis (COMMAND lists containers' subcommands
 // in hash-table order there); -update rewrites those from go-sentinel.
@@ -188,6 +190,11 @@ func playTranscripts(t *testing.T, glob string) {
 // 7.0.15: COMMAND INFO and DOCS of every non-container command in both
 // protocols, and sessions of COMMAND, CLIENT and ACL subcommands.
 func TestRedisTranscripts(t *testing.T) { playTranscripts(t, "redis-7.0.15/*.txt") }
+
+// TestRedis74Transcripts replays the sessions recorded from a
+// redis-sentinel 7.4.1 built from the redis repository: CLIENT SETINFO
+// and its COMMAND entries.
+func TestRedis74Transcripts(t *testing.T) { playTranscripts(t, "redis-7.4.1/*.txt") }
 
 // TestGoSentinelTranscripts replays go-sentinel's pinned replies: the
 // whole command table (COMMAND, COMMAND DOCS, COMMAND LIST) and ACL CAT.
