@@ -126,10 +126,15 @@ type setOp struct {
 	apply func()
 }
 
+// Executables says which paths name a file this process may execute; the
+// caller finds out before calling the core, which does no I/O.
+type Executables map[string]bool
+
 // Set changes master options (SENTINEL SET name option value ...). Unlike
 // Redis it checks every pair before applying any, so a bad pair changes
-// nothing. scriptOK reports whether a script path is executable.
-func (s *Sentinel) Set(name string, args []string, scriptOK func(string) bool) error {
+// nothing. exe must say, for every script path among the values, whether
+// it is executable (a path missing from it is not).
+func (s *Sentinel) Set(name string, args []string, exe Executables) error {
 	m, err := s.master(name)
 	if err != nil {
 		return err
@@ -180,7 +185,7 @@ func (s *Sentinel) Set(name string, args []string, scriptOK func(string) bool) e
 			if s.global.DenyScriptsReconfig {
 				return ErrScriptsDenied
 			}
-			if v != "" && (scriptOK == nil || !scriptOK(v)) {
+			if v != "" && !exe[v] {
 				if lopt == "notification-script" {
 					return ErrNotificationScript
 				}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestSetValidation(t *testing.T) {
-	exe := func(p string) bool { return p == "/bin/ok" }
+	exe := Executables{"/bin/ok": true}
 	tests := []struct {
 		name    string
 		deny    bool

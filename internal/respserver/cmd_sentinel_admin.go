@@ -29,11 +29,11 @@ func saved(out Outcome) Value {
 func cmdSentinelMonitor(x *ctx) Value {
 	quorum, ok := parseLongLong(x.arg(5))
 	if !ok {
-		return Err("ERR Invalid quorum")
+		return Err("ERR " + monitor.ErrInvalidQuorum.Error())
 	}
 	port, ok := parseLongLong(x.arg(4))
 	if !ok {
-		return Err("ERR Invalid port")
+		return Err("ERR " + monitor.ErrInvalidPort.Error())
 	}
 	if quorum <= 0 {
 		return Err("ERR " + monitor.ErrQuorumTooSmall.Error())
@@ -75,7 +75,13 @@ func cmdSentinelSet(x *ctx) Value {
 	for _, a := range x.args[3:] {
 		args = append(args, string(a))
 	}
-	out, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Set(x.arg(2), args, executable) })
+	// Script paths are checked here, off the core's loop: every value is
+	// looked at, the core picks the ones that are script paths.
+	exe := monitor.Executables{}
+	for _, a := range args {
+		exe[a] = executable(a)
+	}
+	out, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Set(x.arg(2), args, exe) })
 	if ev != nil {
 		return ev
 	}
