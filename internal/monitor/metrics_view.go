@@ -1,0 +1,157 @@
+package monitor
+
+import "time"
+
+// MetricsView is the state a metrics exporter reads at one moment: every
+// figure it shows that is a level rather than a count of events. It is
+// read on the core's loop and holds no reference into the core.
+type MetricsView struct {
+	CurrentEpoch uint64
+	Tilt         bool
+	// TiltFor is how long TILT has lasted; 0 when not in TILT.
+	TiltFor         time.Duration
+	ScriptsRunning  int
+	ScriptsQueued   int
+	SimulateFailure SimFailure
+	Masters         []MasterMetrics // in name order
+}
+
+// MasterMetrics is one master's figures.
+type MasterMetrics struct {
+	Name string
+	// Addr is the master's address as INFO sentinel shows it.
+	Addr   Addr
+	Status MasterStatus
+	SDown  bool
+	ODown  bool
+	// Replicas counts every known replica (INFO's slaves=); OKReplicas
+	// the announced ones (those SENTINEL REPLICAS lists) that are neither
+	// SDOWN nor ODOWN.
+	Replicas   int
+	OKReplicas int
+	// Sentinels counts the Sentinels that know the master, this one
+	// included (INFO's sentinels=); OKSentinels those of them not SDOWN,
+	// this one included.
+	Sentinels   int
+	OKSentinels int
+	Quorum      int
+
+	ConfigEpoch   uint64
+	LeaderEpoch   uint64 // the epoch of this Sentinel's last vote for the master
+	FailoverEpoch uint64 // the epoch of the last failover this Sentinel started
+
+	FailoverInProgress bool
+	FailoverState      string // failover-state names; "none" when idle
+
+	DownAfter       time.Duration
+	FailoverTimeout time.Duration
+	ParallelSyncs   int
+	// LastOKPing is the time since the master's last valid PING reply
+	// (SENTINEL MASTER's last-ok-ping-reply).
+	LastOKPing time.Duration
+
+	// Links is every instance of the master, the master first, then
+	// replicas and Sentinels by name.
+	Links []LinkMetrics
+}
+
+// LinkMetrics is the connection to one instance.
+type LinkMetrics struct {
+	Role string // "master", "slave" or "sentinel"
+	Name string
+	Addr Addr
+	// Connected reports a live command connection (and pub/sub one, for
+	// masters and replicas): the opposite of the `disconnected` flag.
+	Connected bool
+	SDown     bool
+	// RTT is the round trip of the last PING answered after it was sent,
+	// with the core's millisecond resolution; HasRTT is false before any.
+	RTT    time.Duration
+	HasRTT bool
+}
+
+// MetricsView returns the figures of every master at now.
+func (s *Sentinel) MetricsView(at time.Time) MetricsView {
+	now := ms(at)
+	v := MetricsView{CurrentEpoch: s.currentEpoch, Tilt: s.tilt, SimulateFailure: s.simFailure}
+	if s.tilt {
+		v.TiltFor = msDuration(now - s.tiltStart)
+	}
+	v.ScriptsRunning, v.ScriptsQueued = s.ScriptCounts()
+	for _, name := range s.names {
+		m := s.masters[name]
+		mm := MasterMetrics{
+			Name:               name,
+			Addr:               s.announceAddr(m.addr),
+			Status:             StatusOK,
+			SDown:              m.has(flagSDown),
+			ODown:              m.has(flagODown),
+			Replicas:           len(m.replicas),
+			Sentinels:          len(m.sentinels) + 1,
+			OKSentinels:        1,
+			Quorum:             m.quorum,
+			ConfigEpoch:        m.configEpoch,
+			LeaderEpoch:        m.leaderEpoch,
+			FailoverEpoch:      m.failoverEpoch,
+			FailoverInProgress: m.has(flagFailoverInProgress),
+			FailoverState:      m.failoverState.String(),
+			DownAfter:          msDuration(m.downAfter),
+			FailoverTimeout:    msDuration(m.failoverTimeout),
+			ParallelSyncs:      m.parallelSyncs,
+			LastOKPing:         msDuration(now - m.link.lastAvailTime),
+		}
+		if mm.ODown {
+			mm.Status = StatusODown
+		} else if mm.SDown {
+			mm.Status = StatusSDown
+		}
+		mm.Links = append(mm.Links, s.linkMetrics(&m.instance))
+		for _, r := range m.sortedReplicas() {
+			if r.announced != 0 && !r.has(flagSDown|flagODown) {
+				mm.OKReplicas++
+			}
+			mm.Links = append(mm.Links, s.linkMetrics(r))
+		}
+		for _, si := range m.sortedSentinels() {
+			if !si.has(flagSDown | flagODown) {
+				mm.OKSentinels++
+			}
+			mm.Links = append(mm.Links, s.linkMetrics(si))
+		}
+		v.Masters = append(v.Masters, mm)
+	}
+	return v
+}
+
+func (s *Sentinel) linkMetrics(i *instance) LinkMetrics {
+	l := i.link
+	lm := LinkMetrics{
+		Role:      [...]string{kindMaster: "master", kindReplica: "slave", kindSentinel: "sentinel"}[i.kind],
+		Name:      i.name,
+		Addr:      s.announceAddr(i.addr),
+		Connected: !l.disconnected(i.kind),
+		SDown:     i.has(flagSDown),
+	}
+	if l.lastPingTime != 0 && l.lastPongTime >= l.lastPingTime {
+		lm.RTT, lm.HasRTT = msDuration(l.lastPongTime-l.lastPingTime), true
+	}
+	return lm
+}
+
+// EventFailoverTimeline is the type of the event that ends a failover this
+// Sentinel led, with its timeline in the message; LastTimeline returns the
+// timeline itself.
+const EventFailoverTimeline = "+failover-timeline"
+
+// LastTimeline returns the timeline of the last failover of master name
+// that ended (switched or aborted), for the adapters that log and count
+// the +failover-timeline event; false when there is none.
+func (s *Sentinel) LastTimeline(name string) (Timeline, bool) {
+	m := s.masters[name]
+	if m == nil || len(m.lastTimeline.Marks) == 0 {
+		return Timeline{}, false
+	}
+	t := m.lastTimeline
+	t.Marks = append([]Mark(nil), t.Marks...)
+	return t, true
+}

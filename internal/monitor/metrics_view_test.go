@@ -1,0 +1,83 @@
+package monitor
+
+import (
+	"testing"
+	"time"
+)
+
+func TestMetricsViewHealthy(t *testing.T) {
+	s, m, now := explainFixture(t, 2)
+	m.link.lastPingTime = ms(now) - 500
+	m.link.lastPongTime = ms(now) - 497
+	v := s.MetricsView(now)
+	if len(v.Masters) != 1 {
+		t.Fatalf("%d masters", len(v.Masters))
+	}
+	mm := v.Masters[0]
+	if mm.Name != "m" || mm.Addr != (Addr{"10.0.0.1", 6379}) || mm.Status != StatusOK || mm.SDown || mm.ODown {
+		t.Fatalf("master %+v", mm)
+	}
+	if mm.Replicas != 2 || mm.OKReplicas != 2 || mm.Sentinels != 3 || mm.OKSentinels != 3 || mm.Quorum != 2 {
+		t.Fatalf("counts %+v", mm)
+	}
+	if mm.FailoverState != "none" || mm.FailoverInProgress || mm.LastOKPing != 100*time.Millisecond {
+		t.Fatalf("failover %q %v, last ok ping %v", mm.FailoverState, mm.FailoverInProgress, mm.LastOKPing)
+	}
+	if len(mm.Links) != 5 || mm.Links[0].Role != "master" || mm.Links[1].Role != "slave" || mm.Links[4].Role != "sentinel" {
+		t.Fatalf("links %+v", mm.Links)
+	}
+	if l := mm.Links[0]; !l.Connected || !l.HasRTT || l.RTT != 3*time.Millisecond {
+		t.Fatalf("master link %+v", l)
+	}
+	if l := mm.Links[1]; l.HasRTT {
+		t.Fatalf("replica never pinged, yet RTT %+v", l)
+	}
+}
+
+func TestMetricsViewDown(t *testing.T) {
+	s, m, now := explainFixture(t, 2)
+	sdown(m, now, time.Second)
+	m.flags |= flagODown
+	rs, ss := m.sortedReplicas(), m.sortedSentinels()
+	rs[0].flags |= flagSDown
+	rs[1].announced = 0
+	ss[0].flags |= flagSDown
+	ss[1].link.ccUp = false
+	s.tilt, s.tiltStart = true, ms(now)-2500
+	s.currentEpoch = 7
+	v := s.MetricsView(now)
+	mm := v.Masters[0]
+	if mm.Status != StatusODown || !mm.SDown || !mm.ODown {
+		t.Fatalf("status %s sdown %v odown %v", mm.Status, mm.SDown, mm.ODown)
+	}
+	if mm.Replicas != 2 || mm.OKReplicas != 0 || mm.Sentinels != 3 || mm.OKSentinels != 2 {
+		t.Fatalf("counts %+v", mm)
+	}
+	if !v.Tilt || v.TiltFor != 2500*time.Millisecond || v.CurrentEpoch != 7 {
+		t.Fatalf("tilt %v %v epoch %d", v.Tilt, v.TiltFor, v.CurrentEpoch)
+	}
+	if mm.Links[4].Connected {
+		t.Fatalf("sentinel link without a command connection is connected")
+	}
+}
+
+func TestLastTimeline(t *testing.T) {
+	s, m, now := explainFixture(t, 2)
+	if _, ok := s.LastTimeline("m"); ok {
+		t.Fatal("timeline before any failover")
+	}
+	if _, ok := s.LastTimeline("nope"); ok {
+		t.Fatal("timeline of an unknown master")
+	}
+	m.timeline = Timeline{Led: true}
+	m.mark(PhaseStart, ms(now), "epoch 1")
+	m.endTimeline(PhaseSwitched, ms(now)+1200, "10.0.0.2 6379")
+	tl, ok := s.LastTimeline("m")
+	if !ok || !tl.Led || len(tl.Marks) != 2 || tl.Total() != 1200*time.Millisecond {
+		t.Fatalf("timeline %+v %v", tl, ok)
+	}
+	tl.Marks[0].Phase = "changed"
+	if m.lastTimeline.Marks[0].Phase != PhaseStart {
+		t.Fatal("LastTimeline shares its marks with the core")
+	}
+}
