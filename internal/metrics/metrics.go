@@ -1,0 +1,131 @@
+// Package metrics exports a Sentinel's state as Prometheus metrics: the
+// counters and histograms are fed by the core's events as the node's
+// loop hands them out (Observe), the gauges are read from the core on
+// its loop when Prometheus scrapes (Collect). Where redis_exporter's
+// Sentinel collector has a metric that means the same, the name and the
+// labels are the same (redis_sentinel_*), so its dashboards and alerts
+// keep working; the rest are named sentinel_*.
+package metrics
+
+import (
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// ReadFunc runs fn on the core's loop and returns once it ran; it fails
+// when the loop has stopped (node.Node.Exec without the outcome).
+type ReadFunc func(fn func(core *monitor.Sentinel, now time.Time)) error
+
+// PhaseBuckets are the bounds, in seconds, of the failover phase and
+// failover duration histograms: from a few milliseconds (a phase that
+// follows the previous one in the same tick) to the minutes a
+// failover-timeout can stretch a phase to.
+var PhaseBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 180, 600}
+
+// Metrics is one Sentinel's exporter. Observe must be called on the
+// core's loop (it is not reentrant with itself, but Collect may run at
+// the same time from the HTTP server).
+type Metrics struct {
+	read ReadFunc
+
+	events          *prometheus.CounterVec
+	started         *prometheus.CounterVec
+	completed       *prometheus.CounterVec
+	endedForTimeout *prometheus.CounterVec
+	aborted         *prometheus.CounterVec
+	switches        *prometheus.CounterVec
+	phases          *prometheus.HistogramVec
+	durations       *prometheus.HistogramVec
+
+	counters []prometheus.Collector
+}
+
+// New returns the exporter of the core read runs on.
+func New(read ReadFunc) *Metrics {
+	m := &Metrics{
+		read: read,
+		events: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sentinel_events_total",
+			Help: "Events this Sentinel emitted (published or logged), by type (+sdown, +failover-timeline, ...).",
+		}, []string{"type"}),
+		started: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sentinel_failovers_started_total",
+			Help: "Failovers this Sentinel started (+try-failover).",
+		}, []string{"master_name"}),
+		completed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sentinel_failovers_completed_total",
+			Help: "Failovers this Sentinel led to their end (+failover-end).",
+		}, []string{"master_name"}),
+		endedForTimeout: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sentinel_failovers_ended_for_timeout_total",
+			Help: "Failovers this Sentinel ended on failover-timeout before every replica was reconfigured (+failover-end-for-timeout).",
+		}, []string{"master_name"}),
+		aborted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sentinel_failovers_aborted_total",
+			Help: "Failovers this Sentinel gave up, by reason (-failover-abort-<reason>: not-elected, no-good-slave, slave-timeout, superseded).",
+		}, []string{"master_name", "reason"}),
+		switches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sentinel_master_switches_total",
+			Help: "Master address changes this Sentinel applied, led or learnt from a peer (+switch-master).",
+		}, []string{"master_name"}),
+		phases: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sentinel_failover_phase_duration_seconds",
+			Help:    "Duration of each phase of the failovers this Sentinel led, from the failover timeline: the time from the phase's start to the next phase's.",
+			Buckets: PhaseBuckets,
+		}, []string{"master_name", "phase"}),
+		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sentinel_failover_duration_seconds",
+			Help:    "Duration of the failovers this Sentinel led, from the first timeline mark (sdown) to the switch.",
+			Buckets: PhaseBuckets,
+		}, []string{"master_name"}),
+	}
+	m.counters = []prometheus.Collector{m.events, m.started, m.completed, m.endedForTimeout, m.aborted, m.switches, m.phases, m.durations}
+	return m
+}
+
+// Observe counts one event. tl is the timeline of a +failover-timeline
+// event (nil for other events, or when the core no longer has it).
+func (m *Metrics) Observe(ev monitor.Event, tl *monitor.Timeline) {
+	m.events.WithLabelValues(ev.Type).Inc()
+	switch {
+	case ev.Master == "":
+	case ev.Type == "+try-failover":
+		m.started.WithLabelValues(ev.Master).Inc()
+	case ev.Type == "+failover-end":
+		m.completed.WithLabelValues(ev.Master).Inc()
+	case ev.Type == "+failover-end-for-timeout":
+		m.endedForTimeout.WithLabelValues(ev.Master).Inc()
+	case ev.Type == "+switch-master":
+		m.switches.WithLabelValues(ev.Master).Inc()
+	case strings.HasPrefix(ev.Type, "-failover-abort-"):
+		m.aborted.WithLabelValues(ev.Master, strings.TrimPrefix(ev.Type, "-failover-abort-")).Inc()
+	case ev.Type == monitor.EventFailoverTimeline && tl != nil:
+		m.observeTimeline(ev.Master, *tl)
+	}
+}
+
+// observeTimeline records the phases of a failover: each phase but the
+// last (which ends it) with its duration up to the next one.
+func (m *Metrics) observeTimeline(master string, tl monitor.Timeline) {
+	d := tl.Durations()
+	for k := 0; k+1 < len(tl.Marks); k++ {
+		m.phases.WithLabelValues(master, string(tl.Marks[k].Phase)).Observe(d[k].Seconds())
+	}
+	if len(tl.Marks) > 1 {
+		m.durations.WithLabelValues(master).Observe(tl.Total().Seconds())
+	}
+}
+
+// Registry returns a registry with the Sentinel's metrics, and Go's and
+// the process's own (go_*, process_*).
+func (m *Metrics) Registry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(m)
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
