@@ -7,4 +7,8 @@
 // warning. The destination is standard output or a file opened in append
 // mode (so logrotate's copytruncate works); Logger.Reopen re-opens the file
 // after it was moved away (for SIGHUP).
+//
+// With Options.Format FormatJSON (`log-format json`, a go-sentinel
+// extension) every line is instead one JSON object with level (Redis's
+// name), ts, msg, pid and the line's structured fields (LogFields).
 package logging

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -26,16 +27,19 @@ type Options struct {
 	// Writer, if non-nil, receives the lines instead of File or stdout
 	// (for tests). The logger serialises writes to it and never closes it.
 	Writer io.Writer
+	// Format is the line format; the zero value is Redis's.
+	Format Format
 }
 
 // Logger writes Redis-format log lines through a zap.Logger. All methods are
 // safe for concurrent use; each line is one write to the destination.
 type Logger struct {
-	z     *zap.Logger
-	level *LevelVar
-	sink  *sink
-	pid   int
-	now   func() time.Time
+	z      *zap.Logger
+	level  *LevelVar
+	sink   *sink
+	pid    int
+	now    func() time.Time
+	format Format
 }
 
 // clock adapts a func() time.Time to zapcore.Clock.
@@ -60,15 +64,24 @@ func New(opts Options) (*Logger, error) {
 		now = time.Now
 	}
 	level := NewLevelVar(opts.Level)
-	core := zapcore.NewCore(newLineEncoder(pid), s, level.atom)
+	var core zapcore.Core
+	if opts.Format == FormatJSON {
+		core = zapcore.NewCore(newJSONEncoder(), s, level.atom).With([]zapcore.Field{zap.Int("pid", pid)})
+	} else {
+		core = zapcore.NewCore(newLineEncoder(pid), s, level.atom)
+	}
 	return &Logger{
-		z:     zap.New(core, zap.WithClock(clock(now))),
-		level: level,
-		sink:  s,
-		pid:   pid,
-		now:   now,
+		z:      zap.New(core, zap.WithClock(clock(now))),
+		level:  level,
+		sink:   s,
+		pid:    pid,
+		now:    now,
+		format: opts.Format,
 	}, nil
 }
+
+// Format returns the line format.
+func (l *Logger) Format() Format { return l.format }
 
 // Zap returns the underlying zap.Logger. Its Debug is Redis's verbose, Info
 // is notice, Warn and above are warning; Redis's debug is zap level -2.
@@ -98,6 +111,22 @@ func (l *Logger) Log(level Level, msg string) {
 	}
 	if ce := l.z.Check(level.ZapLevel(), msg); ce != nil {
 		ce.Write()
+	}
+}
+
+// LogFields writes msg at level with structured fields if level is
+// enabled. The fields are written in FormatJSON only: a FormatRedis line
+// is msg alone, byte for byte what Log writes, as redis-sentinel's lines
+// have no fields. (Fields given through Zap are always written.)
+func (l *Logger) LogFields(level Level, msg string, fields ...zap.Field) {
+	if !l.Enabled(level) {
+		return
+	}
+	if l.format != FormatJSON {
+		fields = nil
+	}
+	if ce := l.z.Check(level.ZapLevel(), msg); ce != nil {
+		ce.Write(fields...)
 	}
 }
 
@@ -135,9 +164,14 @@ func (l *Logger) Noticef(format string, args ...any) { l.Logf(LevelNotice, forma
 func (l *Logger) Warningf(format string, args ...any) { l.Logf(LevelWarning, format, args...) }
 
 // Raw writes text unchanged (no prefix, no newline added) if level is
-// enabled, like Redis's LL_RAW lines (the ASCII logo).
+// enabled, like Redis's LL_RAW lines (the ASCII logo). In FormatJSON the
+// text is a line's msg instead, without its trailing newline.
 func (l *Logger) Raw(level Level, text string) error {
 	if !l.Enabled(level) {
+		return nil
+	}
+	if l.format == FormatJSON {
+		l.Log(level, strings.TrimSuffix(text, "\n"))
 		return nil
 	}
 	_, err := l.sink.Write([]byte(text))
