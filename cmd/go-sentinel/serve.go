@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,13 +36,17 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		printConfigError(stderr, err)
 		return 1
 	}
+	format, err := logging.ParseFormat(cfg.Server.LogFormat)
+	if err != nil {
+		format = logging.FormatRedis
+	}
 	if err := process.CheckWritable(cfg.File); err != nil {
-		early(stdout, err.Error())
+		earlyIn(format, stdout, err.Error())
 		return 1
 	}
 	if cfg.WorkDir != "" {
 		if err := os.Chdir(cfg.WorkDir); err != nil {
-			early(stdout, fmt.Sprintf("Can't chdir to '%s': %s", cfg.WorkDir, process.Strerror(err)))
+			earlyIn(format, stdout, fmt.Sprintf("Can't chdir to '%s': %s", cfg.WorkDir, process.Strerror(err)))
 			return 1
 		}
 	}
@@ -51,7 +56,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		argv := append([]string{os.Args[0], cfg.File}, rest...)
 		isParent, err := process.Daemonize(argv)
 		if err != nil {
-			early(stdout, "Can't daemonize: "+err.Error())
+			earlyIn(format, stdout, "Can't daemonize: "+err.Error())
 			return 1
 		}
 		if isParent {
@@ -67,13 +72,13 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if daemonized && logfile == "" {
 		logfile = os.DevNull
 	}
-	opts := logging.Options{Level: level, File: logfile, PID: os.Getpid()}
+	opts := logging.Options{Level: level, File: logfile, PID: os.Getpid(), Format: format}
 	if logfile == "" {
 		opts.Writer = stdout
 	}
 	log, err := logging.New(opts)
 	if err != nil {
-		early(stdout, fmt.Sprintf("Can't open the log file: %s", process.Strerror(err)))
+		earlyIn(format, stdout, fmt.Sprintf("Can't open the log file: %s", process.Strerror(err)))
 		return 1
 	}
 	defer log.Close()
@@ -109,7 +114,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}})
 	if err != nil {
 		log.Warningf("%v", err)
-		log.Warning("Failed listening on port " + fmt.Sprint(cfg.Server.Port) + " (tcp), aborting.")
+		if errors.Is(err, node.ErrMetricsListen) {
+			log.Warning("Failed listening on metrics-addr " + cfg.Server.MetricsAddr + ", aborting.")
+		} else {
+			log.Warning("Failed listening on port " + fmt.Sprint(cfg.Server.Port) + " (tcp), aborting.")
+		}
 		return 1
 	}
 
@@ -172,9 +181,13 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// early prints a log line before the logger exists, in Redis's format.
-func early(w io.Writer, msg string) {
-	if l, err := logging.New(logging.Options{Writer: w, PID: os.Getpid()}); err == nil {
+// early prints a log line before the logger exists, in Redis's format
+// (before the config, and so log-format, is known).
+func early(w io.Writer, msg string) { earlyIn(logging.FormatRedis, w, msg) }
+
+// earlyIn prints a log line before the logger exists, in format.
+func earlyIn(format logging.Format, w io.Writer, msg string) {
+	if l, err := logging.New(logging.Options{Writer: w, PID: os.Getpid(), Format: format}); err == nil {
 		l.Warning(msg)
 		return
 	}

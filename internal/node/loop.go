@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 )
@@ -36,6 +37,10 @@ type Effects struct {
 	Links LinkEffects
 	// Scripts carries out StartScript and KillScript.
 	Scripts ScriptEffects
+	// Observe, if set, sees every event after it was published, with the
+	// failover timeline of a +failover-timeline event (the metrics). It
+	// runs on the loop and must not block.
+	Observe func(ev monitor.Event, tl *monitor.Timeline)
 }
 
 // LinkEffects carries out the core's link actions (gossip.Links).
@@ -76,7 +81,7 @@ type execReq struct {
 }
 
 // NewLoop wraps core. now is the clock (time.Now in production). It
-// panics if a field of fx is nil.
+// panics if a field of fx other than Observe is nil.
 func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Time) *Loop {
 	if fx.Persist == nil || fx.Publish == nil || fx.Exit == nil || fx.Links == nil || fx.Scripts == nil {
 		panic("node: NewLoop needs every Effects field")
@@ -172,12 +177,37 @@ func (l *Loop) drain() respserver.Outcome {
 // loopEffects is the monitor.Effects of a Loop.
 type loopEffects struct{ l *Loop }
 
-func (e loopEffects) Log(line monitor.LogLine) { e.l.logAt(line.Level, line.Text) }
+// Log writes a line; an event's line carries the event's fields for a
+// logger that writes them (log-format json).
+func (e loopEffects) Log(line monitor.LogLine) {
+	if fl, ok := e.l.log.(FieldLogger); ok && line.Event != nil {
+		fl.LogFields(logLevel(line.Level), line.Text, eventFields(*line.Event, e.l.timelineOf(*line.Event))...)
+		return
+	}
+	e.l.logAt(line.Level, line.Text)
+}
 
 func (e loopEffects) Event(ev monitor.Event) {
 	if ev.Published() {
 		e.l.fx.Publish(ev.Type, ev.Msg)
 	}
+	if e.l.fx.Observe != nil {
+		e.l.fx.Observe(ev, e.l.timelineOf(ev))
+	}
+}
+
+// timelineOf returns the timeline a +failover-timeline event reports:
+// the core's last timeline of the master, which the event was emitted
+// with in the step whose output is being carried out. It is nil for
+// other events.
+func (l *Loop) timelineOf(ev monitor.Event) *monitor.Timeline {
+	if ev.Type != monitor.EventFailoverTimeline {
+		return nil
+	}
+	if tl, ok := l.core.LastTimeline(ev.Master); ok {
+		return &tl
+	}
+	return nil
 }
 
 func (e loopEffects) Persist(monitor.PersistConfig) error { return e.l.persist() }
@@ -198,12 +228,12 @@ func (l *Loop) persist() error {
 }
 
 func (l *Loop) logAt(level monitor.Level, text string) {
-	switch level {
-	case monitor.LevelDebug:
+	switch logLevel(level) {
+	case logging.LevelDebug:
 		l.log.Debugf("%s", text)
-	case monitor.LevelVerbose:
+	case logging.LevelVerbose:
 		l.log.Verbosef("%s", text)
-	case monitor.LevelNotice:
+	case logging.LevelNotice:
 		l.log.Noticef("%s", text)
 	default:
 		l.log.Warningf("%s", text)

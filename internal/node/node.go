@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	mrand "math/rand"
 	"os"
@@ -13,10 +14,14 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
+	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 	"github.com/go-sentinel/go-sentinel/internal/tlsconf"
 )
+
+// ErrMetricsListen wraps Start's error when metrics-addr cannot be bound.
+var ErrMetricsListen = errors.New("cannot serve metrics")
 
 // Node is a running Sentinel: its core loop and its RESP port.
 type Node struct {
@@ -28,6 +33,8 @@ type Node struct {
 	certs   *tlsconf.Manager
 	users   *acl.Users
 	scripts *scriptRunner
+	// metrics serves Prometheus metrics (metrics-addr); nil when off.
+	metrics *metrics.Server
 	// level is the process's log level, owned by the logger; n.cfg is
 	// never written after Start.
 	level *logging.LevelVar
@@ -128,6 +135,15 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err := n.srv.Listen(); err != nil {
 		return nil, err
 	}
+	var observe func(monitor.Event, *monitor.Timeline)
+	if cfg.Server.MetricsAddr != "" {
+		m := metrics.New(n.read)
+		if n.metrics, err = metrics.Listen(cfg.Server.MetricsAddr, m); err != nil {
+			n.srv.Close()
+			return nil, fmt.Errorf("%w: %w", ErrMetricsListen, err)
+		}
+		observe = m.Observe
+	}
 	var linkTLS *tls.Config
 	if certs != nil && cfg.Server.TLSReplication {
 		linkTLS = certs.Client()
@@ -146,10 +162,29 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Links:   n.links,
 		Scripts: n.scripts,
 		Exit:    opts.Exit,
+		Observe: observe,
 	}, opts.Now)
 	go n.loop.Run()
 	n.srv.Serve()
+	if n.metrics != nil {
+		n.metrics.Serve()
+		opts.Log.Noticef("Serving Prometheus metrics on http://%s%s", n.metrics.Addr(), metrics.Path)
+	}
 	return n, nil
+}
+
+// read runs fn on the core's loop for the metrics.
+func (n *Node) read(fn func(*monitor.Sentinel, time.Time)) error {
+	_, err := n.loop.Exec(fn)
+	return err
+}
+
+// MetricsAddr returns the address metrics are served on, "" when off.
+func (n *Node) MetricsAddr() string {
+	if n.metrics == nil {
+		return ""
+	}
+	return n.metrics.Addr().String()
 }
 
 func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
@@ -225,6 +260,9 @@ func (n *Node) Addrs() []string {
 // Stop closes the listeners and clients, then lets the core persist its
 // state and end. It is safe to call more than once.
 func (n *Node) Stop() {
+	if n.metrics != nil {
+		n.metrics.Close()
+	}
 	n.srv.Close()
 	n.loop.Stop()
 	n.links.Close()
