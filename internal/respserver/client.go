@@ -72,6 +72,7 @@ func (c *Client) send(v Value) {
 	c.mu.Lock()
 	proto := c.proto
 	c.mu.Unlock()
+	c.srv.stats.countErrors(v)
 	c.sendRaw(Encode(nil, v, proto))
 }
 
@@ -112,6 +113,7 @@ func (c *Client) writeLoop() {
 				break
 			}
 			if len(b) > 0 {
+				c.srv.stats.noteOutput(len(b), c.srv.now())
 				if _, err := c.conn.Write(b); err != nil {
 					c.close()
 					return

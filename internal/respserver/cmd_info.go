@@ -123,12 +123,13 @@ func (s *Server) infoClients() string {
 	s.mu.Lock()
 	n := len(s.clients)
 	s.mu.Unlock()
+	maxIn, maxOut := s.stats.recentMaxBuffers(s.now())
 	return section("Clients",
 		"connected_clients", n,
 		"cluster_connections", 0,
 		"maxclients", s.opts.Maxclients,
-		"client_recent_max_input_buffer", 0,
-		"client_recent_max_output_buffer", 0,
+		"client_recent_max_input_buffer", maxIn,
+		"client_recent_max_output_buffer", maxOut,
 		"blocked_clients", 0,
 		"tracking_clients", 0,
 		"clients_in_timeout_table", 0,
@@ -139,14 +140,19 @@ func (s *Server) infoStats() string {
 	s.hub.mu.RLock()
 	chans, pats := len(s.hub.channels), len(s.hub.patterns)
 	s.hub.mu.RUnlock()
+	ops, in, out := s.stats.instantaneous()
 	return section("Stats",
 		"total_connections_received", s.stats.connections.Load(),
 		"total_commands_processed", s.stats.commands.Load(),
-		"instantaneous_ops_per_sec", 0,
-		"total_net_input_bytes", 0,
-		"total_net_output_bytes", 0,
-		"instantaneous_input_kbps", "0.00",
-		"instantaneous_output_kbps", "0.00",
+		"instantaneous_ops_per_sec", ops,
+		"total_net_input_bytes", s.stats.netInput.Load(),
+		"total_net_output_bytes", s.stats.netOutput.Load(),
+		"total_net_repl_input_bytes", 0,
+		"total_net_repl_output_bytes", 0,
+		"instantaneous_input_kbps", kbps(in),
+		"instantaneous_output_kbps", kbps(out),
+		"instantaneous_input_repl_kbps", "0.00",
+		"instantaneous_output_repl_kbps", "0.00",
 		"rejected_connections", s.stats.rejected.Load(),
 		"sync_full", 0,
 		"sync_partial_ok", 0,
@@ -163,6 +169,7 @@ func (s *Server) infoStats() string {
 		"keyspace_misses", 0,
 		"pubsub_channels", chans,
 		"pubsub_patterns", pats,
+		"pubsubshard_channels", 0,
 		"latest_fork_usec", 0,
 		"total_forks", 0,
 		"migrate_cached_sockets", 0,
@@ -177,7 +184,7 @@ func (s *Server) infoStats() string {
 		"tracking_total_items", 0,
 		"tracking_total_prefixes", 0,
 		"unexpected_error_replies", 0,
-		"total_error_replies", 0,
+		"total_error_replies", s.stats.errorReplies.Load(),
 		"dump_payload_sanitizations", 0,
 		"total_reads_processed", 0,
 		"total_writes_processed", 0,
@@ -186,6 +193,12 @@ func (s *Server) infoStats() string {
 		"reply_buffer_shrinks", 0,
 		"reply_buffer_expands", 0,
 	)
+}
+
+// kbps renders a bytes-per-second rate as INFO's kilobytes per second
+// ("%.2f" of a C float, as Redis prints it).
+func kbps(bytesPerSec int64) string {
+	return fmt.Sprintf("%.2f", float32(bytesPerSec)/1024)
 }
 
 func tvSeconds(tv syscall.Timeval) string {

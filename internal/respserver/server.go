@@ -185,6 +185,8 @@ func (s *Server) Serve() {
 		s.wg.Add(1)
 		go s.closeIdleClients()
 	}
+	s.wg.Add(1)
+	go s.sampleStats()
 	s.mu.Lock()
 	lns := append([]net.Listener(nil), s.listeners...)
 	s.mu.Unlock()
@@ -193,7 +195,7 @@ func (s *Server) Serve() {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			_ = redcon.Serve(ln, s.handle, s.accept, nil)
+			_ = redcon.Serve(countingListener{ln, &s.stats}, s.handle, s.accept, nil)
 		}()
 	}
 }
@@ -232,7 +234,7 @@ func (s *Server) ServeListener(ln net.Listener) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		_ = redcon.Serve(ln, s.handle, s.accept, nil)
+		_ = redcon.Serve(countingListener{ln, &s.stats}, s.handle, s.accept, nil)
 	}()
 }
 
@@ -297,8 +299,9 @@ const deniedMsg = "-DENIED Redis is running in protected mode because protected 
 // maxclients) with Redis's message.
 func (s *Server) accept(conn redcon.Conn) bool {
 	nc := conn.NetConn()
+	raw := uncounted(nc) // Redis does not count its refusals as output
 	s.stats.connections.Add(1)
-	if tc, ok := nc.(*net.TCPConn); ok {
+	if tc, ok := raw.(*net.TCPConn); ok {
 		if s.opts.TCPKeepalive > 0 {
 			_ = tc.SetKeepAlive(true)
 			_ = tc.SetKeepAlivePeriod(s.opts.TCPKeepalive)
@@ -307,7 +310,7 @@ func (s *Server) accept(conn redcon.Conn) bool {
 		}
 	}
 	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(nc.RemoteAddr()) {
-		nc.Write([]byte(deniedMsg))
+		raw.Write([]byte(deniedMsg))
 		s.stats.rejected.Add(1)
 		return false
 	}
@@ -318,7 +321,7 @@ func (s *Server) accept(conn redcon.Conn) bool {
 	}
 	if s.opts.Maxclients > 0 && len(s.clients) >= s.opts.Maxclients {
 		s.mu.Unlock()
-		nc.Write([]byte("-ERR max number of clients reached\r\n"))
+		raw.Write([]byte("-ERR max number of clients reached\r\n"))
 		s.stats.rejected.Add(1)
 		return false
 	}
@@ -348,6 +351,7 @@ func (s *Server) readLoop(c *Client, dc redcon.DetachedConn, first redcon.Comman
 	cmd := first
 	for {
 		if len(cmd.Args) > 0 {
+			s.stats.noteQuery(len(cmd.Raw), s.now())
 			if !s.dispatch(c, cmd.Args) {
 				return
 			}
