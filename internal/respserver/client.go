@@ -5,6 +5,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,6 +28,9 @@ type Client struct {
 	out    chan []byte
 	done   chan struct{}
 	closer sync.Once
+	// pending counts the bytes queued on out and not yet written
+	// (INFO's client_recent_max_output_buffer samples it).
+	pending atomic.Int64
 
 	mu            sync.Mutex
 	proto         int
@@ -85,6 +89,7 @@ func (c *Client) sendRaw(b []byte) {
 	select {
 	case <-c.done:
 	case c.out <- b:
+		c.pending.Add(int64(len(b)))
 	default:
 		c.close()
 	}
@@ -113,8 +118,9 @@ func (c *Client) writeLoop() {
 				break
 			}
 			if len(b) > 0 {
-				c.srv.stats.noteOutput(len(b), c.srv.now())
-				if _, err := c.conn.Write(b); err != nil {
+				_, err := c.conn.Write(b)
+				c.pending.Add(-int64(len(b)))
+				if err != nil {
 					c.close()
 					return
 				}

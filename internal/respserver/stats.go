@@ -121,15 +121,19 @@ func recentPeak(slots *[peakSlots]peakSlot, sec int64) int64 {
 const replyChunkBytes = 16 * 1024
 
 // noteQuery records the size of a query read from a client at now, for
-// client_recent_max_input_buffer.
+// client_recent_max_input_buffer. Redis samples each client's query
+// buffer allocation once a second; go-sentinel has no such buffer of its
+// own (redcon reads into a shared one) and records instead the largest
+// query of each second, which is what makes that buffer grow in Redis.
 func (st *stats) noteQuery(n int, now time.Time) {
 	st.mu.Lock()
 	notePeak(&st.peakIn, now.Unix(), int64(n))
 	st.mu.Unlock()
 }
 
-// noteOutput records the bytes waiting to be written to a client at now,
-// for client_recent_max_output_buffer.
+// noteOutput records the bytes waiting to be written to a client when it
+// is sampled at now (once a second, like Redis's clientsCron), for
+// client_recent_max_output_buffer.
 func (st *stats) noteOutput(n int, now time.Time) {
 	if n <= replyChunkBytes {
 		return
@@ -155,6 +159,17 @@ func (st *stats) sample(now time.Time) {
 	st.inst[instNetInput].track(ms, st.netInput.Load())
 	st.inst[instNetOutput].track(ms, st.netOutput.Load())
 	st.mu.Unlock()
+}
+
+// startSampling starts the instantaneous metrics at now, from zero counts
+// (Redis's resetServerStats at start-up), so that the first sample covers
+// the queries since then.
+func (st *stats) startSampling(now time.Time) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for k := range st.inst {
+		st.inst[k] = instMetric{lastSampleTime: now.UnixMilli()}
+	}
 }
 
 // instantaneous returns instantaneous_ops_per_sec and the input and output
@@ -192,20 +207,33 @@ func errorsInList(vs []Value) int {
 	return n
 }
 
-// sampleStats samples the instantaneous metrics every 100 ms until the
-// server is closed.
+// sampleStats samples the instantaneous metrics every 100 ms and every
+// client's output backlog every second, until the server is closed.
 func (s *Server) sampleStats() {
 	defer s.wg.Done()
+	s.stats.startSampling(s.now())
 	tick := time.NewTicker(instSamplePeriod)
 	defer tick.Stop()
-	for range tick.C {
+	for n := 0; ; n++ {
+		<-tick.C
 		s.mu.Lock()
 		closed := s.closed
 		s.mu.Unlock()
 		if closed {
 			return
 		}
-		s.stats.sample(s.now())
+		now := s.now()
+		s.stats.sample(now)
+		if n%int(time.Second/instSamplePeriod) == 0 {
+			s.sampleClients(now)
+		}
+	}
+}
+
+// sampleClients records every client's output backlog at now.
+func (s *Server) sampleClients(now time.Time) {
+	for _, c := range s.clientList() {
+		s.stats.noteOutput(int(c.pending.Load()), now)
 	}
 }
 

@@ -205,3 +205,31 @@ func TestRecentMaxInputBufferFromQueries(t *testing.T) {
 		t.Errorf("client_recent_max_output_buffer %d, want 0", got)
 	}
 }
+
+// TestRecentMaxOutputBufferOfASlowReader fills the output of a client
+// that does not read: its backlog beyond the 16 KiB static buffer shows
+// once sampled, as in Redis's clientsCron.
+func TestRecentMaxOutputBufferOfASlowReader(t *testing.T) {
+	srv, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	big := strings.Repeat("x", 64*1024)
+	cmd := fmt.Sprintf("*2\r\n$4\r\nPING\r\n$%d\r\n%s\r\n", len(big), big)
+	for k := 0; k < 64; k++ {
+		c.Send(cmd) // 4 MiB of replies nobody reads
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		srv.sampleClients(time.Now())
+		if _, out := srv.stats.recentMaxBuffers(time.Now()); out > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no output backlog sampled")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	reply := dial(t, addr).Do("INFO", "clients")
+	if got := infoInt(t, reply, "client_recent_max_output_buffer"); got <= 0 {
+		t.Errorf("client_recent_max_output_buffer %d", got)
+	}
+}
