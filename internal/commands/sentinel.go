@@ -3,8 +3,8 @@ package commands
 import "slices"
 
 // Sentinel is the command set a Sentinel answers: Redis 7.0.15's commands
-// flagged SENTINEL and CLIENT SETINFO of Redis 7.2, 15 commands and 73
-// names with their subcommands.
+// flagged SENTINEL, CLIENT SETINFO of Redis 7.2 and go-sentinel's SENTINEL
+// EXPLAIN, 15 commands and 74 names with their subcommands.
 var Sentinel = New(slices.Concat(aclSpecs, clientSpecs, commandSpecs, pubsubSpecs, sentinelSpecs, serverSpecs), valkeyAliases)
 
 // valkeyAliases are Valkey's spellings of SENTINEL subcommands, hidden

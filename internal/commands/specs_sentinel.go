@@ -48,6 +48,23 @@ var sentinelSpecs = []Spec{
 		},
 	},
 	{
+		// go-sentinel's extension (not in Redis): the help line is the
+		// summary, as SENTINEL HELP keeps redis-sentinel 7.0.15's text.
+		Name: "sentinel|explain", Arity: -3,
+		Flags:   FlagAdmin | FlagSentinel | FlagOnlySentinel,
+		Summary: "Explain where a master stands in the SDOWN, ODOWN, vote and failover pipeline, and why it is not further (go-sentinel extension)",
+		Since:   "7.0.15", Group: "sentinel",
+		Complexity: "O(N) where N is the number of replicas and Sentinels of the master",
+		Args: []Arg{
+			{Name: "master-name", Type: "string"},
+			{Name: "format", Type: "oneof", Flags: ArgOptional, Args: []Arg{
+				{Name: "text", Type: "pure-token", Token: "TEXT"},
+				{Name: "json", Type: "pure-token", Token: "JSON"},
+				{Name: "map", Type: "pure-token", Token: "MAP"},
+			}},
+		},
+	},
+	{
 		Name: "sentinel|failover", Arity: 3,
 		Flags:   FlagAdmin | FlagSentinel | FlagOnlySentinel,
 		Summary: "Force a failover",

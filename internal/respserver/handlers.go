@@ -58,6 +58,7 @@ var handlers = map[string]handler{
 	"sentinel|ckquorum":                cmdSentinelCkQuorum,
 	"sentinel|config":                  cmdSentinelConfig,
 	"sentinel|debug":                   cmdSentinelDebug,
+	"sentinel|explain":                 cmdSentinelExplain,
 	"sentinel|failover":                cmdSentinelFailover,
 	"sentinel|flushconfig":             cmdSentinelFlushConfig,
 	"sentinel|get-master-addr-by-name": cmdSentinelGetMasterAddr,
