@@ -15,7 +15,7 @@ func TestCompletionOffersSubcommandsAndFiles(t *testing.T) {
 		args []string
 		want []string // the completions, without their descriptions, then the directive
 	}{
-		{[]string{"__complete", ""}, []string{"check", "help", "version", ":0"}},
+		{[]string{"__complete", ""}, []string{"check", "explain", "help", "version", ":0"}},
 		{[]string{"__complete", "ve"}, []string{"version", ":0"}},
 		{[]string{"__complete", "gen"}, []string{":0"}},
 		{[]string{"__complete", "/etc/redis/sent"}, []string{":0"}},

@@ -2,7 +2,8 @@
 //
 //	go-sentinel /path/sentinel.conf [--directive value ...]
 //
-// It also answers to `version` and `check CONFIG` (see check.go).
+// It also answers to `version`, `check CONFIG` (see check.go) and
+// `explain MASTER` (see explain.go).
 package main
 
 import (
@@ -59,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Run:   func(*cobra.Command, []string) { printVersion(stdout) },
 	})
 	root.AddCommand(newCheckCommand(stdout, stderr, &code))
+	root.AddCommand(newExplainCommand(stdout, stderr, &code))
 	addShellSupport(root)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {

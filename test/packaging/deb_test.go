@@ -22,6 +22,7 @@ var debFiles = map[string]entry{
 	"usr/share/go-sentinel/redis-sentinel.service.d/go-sentinel.conf": {mode: 0o644},
 	"usr/share/man/man1/go-sentinel.1.gz":                             {mode: 0o644},
 	"usr/share/man/man1/go-sentinel-check.1.gz":                       {mode: 0o644},
+	"usr/share/man/man1/go-sentinel-explain.1.gz":                     {mode: 0o644},
 	"usr/share/man/man1/go-sentinel-version.1.gz":                     {mode: 0o644},
 	"usr/share/bash-completion/completions/go-sentinel":               {mode: 0o644},
 	"usr/share/zsh/vendor-completions/_go-sentinel":                   {mode: 0o644},

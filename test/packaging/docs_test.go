@@ -16,6 +16,7 @@ import (
 var manPages = map[string]string{
 	"go-sentinel.1":         "go-sentinel - A drop-in replacement for the Redis Sentinel daemon",
 	"go-sentinel-check.1":   "go-sentinel-check - Validate a sentinel.conf",
+	"go-sentinel-explain.1": "go-sentinel-explain - Explain why a master has or has not failed over",
 	"go-sentinel-version.1": "go-sentinel-version - Print the version",
 }
 
@@ -82,7 +83,7 @@ func checkManPages(t *testing.T, dir string, gz bool) {
 	}
 	root := readMaybeGzip(t, filepath.Join(dir, "go-sentinel.1"+map[bool]string{true: ".gz"}[gz]), gz)
 	for _, want := range []string{".SH SIGNALS", ".SH ENVIRONMENT", "NOTIFY_SOCKET", ".SH FILES", "/etc/go\\-sentinel/sentinel.conf", ".SH EXIT STATUS",
-		`\fBgo-sentinel-check(1)\fP, \fBgo-sentinel-version(1)\fP, \fBredis\-sentinel(1)\fP`} {
+		`\fBgo-sentinel-check(1)\fP, \fBgo-sentinel-explain(1)\fP, \fBgo-sentinel-version(1)\fP, \fBredis\-sentinel(1)\fP`} {
 		if !strings.Contains(root, want) {
 			t.Errorf("go-sentinel(1) lacks %q:\n%s", want, root)
 		}
@@ -109,7 +110,7 @@ c go-sentinel ""; c go-sentinel ch; c go-sentinel ver`
 		cmd := exec.Command("bash", "-c", script, "bash", lib, bash)
 		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"))
 		out, err := cmd.Output()
-		want := "check help version\ncheck\nversion\n"
+		want := "check explain help version\ncheck\nversion\n"
 		if err != nil || string(out) != want {
 			t.Errorf("bash completion of go-sentinel: %v\ngot:\n%swant:\n%s", err, out, want)
 		}

@@ -20,6 +20,7 @@ var installed = map[string]entry{
 	"usr/local/bin/go-sentinel":                                             {mode: 0o755},
 	"usr/local/share/man/man1/go-sentinel.1":                                {mode: 0o644},
 	"usr/local/share/man/man1/go-sentinel-check.1":                          {mode: 0o644},
+	"usr/local/share/man/man1/go-sentinel-explain.1":                        {mode: 0o644},
 	"usr/local/share/man/man1/go-sentinel-version.1":                        {mode: 0o644},
 	"usr/local/share/bash-completion/completions/go-sentinel":               {mode: 0o644},
 	"usr/local/share/zsh/site-functions/_go-sentinel":                       {mode: 0o644},
