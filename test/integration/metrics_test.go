@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -214,6 +215,24 @@ func TestMetricsAndJSONLogsThroughFailover(t *testing.T) {
 	}
 	if msg, _ := timeline["msg"].(string); !regexp.MustCompile(`^\+failover-timeline master mymaster 127\.0\.0\.1 \d+ sdown\+\d+\.\d{3}s .* switched total \d+\.\d{3}s$`).MatchString(msg) {
 		t.Errorf("timeline msg %q", msg)
+	}
+
+	// go-sentinel explain on the leader shows the same timeline.
+	out, err := exec.Command(sentinelBin, "explain", "mymaster", "-p", strconv.Itoa(leader.p.Port)).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "last failover (led by this Sentinel), total ") ||
+		!regexp.MustCompile(`(?m)^  \S+ promoted +\S+ \(127\.0\.0\.1:\d+\)$`).Match(out) {
+		t.Errorf("go-sentinel explain on the leader: %v\n%s", err, out)
+	}
+	out, err = exec.Command(sentinelBin, "explain", "mymaster", "-p", strconv.Itoa(leader.p.Port), "--json").Output()
+	var ex struct {
+		Stage        string `json:"stage"`
+		LastFailover struct {
+			Led    bool             `json:"led"`
+			Phases []map[string]any `json:"phases"`
+		} `json:"last_failover"`
+	}
+	if err != nil || json.Unmarshal(out, &ex) != nil || !ex.LastFailover.Led || len(ex.LastFailover.Phases) != len(phases)+1 {
+		t.Errorf("go-sentinel explain --json on the leader: %v\n%s", err, out)
 	}
 
 	lm := mustScrape(t, leader.metrics)
