@@ -20,7 +20,7 @@ var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // newCore is a core monitoring "m" at 10.0.0.1:6379 (quorum 2) with two
 // known replicas and two known Sentinels, and a ReadFunc that runs on
 // the calling goroutine, as the tests own the core.
-func newCore(t *testing.T) (*monitor.Sentinel, ReadFunc) {
+func newCore(t testing.TB) (*monitor.Sentinel, ReadFunc) {
 	t.Helper()
 	spec := monitor.NewMasterSpec("m", monitor.Addr{Host: "10.0.0.1", Port: 6379}, 2)
 	spec.KnownReplicas = []monitor.Addr{{Host: "10.0.0.2", Port: 6379}, {Host: "10.0.0.3", Port: 6379}}
@@ -199,8 +199,7 @@ func TestStoppedLoop(t *testing.T) {
 }
 
 func TestServer(t *testing.T) {
-	core, read := newCore(t)
-	_ = core
+	_, read := newCore(t)
 	srv, err := Listen("127.0.0.1:0", New(read))
 	if err != nil {
 		t.Fatal(err)
@@ -245,5 +244,28 @@ func TestListenBusy(t *testing.T) {
 	t.Cleanup(srv.Close)
 	if _, err := Listen(srv.Addr().String(), New(read)); err == nil || !strings.Contains(err.Error(), "metrics-addr") {
 		t.Fatalf("second Listen on %s: %v", srv.Addr(), err)
+	}
+}
+
+// BenchmarkObserve is the cost an event adds on the core's loop.
+func BenchmarkObserve(b *testing.B) {
+	m := New(func(func(*monitor.Sentinel, time.Time)) error { return nil })
+	ev := monitor.Event{Type: "+sdown", Master: "m", Level: monitor.LevelWarning}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Observe(ev, nil)
+	}
+}
+
+// BenchmarkScrape is one scrape of a core with one master, two replicas
+// and two other Sentinels (the read runs inline here).
+func BenchmarkScrape(b *testing.B) {
+	_, read := newCore(b)
+	reg := New(read).Registry()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Gather(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

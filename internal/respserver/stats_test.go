@@ -233,3 +233,15 @@ func TestRecentMaxOutputBufferOfASlowReader(t *testing.T) {
 		t.Errorf("client_recent_max_output_buffer %d", got)
 	}
 }
+
+// BenchmarkStatsPerCommand is what INFO's figures add to each command:
+// the recent-query record and the error count of its reply.
+func BenchmarkStatsPerCommand(b *testing.B) {
+	var st stats
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		st.noteQuery(14, now)
+		st.countErrors(Status("PONG"))
+	}
+}
