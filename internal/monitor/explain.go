@@ -225,7 +225,11 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	if m.leader != "" && m.leaderEpoch == s.currentEpoch {
 		t.Add(m.leader)
 	}
-	el.VotesForMe = t.Votes(s.myID)
+	if m.failoverState == failWaitStart {
+		// Votes only mean something while an election runs here; after
+		// it, the peers' last replies still name who they voted for.
+		el.VotesForMe = t.Votes(s.myID)
+	}
 	el.VotesNeeded = election.Required(ag.Voters, m.quorum)
 
 	// Failover.
