@@ -166,15 +166,7 @@ func clientTLS(cfg *config.Config) (*tls.Config, error) {
 	if !cfg.Server.TLSReplication {
 		return nil, nil
 	}
-	m, err := tlsconf.New(tlsconf.Files{
-		CertFile:       cfg.Server.TLSCertFile,
-		KeyFile:        cfg.Server.TLSKeyFile,
-		ClientCertFile: cfg.Server.TLSClientCertFile,
-		ClientKeyFile:  cfg.Server.TLSClientKeyFile,
-		CACertFile:     cfg.Server.TLSCACertFile,
-		CACertDir:      cfg.Server.TLSCACertDir,
-		AuthClients:    cfg.Server.TLSAuthClients,
-	})
+	m, err := tlsconf.New(tlsconf.FilesOf(cfg.Server))
 	if err != nil {
 		return nil, fmt.Errorf("TLS: %w", err)
 	}

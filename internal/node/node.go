@@ -93,15 +93,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	}
 	var certs *tlsconf.Manager
 	if cfg.Server.TLSPort != 0 || cfg.Server.TLSReplication {
-		certs, err = tlsconf.New(tlsconf.Files{
-			CertFile:       cfg.Server.TLSCertFile,
-			KeyFile:        cfg.Server.TLSKeyFile,
-			ClientCertFile: cfg.Server.TLSClientCertFile,
-			ClientKeyFile:  cfg.Server.TLSClientKeyFile,
-			CACertFile:     cfg.Server.TLSCACertFile,
-			CACertDir:      cfg.Server.TLSCACertDir,
-			AuthClients:    cfg.Server.TLSAuthClients,
-		})
+		certs, err = tlsconf.New(tlsconf.FilesOf(cfg.Server))
 		if err != nil {
 			return nil, fmt.Errorf("TLS: %w", err)
 		}
