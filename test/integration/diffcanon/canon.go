@@ -1,0 +1,62 @@
+package diffcanon
+
+import (
+	"sort"
+)
+
+// Canonical is one Sentinel's canonical record: its grouped event
+// sequence, then one line per client-reconfig-script invocation.
+type Canonical struct {
+	Sentinel string
+	Lines    []string
+}
+
+// Canonicalize reduces a Sentinel's recording: events are parsed with the
+// fleet's labels, those drop matches are removed (the allowances of
+// docs/compatibility.md), Rules are applied in order and the result is
+// grouped into Runs. client-reconfig-script invocations follow, in the
+// order they ran (a Sentinel runs it at most once per switch, seconds
+// apart).
+func Canonicalize(r Recording, labels Labels, drop func(string) bool) Canonical {
+	var evs []Event
+	for _, raw := range r.Events {
+		e := Parse(raw, labels)
+		if drop != nil && e.Type != Mark && drop(e.String()) {
+			continue
+		}
+		evs = append(evs, e)
+	}
+	for _, rule := range Rules {
+		evs = rule.Apply(evs)
+	}
+	lines := Group(evs)
+	for _, l := range r.Reconfig {
+		s := ParseReconfig(l, labels)
+		if drop != nil && drop(s) {
+			continue
+		}
+		lines = append(lines, s)
+	}
+	return Canonical{Sentinel: r.Sentinel, Lines: lines}
+}
+
+// Facts are what a fleet as a whole did where which of its Sentinels did
+// it is a race (see the convert-to-slave rule): the sorted set of such
+// canonical events published by at least one Sentinel.
+func Facts(recs []Recording, labels Labels, drop func(string) bool) []string {
+	set := map[string]bool{}
+	for _, r := range recs {
+		for _, raw := range r.Events {
+			e := Parse(raw, labels)
+			if e.Type == "+convert-to-slave" && (drop == nil || !drop(e.String())) {
+				set[e.String()+" (by at least one Sentinel)"] = true
+			}
+		}
+	}
+	var out []string
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
