@@ -27,6 +27,14 @@ unit:
 integration: build
 	$(GO) test -race -count=1 -timeout 14m ./test/integration/...
 
+# Every differential scenario: each fault on a redis-sentinel fleet and a
+# go-sentinel fleet at once, their events and script runs compared
+# (test/integration/differential_test.go; make test runs the short ones).
+# DIFF_SELF=1 runs redis-sentinel against itself.
+.PHONY: differential
+differential: deps build
+	DIFF_SCENARIOS=all $(GO) test -race -count=1 -timeout 20m -run '^TestDifferential$$' ./test/integration/
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
