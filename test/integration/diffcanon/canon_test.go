@@ -2,6 +2,7 @@ package diffcanon
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -103,15 +104,18 @@ func TestRules(t *testing.T) {
 		{"an election aborted for want of a replica was won", dropLostElections,
 			[]string{"+try-failover master m", "+elected-leader master m", "-failover-abort-no-good-slave master m"},
 			[]string{"+try-failover master:m", "+elected-leader master:m", "-failover-abort-no-good-slave master:m"}},
-		{"an observer's odown before its switch is dropped", dropSwitchedODown,
+		{"an observer's detection before its switch is dropped", dropSwitchedDetection,
 			[]string{"+sdown master m", "+odown master m", "-odown master m", "+switch-master m>p", "+odown master p"},
-			[]string{"+sdown master:m", "+switch-master m>p", "+odown master:p"}},
-		{"a leader keeps +odown, drops -odown", dropSwitchedODown,
-			[]string{"+odown master m", "+elected-leader master m", "-odown master m", "+failover-end master m", "+switch-master m>p"},
-			[]string{"+odown master:m", "+elected-leader master:m", "+failover-end master:m", "+switch-master m>p"}},
-		{"without a switch both stay", dropSwitchedODown,
-			[]string{"+odown master m", "-odown master m", "+odown master m"},
-			[]string{"+odown master:m", "-odown master:m", "+odown master:m"}},
+			[]string{"+switch-master m>p", "+odown master:p"}},
+		{"an observer's flap before its switch stays", dropSwitchedDetection,
+			[]string{"+sdown master m", "-sdown master m", "+sdown master m", "+switch-master m>p"},
+			[]string{"-sdown master:m", "+switch-master m>p"}},
+		{"a leader keeps +sdown and +odown, drops -odown", dropSwitchedDetection,
+			[]string{"+sdown master m", "+odown master m", "+elected-leader master m", "-odown master m", "+failover-end master m", "+switch-master m>p"},
+			[]string{"+sdown master:m", "+odown master:m", "+elected-leader master:m", "+failover-end master:m", "+switch-master m>p"}},
+		{"without a switch all stay", dropSwitchedDetection,
+			[]string{"+sdown master m", "+odown master m", "-odown master m", "+odown master m"},
+			[]string{"+sdown master:m", "+odown master:m", "-odown master:m", "+odown master:m"}},
 		{"an observer's view of the promotion is dropped", dropObserverPromotionRole,
 			[]string{"-role-change slave p", "-role-change slave r", "+switch-master m>p", "-role-change slave m"},
 			[]string{"-role-change slave:r", "+switch-master m>p", "-role-change slave:m"}},
@@ -215,6 +219,8 @@ func TestCompareAbsorbsRaces(t *testing.T) {
 		seqs [][]string
 	}{
 		{"another Sentinel leads", [][]string{observer, observer, leader}},
+		{"an observer is switched before its own down-after ran out",
+			[][]string{leader, edit(observer, 0), observer}},
 		{"an observer reaches ODOWN before the switch, another sees the promotion",
 			[][]string{leader, edit(observer, 2, "+vote-for-leader", "+odown master m"), edit(observer, 3, "-role-change slave p", "+config-update-from sentinel s")}},
 		{"an observer is asked to vote before its own +sdown",
@@ -365,5 +371,23 @@ func TestDiff(t *testing.T) {
 	got := strings.Join(Diff([]string{"a", "b", "c"}, []string{"a", "c", "d"}), ",")
 	if got != "  a,- b,  c,+ d" {
 		t.Errorf("Diff = %q", got)
+	}
+}
+
+// TestCompatibilityAllowances: the project's allowance table parses, and
+// every row names a scenario of the harness or "*" and a canonical event.
+func TestCompatibilityAllowances(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/compatibility.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allow, err := ParseAllowances(string(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range allow {
+		if !strings.HasPrefix(a.Event, "+") && !strings.HasPrefix(a.Event, "-") && !strings.HasPrefix(a.Event, "reconfig") {
+			t.Errorf("allowance %+v does not name a canonical event", a)
+		}
 	}
 }
