@@ -168,6 +168,24 @@ func (f *diffFleet) startSentinel(s *diffSentinel) {
 	})
 }
 
+// stop ends the recordings and every process of the fleet (before the
+// next attempt of a scenario; t.Cleanup would be too late).
+func (f *diffFleet) stop() {
+	for _, s := range f.sentinels {
+		if s.rec != nil {
+			s.rec.close()
+		}
+		if s.proc != nil {
+			killProc(s.proc)
+		}
+	}
+	for _, p := range append([]*proc{f.master}, f.replicas...) {
+		if p != nil {
+			killProc(p)
+		}
+	}
+}
+
 // diffAddr is the address form Sentinel events use for loopback ports.
 func diffAddr(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }
 

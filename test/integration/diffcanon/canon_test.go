@@ -303,9 +303,9 @@ func TestCheckNotify(t *testing.T) {
 		notify []string
 		want   string
 	}{
-		{"missing", []string{"[+new-epoch][1]"}, "[+sdown][master mymaster 127.0.0.1 6001]: published 1 times, notification-script ran 0 times"},
-		{"repeated", append(rec.Notify, "[+new-epoch][1]"), "[+new-epoch][1]: published 1 times, notification-script ran 2 times"},
-		{"other text", []string{"[+new-epoch][2]", "[+sdown][master mymaster 127.0.0.1 6001]"}, "[+new-epoch][2]: published 0 times"},
+		{"missing", []string{"[+new-epoch][1]"}, "[+sdown][master mymaster 127.0.0.1 6001]: the notification-script ran 0 times, redis-sentinel 7.0 runs it 1 times"},
+		{"repeated", append(rec.Notify, "[+new-epoch][1]"), "[+new-epoch][1]: the notification-script ran 2 times, redis-sentinel 7.0 runs it 1 times"},
+		{"other text", []string{"[+new-epoch][2]", "[+sdown][master mymaster 127.0.0.1 6001]"}, "[+new-epoch][2]: the notification-script ran 1 times, redis-sentinel 7.0 runs it 0 times"},
 		{"argv joined", []string{"[+new-epoch 1]", "[+sdown][master mymaster 127.0.0.1 6001]"}, "called with 1 arguments"},
 	} {
 		r := rec

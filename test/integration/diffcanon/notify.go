@@ -83,7 +83,8 @@ func CheckNotify(r Recording) []string {
 			got[k] -= n
 		}
 		if want[k] != got[k] {
-			problems = append(problems, fmt.Sprintf("%s: published %d times, notification-script ran %d times", k, want[k], got[k]))
+			problems = append(problems, fmt.Sprintf("%s: the notification-script ran %d times, redis-sentinel 7.0 runs it %d times for what was published",
+				k, got[k], want[k]))
 		}
 	}
 	return problems
