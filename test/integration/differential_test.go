@@ -423,7 +423,8 @@ func startDiffWatchdog() *diffWatchdog {
 			select {
 			case <-w.stop:
 				return
-			case now := <-tick.C:
+			case <-tick.C:
+				now := time.Now()
 				if gap := now.Sub(last) - 50*time.Millisecond; gap > w.max {
 					w.max = gap
 				}
