@@ -9,6 +9,9 @@ import (
 type Canonical struct {
 	Sentinel string
 	Lines    []string
+	// Dropped counts the events each rule removed (by Rule name), to show
+	// which races a run went through; it is not compared.
+	Dropped map[string]int
 }
 
 // Canonicalize reduces a Sentinel's recording: events are parsed with the
@@ -26,8 +29,13 @@ func Canonicalize(r Recording, labels Labels, drop func(string) bool) Canonical 
 		}
 		evs = append(evs, e)
 	}
+	dropped := map[string]int{}
 	for _, rule := range Rules {
+		n := len(evs)
 		evs = rule.Apply(evs)
+		if n > len(evs) {
+			dropped[rule.Name] += n - len(evs)
+		}
 	}
 	lines := Group(evs)
 	for _, l := range r.Reconfig {
@@ -37,7 +45,7 @@ func Canonicalize(r Recording, labels Labels, drop func(string) bool) Canonical 
 		}
 		lines = append(lines, s)
 	}
-	return Canonical{Sentinel: r.Sentinel, Lines: lines}
+	return Canonical{Sentinel: r.Sentinel, Lines: lines, Dropped: dropped}
 }
 
 // Facts are what a fleet as a whole did where which of its Sentinels did

@@ -82,6 +82,24 @@ func Format(s Side) string {
 	for _, f := range s.Facts {
 		fmt.Fprintf(&b, "  fact: %s\n", f)
 	}
+	dropped := map[string]int{}
+	for _, c := range s.Sentinels {
+		for k, v := range c.Dropped {
+			dropped[k] += v
+		}
+	}
+	if len(dropped) > 0 {
+		var names []string
+		for k := range dropped {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		b.WriteString("  rules fired (events dropped):")
+		for _, k := range names {
+			fmt.Fprintf(&b, " %s %d", k, dropped[k])
+		}
+		b.WriteString("\n")
+	}
 	return b.String()
 }
 
