@@ -498,6 +498,7 @@ func runDiffAttempt(t *testing.T, sc diffScenario, drop func(string) bool) ([]st
 	for i, f := range d.fleets {
 		side := diffcanon.Side{Name: f.String(), Facts: diffcanon.Facts(snaps[i].recs, snaps[i].labels, drop)}
 		for _, r := range snaps[i].recs {
+			r.Redis = f.kind == diffRedis
 			side.Sentinels = append(side.Sentinels, diffcanon.Canonicalize(r, snaps[i].labels, drop))
 			for _, p := range diffcanon.CheckNotify(r) {
 				d.fail("%s %s: %s", f, r.Sentinel, p)

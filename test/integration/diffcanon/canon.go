@@ -16,7 +16,8 @@ type Canonical struct {
 
 // Canonicalize reduces a Sentinel's recording: events are parsed with the
 // fleet's labels, those drop matches are removed (the allowances of
-// docs/compatibility.md), Rules are applied in order and the result is
+// docs/compatibility.md), Rules are applied in order (RedisOnly ones to
+// a redis-sentinel recording only) and the result is
 // grouped into Runs. client-reconfig-script invocations follow, in the
 // order they ran (a Sentinel runs it at most once per switch, seconds
 // apart).
@@ -31,6 +32,9 @@ func Canonicalize(r Recording, labels Labels, drop func(string) bool) Canonical 
 	}
 	dropped := map[string]int{}
 	for _, rule := range Rules {
+		if rule.RedisOnly && !r.Redis {
+			continue
+		}
 		n := len(evs)
 		evs = rule.Apply(evs)
 		if n > len(evs) {

@@ -128,6 +128,9 @@ func TestRules(t *testing.T) {
 		{"not when something else about the new master came first", dropNewMasterFirstFlap,
 			[]string{"+switch-master m>p", "+reboot master p", "+sdown master p", "-sdown master p"},
 			[]string{"+switch-master m>p", "+reboot master:p", "+sdown master:p", "-sdown master:p"}},
+		{"redis-sentinel's flap of a dead instance", dropRedisDeadFlap,
+			[]string{"+sdown slave m", "-sdown slave m", "+sdown slave m", "+reboot slave m", "-sdown slave m"},
+			[]string{"+sdown slave:m", "+reboot slave:m", "-sdown slave:m"}},
 		{"convert-to-slave goes to the facts", dropConvertToSlave,
 			[]string{"-role-change slave m", "+convert-to-slave slave m", "+role-change slave m"},
 			[]string{"-role-change slave:m", "+role-change slave:m"}},
@@ -202,7 +205,8 @@ func side(name string, seqs [][]string, reconf [][]string) Side {
 		if reconf != nil {
 			rc = reconf[i]
 		}
-		r := Recording{Sentinel: fmt.Sprintf("%s%d", name, i), Events: raw(seq...), Reconfig: rc}
+		// Side A stands for redis-sentinel, B for go-sentinel.
+		r := Recording{Sentinel: fmt.Sprintf("%s%d", name, i), Events: raw(seq...), Reconfig: rc, Redis: name == "A"}
 		recs = append(recs, r)
 		s.Sentinels = append(s.Sentinels, Canonicalize(r, testLabels, nil))
 	}
@@ -213,11 +217,15 @@ func side(name string, seqs [][]string, reconf [][]string) Side {
 // TestCompareAbsorbsRaces: what redis-sentinel does differently from run
 // to run compares equal.
 func TestCompareAbsorbsRaces(t *testing.T) {
-	base := side("A", [][]string{leader, observer, observer}, [][]string{leaderReconf, observerReconf, observerReconf})
+	base := side("B", [][]string{leader, observer, observer}, [][]string{leaderReconf, observerReconf, observerReconf})
 	for _, tt := range []struct {
 		name string
 		seqs [][]string
 	}{
+		{"redis-sentinel flaps a dead replica (its reconnect defect)",
+			[][]string{leader, observer, edit(observer, 7, "+sdown slave m", "-sdown slave m", "+sdown slave m")}},
+		{"redis-sentinel marks the new master down and up right after the switch (hazard b)",
+			[][]string{edit(leader, 19, "+slave slave m", "+sdown master p", "-sdown master p"), observer, observer}},
 		{"another Sentinel leads", [][]string{observer, observer, leader}},
 		{"an observer is switched before its own down-after ran out",
 			[][]string{leader, edit(observer, 0), observer}},
@@ -234,7 +242,7 @@ func TestCompareAbsorbsRaces(t *testing.T) {
 			[][]string{edit(leader, 5, "-failover-abort-not-elected master m", "+new-epoch", "+try-failover master m", "+vote-for-leader", "+elected-leader master m"),
 				edit(observer, 2, "+vote-for-leader", "+new-epoch", "+vote-for-leader"), observer}},
 	} {
-		if rep := Compare(base, side("B", tt.seqs, nil)); rep != "" {
+		if rep := Compare(side("A", tt.seqs, nil), base); rep != "" {
 			t.Errorf("%s: differ:\n%s", tt.name, rep)
 		}
 	}
@@ -263,6 +271,10 @@ func TestCompareCatchesDifferences(t *testing.T) {
 			[][]string{leaderReconf, observerReconf, observerReconf}, "- +sdown slave:m"},
 		{"a flap while the master is dead", [][]string{leader, edit(observer, 0, "+sdown master m", "-sdown master m", "+sdown master m"), observer},
 			[][]string{leaderReconf, observerReconf, observerReconf}, "+ -sdown master:m"},
+		{"a flap of the dead old master after the switch", [][]string{leader, edit(observer, 7, "+sdown slave m", "-sdown slave m", "+sdown slave m"), observer},
+			[][]string{leaderReconf, observerReconf, observerReconf}, "+ -sdown slave:m"},
+		{"the new master marked down and up after the switch", [][]string{edit(leader, 19, "+slave slave m", "+sdown master p", "-sdown master p"), observer, observer},
+			[][]string{leaderReconf, observerReconf, observerReconf}, "+ +sdown master:p"},
 		{"an event repeated outside a run", [][]string{leader, edit(observer, 7, "+sdown slave m", "+sdown slave m"), observer},
 			[][]string{leaderReconf, observerReconf, observerReconf}, "+ +sdown slave:m"},
 		{"events in the wrong order", [][]string{edit(edit(leader, 14, "+slave-reconf-done slave r"), 15, "+slave-reconf-inprog slave r"), observer, observer},

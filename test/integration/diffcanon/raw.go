@@ -28,6 +28,10 @@ const Mark = "#"
 // line per invocation in the order the recording script appended them.
 type Recording struct {
 	Sentinel string
+	// Redis says the recording is of redis-sentinel, the reference: the
+	// rules marked RedisOnly (Redis's own defects that go-sentinel does
+	// not copy) apply to it only.
+	Redis    bool
 	Events   []Raw
 	Notify   []string
 	Reconfig []string

@@ -9,10 +9,17 @@ import (
 // redis-sentinel has by design, so that two fleets behaving alike give the
 // same sequence. Rules only drop events that the race makes optional;
 // nothing is reordered here (see Concurrent for that).
+//
+// A RedisOnly rule absorbs a defect of redis-sentinel 7.0.15 that
+// go-sentinel deliberately does not copy (docs/compatibility.md): it
+// clears the reference's recordings only, so go-sentinel is still held
+// to the behaviour without the defect, and the self-check (redis-sentinel
+// against itself) stays stable.
 type Rule struct {
-	Name   string
-	Reason string
-	Apply  func([]Event) []Event
+	Name      string
+	Reason    string
+	Apply     func([]Event) []Event
+	RedisOnly bool
 }
 
 // Rules are applied in this order to every Sentinel's sequence.
@@ -47,7 +54,17 @@ var Rules = []Rule{
 			"master is reopened only a ping period after the last attempt to the dead old one, while its " +
 			"down-after clock starts at the switch, so the healthy new master may be marked down and up again " +
 			"right away; go-sentinel reconnects at once (covered by internal/sim TestPromotedMasterNotFailedOverAgain)",
-		Apply: dropNewMasterFirstFlap,
+		Apply:     dropNewMasterFirstFlap,
+		RedisOnly: true,
+	},
+	{
+		Name: "redis-dead-flap",
+		Reason: "redis-sentinel defect (docs/compatibility.md, Failure detection): its first reconnect attempt " +
+			"to a dead instance restarts the down-after clock and counts the connection being dialled as " +
+			"live, so an instance marked down before that attempt is marked up and down again while dead; " +
+			"go-sentinel does not flap (a flap of go-sentinel shows)",
+		Apply:     dropRedisDeadFlap,
+		RedisOnly: true,
 	},
 	{
 		Name: "convert-to-slave",
@@ -200,6 +217,35 @@ func dropNewMasterFirstFlap(in []Event) []Event {
 			}
 			if in[j].Type == "-sdown" {
 				drop[first], drop[j] = true, true
+			}
+			break
+		}
+	}
+	var out []Event
+	for i, e := range in {
+		if !drop[i] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// dropRedisDeadFlap removes each "-sdown X" whose next event about X
+// is "+sdown X", with that +sdown: the instance never answered in between
+// as far as the events show. (No scenario brings an instance back and
+// then fails it again, where such a pair would be real.)
+func dropRedisDeadFlap(in []Event) []Event {
+	drop := map[int]bool{}
+	for i, e := range in {
+		if e.Type != "-sdown" || drop[i] {
+			continue
+		}
+		for j := i + 1; j < len(in); j++ {
+			if in[j].Kind != e.Kind || in[j].Label != e.Label {
+				continue
+			}
+			if in[j].Type == "+sdown" {
+				drop[i], drop[j] = true, true
 			}
 			break
 		}
