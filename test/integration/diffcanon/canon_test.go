@@ -224,6 +224,8 @@ func TestCompareAbsorbsRaces(t *testing.T) {
 	}{
 		{"redis-sentinel flaps a dead replica (its reconnect defect)",
 			[][]string{leader, observer, edit(observer, 7, "+sdown slave m", "-sdown slave m", "+sdown slave m")}},
+		{"redis-sentinel flaps the dead master on an observer before its switch",
+			[][]string{leader, edit(observer, 0, "+sdown master m", "-sdown master m", "+sdown master m"), observer}},
 		{"redis-sentinel marks the new master down and up right after the switch (hazard b)",
 			[][]string{edit(leader, 19, "+slave slave m", "+sdown master p", "-sdown master p"), observer, observer}},
 		{"another Sentinel leads", [][]string{observer, observer, leader}},

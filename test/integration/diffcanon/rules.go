@@ -22,8 +22,28 @@ type Rule struct {
 	RedisOnly bool
 }
 
-// Rules are applied in this order to every Sentinel's sequence.
+// Rules are applied in this order to every Sentinel's sequence: first
+// the RedisOnly ones, which turn a redis-sentinel sequence into the one
+// it would have published without its defect, then the races.
 var Rules = []Rule{
+	{
+		Name: "redis-dead-flap",
+		Reason: "redis-sentinel defect (docs/compatibility.md, Failure detection): its first reconnect attempt " +
+			"to a dead instance restarts the down-after clock and counts the connection being dialled as " +
+			"live, so an instance marked down before that attempt is marked up and down again while dead; " +
+			"go-sentinel does not flap (a flap of go-sentinel shows)",
+		Apply:     dropRedisDeadFlap,
+		RedisOnly: true,
+	},
+	{
+		Name: "new-master-link",
+		Reason: "redis-sentinel hazard (docs/compatibility.md): after +switch-master the link to the new " +
+			"master is reopened only a ping period after the last attempt to the dead old one, while its " +
+			"down-after clock starts at the switch, so the healthy new master may be marked down and up again " +
+			"right away; go-sentinel reconnects at once (covered by internal/sim TestPromotedMasterNotFailedOverAgain)",
+		Apply:     dropNewMasterFirstFlap,
+		RedisOnly: true,
+	},
 	{
 		Name: "lost-elections",
 		Reason: "every Sentinel that reaches ODOWN may start an election after a random delay of up to 1 s; " +
@@ -47,24 +67,6 @@ var Rules = []Rule{
 			"whether it sees the promoted replica report the master role (-role-change) before the leader's " +
 			"hello switches it is a race",
 		Apply: dropObserverPromotionRole,
-	},
-	{
-		Name: "new-master-link",
-		Reason: "redis-sentinel hazard (docs/compatibility.md): after +switch-master the link to the new " +
-			"master is reopened only a ping period after the last attempt to the dead old one, while its " +
-			"down-after clock starts at the switch, so the healthy new master may be marked down and up again " +
-			"right away; go-sentinel reconnects at once (covered by internal/sim TestPromotedMasterNotFailedOverAgain)",
-		Apply:     dropNewMasterFirstFlap,
-		RedisOnly: true,
-	},
-	{
-		Name: "redis-dead-flap",
-		Reason: "redis-sentinel defect (docs/compatibility.md, Failure detection): its first reconnect attempt " +
-			"to a dead instance restarts the down-after clock and counts the connection being dialled as " +
-			"live, so an instance marked down before that attempt is marked up and down again while dead; " +
-			"go-sentinel does not flap (a flap of go-sentinel shows)",
-		Apply:     dropRedisDeadFlap,
-		RedisOnly: true,
 	},
 	{
 		Name: "convert-to-slave",
