@@ -3,6 +3,8 @@ package integration
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,14 +108,14 @@ func startDiffFleet(t *testing.T, kind diffKind, name string, opt diffOptions) *
 		needBinary(t, "redis-sentinel")
 	}
 	f := &diffFleet{t: t, kind: kind, name: name, labels: map[string]string{}}
-	f.master = startRedis(t, diffDataArgs...)
+	f.master = diffStartRedis(t, diffDataArgs...)
 	f.labels[diffAddr(f.master.Port)] = "m"
 	for i := 0; i < 2; i++ {
 		args := append([]string{"--replicaof", "127.0.0.1", fmt.Sprint(f.master.Port)}, diffDataArgs...)
 		if i < len(opt.replicaArgs) {
 			args = append(args, opt.replicaArgs[i]...)
 		}
-		r := startRedis(t, args...)
+		r := diffStartRedis(t, args...)
 		f.replicas = append(f.replicas, r)
 		f.labels[diffAddr(r.Port)] = "r"
 		if i < len(opt.replicaLabels) {
@@ -121,7 +123,7 @@ func startDiffFleet(t *testing.T, kind diffKind, name string, opt diffOptions) *
 		}
 	}
 	for i := 0; i < 3; i++ {
-		s := &diffSentinel{kind: kind, port: freePort(t), dir: t.TempDir()}
+		s := &diffSentinel{kind: kind, port: diffFreePort(t), dir: t.TempDir()}
 		s.conf = filepath.Join(s.dir, "sentinel.conf")
 		notify := filepath.Join(s.dir, "notify.sh")
 		reconf := filepath.Join(s.dir, "reconfig.sh")
@@ -166,6 +168,50 @@ func (f *diffFleet) startSentinel(s *diffSentinel) {
 		}
 		return alive(s.port)
 	})
+}
+
+// diffPorts are the ports diffFreePort handed out in this process.
+var diffPorts = map[int]bool{}
+
+// diffFreePort returns a loopback port below the kernel's ephemeral range
+// (32768-60999 by default) that nobody listens on. A scenario kills
+// instances and watches their ports stay dead: a port from the ephemeral
+// range, once free, can be handed to any other process that listens on
+// port 0 (other test jobs on the machine do), and the Sentinels then see
+// the old master answer again.
+func diffFreePort(t *testing.T) int {
+	t.Helper()
+	portMu.Lock()
+	defer portMu.Unlock()
+	for i := 0; i < 1000; i++ {
+		p := 20000 + rand.IntN(12000)
+		if diffPorts[p] || usedPort[p] {
+			continue
+		}
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			continue
+		}
+		ln.Close()
+		diffPorts[p] = true
+		return p
+	}
+	t.Fatal("no free port below 32768")
+	return 0
+}
+
+// diffStartRedis is startRedis on a diffFreePort port.
+func diffStartRedis(t *testing.T, extra ...string) *proc {
+	t.Helper()
+	bin := needBinary(t, "redis-server")
+	dir := t.TempDir()
+	port := diffFreePort(t)
+	args := append([]string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", dir, "--daemonize", "no", "--logfile", ""}, extra...)
+	p := start(t, dir, nil, bin, args...)
+	p.Port = port
+	waitFor(t, 10*time.Second, "redis-server to answer PING", func() bool { return alive(port) })
+	return p
 }
 
 // stop ends the recordings and every process of the fleet (before the
