@@ -70,8 +70,9 @@ type diffFleet struct {
 	replicas  []*proc
 	sentinels []*diffSentinel
 	t0        time.Time
-	// labels names the logical instances ("m", "r", "v", ...) by
-	// address; filled by the scenario, completed at the end (promoted).
+	// labels names the logical instances by address: "m" the first
+	// master, "r" a replica (or a scenario's own name for one, such as
+	// "r-killed"), "s" a Sentinel; finalLabels adds "p", the promoted one.
 	labels map[string]string
 }
 
@@ -100,8 +101,8 @@ var diffDataArgs = []string{"--repl-diskless-sync-delay", "0"}
 const diffRecordScript = "#!/bin/sh\nline=$(printf '[%%s]' \"$@\")\nprintf '%%s\\n' \"$line\" >> '%s'\n"
 
 // startDiffFleet starts the data nodes and the three Sentinels of one
-// kind. It does not wait for discovery: see diffWaitDiscovery, which
-// waits for both fleets at once.
+// kind. It does not wait for discovery (discovered, polled for both
+// fleets at once).
 func startDiffFleet(t *testing.T, kind diffKind, name string, opt diffOptions) *diffFleet {
 	t.Helper()
 	if kind == diffRedis {
@@ -236,8 +237,7 @@ func (f *diffFleet) stop() {
 func diffAddr(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }
 
 // discovered reports whether every Sentinel lists both replicas and the
-// two other Sentinels, and knows the run id of each replica (a replica
-// whose INFO has not been read yet cannot be selected for promotion).
+// two other Sentinels.
 func (f *diffFleet) discovered() bool {
 	for _, s := range f.sentinels {
 		if diffListLen(s.port, "REPLICAS") != len(f.replicas) || diffListLen(s.port, "SENTINELS") != len(f.sentinels)-1 {
@@ -247,8 +247,8 @@ func (f *diffFleet) discovered() bool {
 	return true
 }
 
-// diffClient is a short-lived client for polling from a loop: polling
-// must not fail the test (the condition just stays false).
+// diffDo runs one command on a short-lived client, for polling from a
+// loop: polling must not fail the test (the condition just stays false).
 func diffDo(port int, args ...any) (any, error) {
 	c := redis.NewClient(&redis.Options{
 		Addr: diffAddr(port), Protocol: 2, DisableIdentity: true, MaxRetries: -1,
@@ -282,7 +282,7 @@ func diffMasterAddr(port int) string {
 	return fmt.Sprintf("%v:%v", l[0], l[1])
 }
 
-// diffMasterFlags is the flags field of SENTINEL MASTER.
+// diffMasterField is one field of SENTINEL MASTER.
 func diffMasterField(port int, field string) string {
 	v, err := diffDo(port, "SENTINEL", "MASTER", "mymaster")
 	if err != nil {
@@ -297,7 +297,7 @@ func diffMasterField(port int, field string) string {
 	return ""
 }
 
-// pendingScripts is the number of scripts a Sentinel has queued or
+// diffPendingScripts is the number of scripts a Sentinel has queued or
 // running.
 func diffPendingScripts(port int) int {
 	v, err := diffDo(port, "SENTINEL", "PENDING-SCRIPTS")
@@ -364,8 +364,8 @@ func (r *diffRecorder) add(e diffcanon.Raw) {
 // mark records a scenario step (a restart) in the sequence.
 func (r *diffRecorder) mark(what string) { r.add(diffcanon.Raw{Type: diffcanon.Mark, Msg: what}) }
 
-// stop ends the current subscriptions (before the Sentinel is stopped on
-// purpose) and waits for their readers.
+// close ends the current subscriptions (before the Sentinel is stopped on
+// purpose, and in cleanup) and waits for their readers.
 func (r *diffRecorder) close() {
 	r.mu.Lock()
 	subs := r.subs
@@ -430,7 +430,7 @@ func (f *diffFleet) allHave(typ, kind, label string, idx ...int) bool {
 	return true
 }
 
-// countHave is the number of Sentinels that published such an event.
+// anyHas reports whether some Sentinel published such an event.
 func (f *diffFleet) anyHas(typ, kind, label string) bool {
 	for _, s := range f.sentinels {
 		if s.rec.has(func(e diffcanon.Raw) bool { return f.matches(e, typ, kind, label) }) {
@@ -451,7 +451,7 @@ func (f *diffFleet) matches(e diffcanon.Raw, typ, kind, label string) bool {
 	return label == "" || f.labels[addr] == label
 }
 
-// quietSince is the time of the last event any Sentinel of the fleet
+// lastEvent is the time of the last event any Sentinel of the fleet
 // published (the zero time if none).
 func (f *diffFleet) lastEvent() time.Time {
 	var last time.Time
@@ -473,17 +473,6 @@ func (f *diffFleet) scriptsIdle() bool {
 	return true
 }
 
-// agreeOnMaster reports whether every Sentinel gives the address of the
-// instance labelled label as the master.
-func (f *diffFleet) agreeOnMaster(label string) bool {
-	for _, s := range f.sentinels {
-		if f.labels[diffMasterAddr(s.port)] != label {
-			return false
-		}
-	}
-	return true
-}
-
 // failoverIdle reports whether no Sentinel has a failover in progress.
 func (f *diffFleet) failoverIdle() bool {
 	for _, s := range f.sentinels {
@@ -495,8 +484,8 @@ func (f *diffFleet) failoverIdle() bool {
 	return true
 }
 
-// promote relabels the replica a failover promoted ("p"), found from
-// the master address the Sentinels agree on.
+// promoted is the replica the first Sentinel names as master, nil while
+// it names the first master.
 func (f *diffFleet) promoted() *proc {
 	addr := diffMasterAddr(f.sentinels[0].port)
 	for _, r := range f.replicas {
@@ -543,8 +532,8 @@ func diffReadLines(path string) []string {
 	return strings.Split(s, "\n")
 }
 
-// labelsWithPromoted returns the fleet's labels with the replica that
-// the Sentinels name as master at the end labelled "p".
+// finalLabels returns the fleet's labels with the replica that the
+// Sentinels name as master at the end labelled "p".
 func (f *diffFleet) finalLabels() map[string]string {
 	l := map[string]string{}
 	for k, v := range f.labels {
