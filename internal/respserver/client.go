@@ -9,14 +9,21 @@ import (
 	"time"
 )
 
-// outQueueLen bounds the replies and pushes waiting to be written to one
-// client; a client that lets it fill up is disconnected, like Redis's
-// pub/sub output buffer limit.
-const outQueueLen = 4096
+// replyBacklog is how much reply output a client may have waiting before
+// its reader stops reading its next command until the writer caught up.
+// Redis sets no limit on normal clients (class normal 0 0 0) and lets the
+// output grow; stopping to read keeps the memory of a client that sends
+// without reading bounded, and changes nothing else it can see.
+const replyBacklog = 1 << 20
+
+// writeChunk is how many bytes of small replies are gathered into one
+// write.
+const writeChunk = 64 << 10
 
 // Client is one connection to the Sentinel's port. Its reader goroutine
-// runs commands in order; its writer goroutine writes replies and pushes in
-// the order they were queued.
+// runs commands in order; its output (replies and pub/sub pushes) is
+// queued in order and written by a writer goroutine that runs while there
+// is something to write.
 type Client struct {
 	ID    int64
 	srv   *Server
@@ -25,12 +32,19 @@ type Client struct {
 	laddr string
 	born  time.Time
 
-	out    chan []byte
 	done   chan struct{}
 	closer sync.Once
-	// pending counts the bytes queued on out and not yet written
-	// (INFO's client_recent_max_output_buffer samples it).
-	pending atomic.Int64
+	// outMu guards the output queue. A nil entry in out means "close the
+	// connection once what comes before it is written".
+	outMu      sync.Mutex
+	outCond    *sync.Cond // signalled when output was written or the client closed
+	out        [][]byte
+	outBytes   int64 // queued or being written
+	writing    bool  // a writer goroutine is running
+	closing    bool  // a close marker is queued: nothing more is queued
+	closed     bool
+	softSince  int64 // unix second the pub/sub soft limit was first reached, 0 if not
+	pubsubMode atomic.Bool
 
 	mu            sync.Mutex
 	proto         int
@@ -57,7 +71,6 @@ func newClient(srv *Server, id int64, conn net.Conn, now time.Time) *Client {
 		addr:       conn.RemoteAddr().String(),
 		laddr:      conn.LocalAddr().String(),
 		born:       now,
-		out:        make(chan []byte, outQueueLen),
 		done:       make(chan struct{}),
 		proto:      2,
 		user:       "default",
@@ -66,8 +79,8 @@ func newClient(srv *Server, id int64, conn net.Conn, now time.Time) *Client {
 		channels:   map[string]bool{},
 		patterns:   map[string]bool{},
 	}
+	c.outCond = sync.NewCond(&c.outMu)
 	c.authenticated = srv.users.DefaultOpen()
-	go c.writeLoop()
 	return c
 }
 
@@ -80,69 +93,184 @@ func (c *Client) send(v Value) {
 	c.sendRaw(Encode(nil, v, proto))
 }
 
-// sendRaw queues already encoded bytes; if the queue is full the client is
-// too slow and is closed.
+// sendRaw queues already encoded bytes (nil: the close marker) and starts
+// the writer if it is not running. A client of the pub/sub class whose
+// queue goes over its output buffer limits is closed, as Redis closes it.
 func (c *Client) sendRaw(b []byte) {
 	if b != nil && len(b) == 0 {
 		return
 	}
-	select {
-	case <-c.done:
-	case c.out <- b:
-		c.pending.Add(int64(len(b)))
-	default:
+	c.outMu.Lock()
+	if c.closed || c.closing {
+		c.outMu.Unlock()
+		return
+	}
+	c.out = append(c.out, b)
+	c.outBytes += int64(len(b))
+	c.closing = b == nil
+	start := !c.writing
+	c.writing = true
+	over := c.overLimitLocked(c.srv.now().Unix())
+	c.outMu.Unlock()
+	if over {
+		c.srv.log.Warningf("Client %s scheduled to be closed ASAP for overcoming of output buffer limits.", c.infoLine())
 		c.close()
+		return
+	}
+	if start {
+		go c.writeLoop()
 	}
 }
 
+// overLimitLocked is Redis's checkClientOutputBufferLimits for the
+// client's class at the unix second now, keeping the soft limit's start
+// time up to date. Callers hold outMu.
+func (c *Client) overLimitLocked(now int64) bool {
+	lim := c.srv.outputLimits.Normal
+	if c.pubsubMode.Load() {
+		lim = c.srv.outputLimits.PubSub
+	}
+	used := c.outBytes
+	hard := lim.Hard > 0 && used >= lim.Hard
+	soft := false
+	if lim.Soft > 0 && used >= lim.Soft {
+		if c.softSince == 0 {
+			c.softSince = now
+		} else {
+			soft = now-c.softSince > int64(lim.SoftSeconds)
+		}
+	} else {
+		c.softSince = 0
+	}
+	return hard || soft
+}
+
+// checkOutputLimits is the once-a-second check of the soft limit, for a
+// client whose queue stopped growing: it closes the client and returns
+// true when a limit is reached.
+func (c *Client) checkOutputLimits(now int64) bool {
+	c.outMu.Lock()
+	over := !c.closed && c.outBytes > 0 && c.overLimitLocked(now)
+	c.outMu.Unlock()
+	if over {
+		c.srv.log.Warningf("Client %s closed for overcoming of output buffer limits.", c.infoLine())
+		c.close()
+	}
+	return over
+}
+
+// writeLoop writes the queue in order until it is empty, a close marker
+// is reached or writing fails. Small replies waiting together are written
+// in one call (up to writeChunk bytes).
 func (c *Client) writeLoop() {
+	var scratch []byte
 	for {
-		select {
-		case <-c.done:
+		c.outMu.Lock()
+		if len(c.out) == 0 || c.closed {
+			c.writing = false
+			c.outCond.Broadcast()
+			c.outMu.Unlock()
 			return
-		case b := <-c.out:
-			// Batch what is already queued into one write; a nil entry
-			// means "close after what came before it".
-			closing := b == nil
-			for !closing {
-				select {
-				case nb := <-c.out:
-					if nb == nil {
-						closing = true
-					} else {
-						b = append(b, nb...)
-					}
-					continue
-				default:
-				}
-				break
-			}
-			if len(b) > 0 {
-				_, err := c.conn.Write(b)
-				c.pending.Add(-int64(len(b)))
-				if err != nil {
-					c.close()
-					return
-				}
-			}
-			if closing {
-				c.close()
+		}
+		batch := c.out
+		c.out = nil
+		c.outMu.Unlock()
+
+		closing := false
+		var err error
+		flush := func(b []byte) {
+			if err != nil || len(b) == 0 {
 				return
 			}
+			_, err = c.conn.Write(b)
+			c.outMu.Lock()
+			c.outBytes -= int64(len(b))
+			c.outCond.Broadcast()
+			c.outMu.Unlock()
+		}
+		for _, b := range batch {
+			if b == nil {
+				closing = true
+				break
+			}
+			if len(b) >= writeChunk {
+				flush(scratch)
+				scratch = scratch[:0]
+				flush(b)
+				continue
+			}
+			scratch = append(scratch, b...)
+			if len(scratch) >= writeChunk {
+				flush(scratch)
+				scratch = scratch[:0]
+			}
+		}
+		flush(scratch)
+		scratch = scratch[:0]
+		if cap(scratch) > 4*writeChunk {
+			scratch = nil
+		}
+		if err != nil || closing {
+			c.close()
+			c.outMu.Lock()
+			c.writing = false
+			c.outMu.Unlock()
+			return
 		}
 	}
+}
+
+// waitOutput blocks while more than replyBacklog bytes wait to be written
+// to c (see replyBacklog), and returns early when c closes.
+func (c *Client) waitOutput() {
+	c.outMu.Lock()
+	for c.outBytes > replyBacklog && !c.closed {
+		c.outCond.Wait()
+	}
+	c.outMu.Unlock()
+}
+
+// waitWritten blocks until everything queued has been written or c is
+// closed, for at most d.
+func (c *Client) waitWritten(d time.Duration) {
+	t := time.AfterFunc(d, c.close)
+	defer t.Stop()
+	c.outMu.Lock()
+	for (c.writing || len(c.out) > 0) && !c.closed {
+		c.outCond.Wait()
+	}
+	c.outMu.Unlock()
 }
 
 // closeAfterReplies closes the connection once everything queued so far
 // has been written.
 func (c *Client) closeAfterReplies() { c.sendRaw(nil) }
 
-// close ends the connection once; both goroutines stop.
+// close ends the connection once: the reader stops at its next read, the
+// writer at its next write, and queued output is dropped.
 func (c *Client) close() {
 	c.closer.Do(func() {
+		c.outMu.Lock()
+		c.closed = true
+		c.out, c.outBytes = nil, 0
+		c.outCond.Broadcast()
+		c.outMu.Unlock()
 		close(c.done)
 		c.conn.Close()
 	})
+}
+
+// outputUsage returns the bytes and entries waiting to be written.
+func (c *Client) outputUsage() (bytes int64, entries int) {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	return c.outBytes, len(c.out)
+}
+
+// infoLine is the client's CLIENT LIST line without its newline, as Redis
+// logs clients.
+func (c *Client) infoLine() string {
+	return strings.TrimSuffix(c.info(c.srv.now()), "\n")
 }
 
 func (c *Client) subscriptions() int {
@@ -165,13 +293,14 @@ func validClientName(name string) bool {
 // order: 7.0's, then lib-name and lib-ver (fields Sentinel has no use for
 // have Redis's idle values).
 func (c *Client) info(now time.Time) string {
+	omem, oll := c.outputUsage()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	flags := "N"
 	if c.subscriptions() > 0 {
 		flags = "P"
 	}
-	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=0 sub=%d psub=%d ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d lib-name=%s lib-ver=%s\n",
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=0 sub=%d psub=%d ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=%d omem=%d tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d lib-name=%s lib-ver=%s\n",
 		c.ID, c.addr, c.laddr, c.ID+7, c.name, int(now.Sub(c.born).Seconds()), int(now.Sub(c.lastActive).Seconds()),
-		flags, len(c.channels), len(c.patterns), strings.ToLower(c.lastCmd), c.user, c.proto, c.libName, c.libVer)
+		flags, len(c.channels), len(c.patterns), oll, omem, strings.ToLower(c.lastCmd), c.user, c.proto, c.libName, c.libVer)
 }

@@ -55,6 +55,7 @@ func (h *hub) subscribe(c *Client, name string, pattern bool) int {
 	c.mu.Lock()
 	mine[name] = true
 	n := c.subscriptions()
+	c.pubsubMode.Store(n > 0)
 	c.mu.Unlock()
 	return n
 }
@@ -75,6 +76,7 @@ func (h *hub) unsubscribe(c *Client, name string, pattern bool) int {
 	c.mu.Lock()
 	delete(mine, name)
 	n := c.subscriptions()
+	c.pubsubMode.Store(n > 0)
 	c.mu.Unlock()
 	return n
 }

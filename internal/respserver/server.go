@@ -1,5 +1,6 @@
-// Package respserver is the Sentinel's own RESP port: connections (parsed
-// by redcon), a RESP2/RESP3 reply writer, command dispatch with Redis's
+// Package respserver is the Sentinel's own RESP port: connections, a
+// request reader with Redis 7.0's limits and errors, a RESP2/RESP3 reply
+// writer, command dispatch with Redis's
 // error texts, authentication, protected mode and pub/sub of events. It
 // reads and changes the core only through Backend.
 package respserver
@@ -15,7 +16,6 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
-	"github.com/tidwall/redcon"
 )
 
 // ErrStopped is returned by a Backend whose loop is no longer running.
@@ -35,7 +35,18 @@ type Options struct {
 	TLSPort   int
 	TLSConfig *tls.Config
 	// Maxclients is the most connections served at once; 0 is unlimited.
+	// Listen lowers it, as Redis does, when the open files limit cannot be
+	// raised to Maxclients plus the descriptors the process needs itself.
 	Maxclients int
+	// QueryBufferLimit is client-query-buffer-limit: a client whose
+	// pending request grows past it is closed. 0 means Redis's 1gb.
+	QueryBufferLimit int
+	// MaxBulkLen is proto-max-bulk-len, the longest argument a request
+	// may announce. 0 means Redis's 512mb.
+	MaxBulkLen int
+	// OutputLimits are the client-output-buffer-limit classes that apply
+	// to the port's clients; nil means Redis's defaults.
+	OutputLimits *OutputLimits
 	// Unixsocket, when set, is a unix socket path also listened on, with
 	// permissions Unixsocketperm (0 keeps the umask's).
 	Unixsocket     string
@@ -54,22 +65,48 @@ type Options struct {
 	Now func() time.Time
 }
 
+// OutputLimit is one class of client-output-buffer-limit: a client of the
+// class is closed when the output waiting to be written to it reaches
+// Hard bytes, or stays at or above Soft bytes for more than SoftSeconds.
+// A zero limit is no limit.
+type OutputLimit struct {
+	Hard        int64
+	Soft        int64
+	SoftSeconds int
+}
+
+// OutputLimits are the classes of client-output-buffer-limit a Sentinel's
+// clients fall in: pub/sub for clients subscribed to anything, normal for
+// the others.
+type OutputLimits struct {
+	Normal OutputLimit
+	PubSub OutputLimit
+}
+
+// DefaultOutputLimits are Redis 7.0's defaults: `client-output-buffer-limit
+// normal 0 0 0 pubsub 32mb 8mb 60`.
+var DefaultOutputLimits = OutputLimits{PubSub: OutputLimit{Hard: 32 << 20, Soft: 8 << 20, SoftSeconds: 60}}
+
 // Server is the RESP listener and its clients.
 type Server struct {
-	opts  Options
-	users *acl.Users
-	log   Logger
-	now   func() time.Time
-	hub   *hub
-	stats stats
-	pause pauseState
+	opts         Options
+	users        *acl.Users
+	log          Logger
+	now          func() time.Time
+	hub          *hub
+	stats        stats
+	pause        pauseState
+	outputLimits OutputLimits
 
-	mu        sync.Mutex
-	listeners []net.Listener
-	clients   map[int64]*Client
-	nextID    int64
-	closed    bool
-	wg        sync.WaitGroup
+	mu         sync.Mutex
+	listeners  []net.Listener
+	clients    map[int64]*Client
+	maxclients int
+	nextID     int64
+	closed     bool
+	cronOn     bool
+	stop       chan struct{}
+	wg         sync.WaitGroup
 }
 
 // New returns a server; call Listen then Serve.
@@ -82,6 +119,13 @@ func New(opts Options) *Server {
 		clients: map[int64]*Client{},
 		hub:     newHub(),
 		pause:   pauseState{changed: make(chan struct{})},
+		stop:    make(chan struct{}),
+
+		maxclients:   opts.Maxclients,
+		outputLimits: DefaultOutputLimits,
+	}
+	if opts.OutputLimits != nil {
+		s.outputLimits = *opts.OutputLimits
 	}
 	if s.users == nil {
 		s.users, _ = acl.New("", nil)
@@ -162,10 +206,27 @@ func (s *Server) Listen() error {
 		}
 		lns = append(lns, ln)
 	}
+	if s.opts.Maxclients > 0 {
+		n, err := adjustOpenFilesLimit(s.opts.Maxclients, s.log)
+		if err != nil {
+			return fail(err)
+		}
+		s.mu.Lock()
+		s.maxclients = n
+		s.mu.Unlock()
+	}
 	s.mu.Lock()
 	s.listeners = lns
 	s.mu.Unlock()
 	return nil
+}
+
+// Maxclients returns the maxclients in force (lowered by Listen when the
+// open files limit is too low for the configured one).
+func (s *Server) Maxclients() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxclients
 }
 
 // Addrs returns the addresses actually listened on.
@@ -181,40 +242,108 @@ func (s *Server) Addrs() []net.Addr {
 
 // Serve starts accepting on every listener and returns at once.
 func (s *Server) Serve() {
-	if s.opts.IdleTimeout > 0 {
-		s.wg.Add(1)
-		go s.closeIdleClients()
-	}
+	s.startCron()
 	s.wg.Add(1)
 	go s.sampleStats()
 	s.mu.Lock()
 	lns := append([]net.Listener(nil), s.listeners...)
 	s.mu.Unlock()
 	for _, ln := range lns {
-		ln := ln
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			_ = redcon.Serve(countingListener{ln, &s.stats}, s.handle, s.accept, nil)
-		}()
+		s.serveListener(ln)
 	}
 }
 
-// closeIdleClients closes, once a second, the clients idle for longer
-// than IdleTimeout, except pub/sub clients.
-func (s *Server) closeIdleClients() {
+// ServeListener serves an already open listener (tests, socket
+// activation) in addition to the configured ones, and returns at once.
+func (s *Server) ServeListener(ln net.Listener) {
+	s.mu.Lock()
+	s.listeners = append(s.listeners, ln)
+	s.mu.Unlock()
+	s.serveListener(ln)
+}
+
+func (s *Server) serveListener(ln net.Listener) {
+	s.startCron()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go s.acceptLoop(countingListener{ln, &s.stats})
+}
+
+// startCron starts the once-a-second client checks (cron), once.
+func (s *Server) startCron() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.cronOn {
+		return
+	}
+	s.cronOn = true
+	s.wg.Add(1)
+	go s.cron()
+}
+
+// acceptLoop accepts connections until the listener closes. Accept errors
+// other than the listener being closed (out of file descriptors, mostly)
+// are retried after a pause growing from 5 ms to 1 s, so that they do not
+// spin a CPU.
+func (s *Server) acceptLoop(ln net.Listener) {
+	defer s.wg.Done()
+	var delay time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) || s.isClosed() {
+				return
+			}
+			if delay == 0 {
+				delay = 5 * time.Millisecond
+			} else {
+				delay = min(2*delay, time.Second)
+			}
+			s.log.Verbosef("Accepting client connection: %v", err)
+			select {
+			case <-time.After(delay):
+			case <-s.stop:
+				return
+			}
+			continue
+		}
+		delay = 0
+		s.serveConn(nc)
+	}
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// cron runs once a second, as Redis's clientsCron: it closes the clients
+// idle for longer than IdleTimeout (except pub/sub clients) and those that
+// stayed over an output buffer soft limit for too long.
+func (s *Server) cron() {
 	defer s.wg.Done()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	for range tick.C {
-		s.mu.Lock()
-		closed := s.closed
-		s.mu.Unlock()
-		if closed {
+	for {
+		select {
+		case <-s.stop:
 			return
+		case <-tick.C:
 		}
 		now := s.now()
 		for _, c := range s.clientList() {
+			if c.checkOutputLimits(now.Unix()) {
+				continue
+			}
+			if s.opts.IdleTimeout <= 0 {
+				continue
+			}
 			c.mu.Lock()
 			idle := now.Sub(c.lastActive) > s.opts.IdleTimeout && c.subscriptions() == 0
 			c.mu.Unlock()
@@ -225,19 +354,6 @@ func (s *Server) closeIdleClients() {
 	}
 }
 
-// ServeListener serves an already open listener (tests, socket
-// activation) in addition to the configured ones, and returns at once.
-func (s *Server) ServeListener(ln net.Listener) {
-	s.mu.Lock()
-	s.listeners = append(s.listeners, ln)
-	s.mu.Unlock()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		_ = redcon.Serve(countingListener{ln, &s.stats}, s.handle, s.accept, nil)
-	}()
-}
-
 // Close stops listening and disconnects every client.
 func (s *Server) Close() error {
 	s.mu.Lock()
@@ -246,6 +362,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	close(s.stop)
 	lns := s.listeners
 	clients := make([]*Client, 0, len(s.clients))
 	for _, c := range s.clients {
@@ -295,13 +412,24 @@ const deniedMsg = "-DENIED Redis is running in protected mode because protected 
 	"NOTE: You only need to do one of the above things in order for " +
 	"the server to start accepting connections from the outside.\r\n"
 
-// accept registers a new connection, or refuses it (protected mode,
-// maxclients) with Redis's message.
-func (s *Server) accept(conn redcon.Conn) bool {
-	nc := conn.NetConn()
-	raw := uncounted(nc) // Redis does not count its refusals as output
+// maxclientsMsg is Redis's refusal of a connection over maxclients.
+const maxclientsMsg = "-ERR max number of clients reached\r\n"
+
+// refuseTimeout bounds writing a refusal (maxclients, protected mode) or
+// the reply to a protocol error to a client that does not read.
+const refuseTimeout = 10 * time.Second
+
+// serveConn registers a new connection and starts serving it, or refuses
+// it over maxclients with Redis's message (a TLS connection is closed
+// without one, as in Redis: no handshake was done yet).
+func (s *Server) serveConn(nc net.Conn) {
 	s.stats.connections.Add(1)
-	if tc, ok := raw.(*net.TCPConn); ok {
+	raw := uncounted(nc) // Redis does not count its refusals as output
+	tcp := raw
+	if tc, ok := raw.(*tls.Conn); ok {
+		tcp = tc.NetConn()
+	}
+	if tc, ok := tcp.(*net.TCPConn); ok {
 		if s.opts.TCPKeepalive > 0 {
 			_ = tc.SetKeepAlive(true)
 			_ = tc.SetKeepAlivePeriod(s.opts.TCPKeepalive)
@@ -309,63 +437,72 @@ func (s *Server) accept(conn redcon.Conn) bool {
 			_ = tc.SetKeepAlive(false)
 		}
 	}
-	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(nc.RemoteAddr()) {
-		raw.Write([]byte(deniedMsg))
-		s.stats.rejected.Add(1)
-		return false
-	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return false
+		nc.Close()
+		return
 	}
-	if s.opts.Maxclients > 0 && len(s.clients) >= s.opts.Maxclients {
+	if s.maxclients > 0 && len(s.clients) >= s.maxclients {
 		s.mu.Unlock()
-		raw.Write([]byte("-ERR max number of clients reached\r\n"))
 		s.stats.rejected.Add(1)
-		return false
+		if tcp == raw {
+			_ = raw.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+			_, _ = raw.Write([]byte(maxclientsMsg))
+		}
+		nc.Close()
+		return
 	}
 	s.nextID++
 	c := newClient(s, s.nextID, nc, s.now())
 	s.clients[c.ID] = c
+	s.wg.Add(1)
 	s.mu.Unlock()
-	conn.SetContext(c)
-	return true
+	go s.readLoop(c)
 }
 
-// handle receives the first command of a connection from redcon, detaches
-// the connection and serves it from then on in the client's own loop, so
-// replies and pub/sub pushes share one ordered writer.
-func (s *Server) handle(conn redcon.Conn, cmd redcon.Command) {
-	c, _ := conn.Context().(*Client)
-	if c == nil {
-		conn.Close()
+// readLoop serves one client: protected mode first, then each command in
+// turn until the connection ends, a command closes it or the request is
+// malformed (Redis's error, then close) or too big (close).
+func (s *Server) readLoop(c *Client) {
+	defer s.wg.Done()
+	defer s.forget(c)
+	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(c.conn.RemoteAddr()) {
+		// Written before anything else, and not counted as output, as
+		// Redis writes its refusals.
+		s.stats.rejected.Add(1)
+		raw := uncounted(c.conn)
+		_ = raw.SetWriteDeadline(time.Now().Add(refuseTimeout))
+		_, _ = raw.Write([]byte(deniedMsg))
 		return
 	}
-	dc := conn.Detach()
-	go s.readLoop(c, dc, cmd)
-}
-
-func (s *Server) readLoop(c *Client, dc redcon.DetachedConn, first redcon.Command) {
-	defer s.forget(c)
-	cmd := first
+	rd := newRequestReader(c.conn, s.opts.QueryBufferLimit, s.opts.MaxBulkLen, func() bool {
+		c.mu.Lock()
+		authed := c.authenticated
+		c.mu.Unlock()
+		return !authed && !s.users.DefaultOpen()
+	})
 	for {
-		if len(cmd.Args) > 0 {
-			s.stats.noteQuery(len(cmd.Raw), s.now())
-			if !s.dispatch(c, cmd.Args) {
-				return
-			}
-		}
-		var err error
-		cmd, err = dc.ReadCommand()
+		args, err := rd.next()
 		if err != nil {
-			if strings.HasPrefix(err.Error(), "Protocol error") {
-				c.send(Err("ERR " + err.Error()))
+			var pe *protocolError
+			switch {
+			case errors.As(err, &pe):
+				s.log.Verbosef("Protocol error (%s) from client: %s. %s", pe.Reason, c.infoLine(), rd.sample())
+				c.send(Err("ERR " + pe.Reply))
 				c.closeAfterReplies()
-				<-c.done
+				c.waitWritten(refuseTimeout)
+			case errors.Is(err, errQueryBufferLimit):
+				s.log.Warningf("Closing client that reached max query buffer length: %s (qbuf initial bytes: %s)", c.infoLine(), rd.head(64))
 			}
 			return
 		}
+		s.stats.noteQuery(rd.lastSize, s.now())
+		if !s.dispatch(c, args) {
+			c.waitWritten(refuseTimeout)
+			return
+		}
+		c.waitOutput()
 	}
 }
 

@@ -122,9 +122,9 @@ const replyChunkBytes = 16 * 1024
 
 // noteQuery records the size of a query read from a client at now, for
 // client_recent_max_input_buffer. Redis samples each client's query
-// buffer allocation once a second; go-sentinel has no such buffer of its
-// own (redcon reads into a shared one) and records instead the largest
-// query of each second, which is what makes that buffer grow in Redis.
+// buffer allocation once a second; go-sentinel records instead the
+// largest query of each second (the bytes the request reader took for
+// it), which is what makes that buffer grow in Redis.
 func (st *stats) noteQuery(n int, now time.Time) {
 	st.mu.Lock()
 	notePeak(&st.peakIn, now.Unix(), int64(n))
@@ -233,7 +233,8 @@ func (s *Server) sampleStats() {
 // sampleClients records every client's output backlog at now.
 func (s *Server) sampleClients(now time.Time) {
 	for _, c := range s.clientList() {
-		s.stats.noteOutput(int(c.pending.Load()), now)
+		used, _ := c.outputUsage()
+		s.stats.noteOutput(int(used), now)
 	}
 }
 

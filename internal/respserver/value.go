@@ -7,7 +7,7 @@ import (
 
 // Value is one reply, encoded for the protocol version (2 or 3) the client
 // negotiated. Handlers return Values; only this file knows the wire format,
-// including the RESP3 types redcon cannot write.
+// including the RESP3 types.
 type Value interface {
 	appendTo(b []byte, proto int) []byte
 }
