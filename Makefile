@@ -4,7 +4,7 @@ BIN     := bin/go-sentinel
 COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
-.PHONY: all build test unit integration bench compare demo upstream fmt vet deps clean sim sim-speed
+.PHONY: all build test unit integration bench fuzz compare demo upstream fmt vet deps clean sim sim-speed
 .PHONY: install deb image
 
 all: build
@@ -50,6 +50,14 @@ sim:
 # new master, and the leader's phases.
 sim-speed:
 	SIM_SPEED_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestFailoverSpeed$$' -v ./internal/sim | grep -v '^=== '
+
+# Every fuzz target (the port's request reader and server, hello and INFO
+# through a core, the config parser, ACL rules, ...) for FUZZTIME each,
+# one after the other; `make fuzz FUZZTIME=20s` is the short form CI runs.
+# A crasher lands in the package's testdata/fuzz/ and fails the run.
+FUZZTIME ?= 10m
+fuzz:
+	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build

@@ -1,0 +1,84 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
+)
+
+// readsFiles reports whether a config text has an `include` line, which
+// would make the fuzzer read arbitrary files (or /dev/zero) from the disk.
+func readsFiles(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if args, err := splitargs.Split(strings.TrimSpace(l)); err == nil && len(args) > 0 && strings.EqualFold(args[0], "include") {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzParse feeds a config file and command-line arguments (NUL-separated)
+// through the entry points the binary uses: ArgsToLines and ParseWith (what
+// Load calls after reading the file), then, for an accepted config, Format
+// (--check) and the rewrite. Nothing may panic; an error must be a *Error
+// naming a line of the input; an accepted config rewritten and parsed again
+// must give back the same state.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"debian-sentinel.conf", "upstream-sentinel.conf"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b), "")
+	}
+	f.Add("port 26379\nsentinel monitor mymaster 127.0.0.1 6379 2\nsentinel down-after-milliseconds mymaster 5000\n", "--port\x0026380\x00--sentinel")
+	f.Add("sentinel monitor m ::1 6379 1\nsentinel known-replica m ::1 6380\nsentinel known-sentinel m 10.0.0.1 26379 0123456789012345678901234567890123456789\nsentinel config-epoch m 7\n", "")
+	f.Add("user default on nopass ~* &* +@all\nuser bob on >pw -@all +ping\nrename-command CONFIG \"\"\n", "--requirepass\x00\"a b\"")
+	f.Add("sentinel monitor \"a b\" 127.0.0.1 1 1\nsentinel auth-pass \"a b\" 'x\\'y'\nsentinel rename-command \"a b\" CONFIG x\n", "")
+	f.Add("client-output-buffer-limit pubsub 32mb 8mb 60\nmaxclients 1\nclient-query-buffer-limit 1mb\nproto-max-bulk-len 1mb\n", "")
+	f.Add("sentinel announce-ip \"\\x00\"\nsentinel resolve-hostnames yes\nsentinel monitor h host.example 1 1\n", "--sentinel\x00announce-port 1")
+	f.Add("dir /\nbind * -::*\ntls-port 0\nloglevel verbose\n", "--save")
+	f.Fuzz(func(t *testing.T, text, argv string) {
+		var args []string
+		if argv != "" {
+			args = strings.Split(argv, "\x00")
+		}
+		extra, err := ArgsToLines(args)
+		if err != nil {
+			return
+		}
+		if readsFiles(text) || readsFiles(extra) {
+			t.Skip("include lines read files")
+		}
+		const file = "/fuzz/sentinel.conf"
+		c, err := ParseWith(file, []byte(text), args, Options{Cwd: "/"})
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T) is not a *config.Error", err, err)
+			}
+			if pe.Line < 1 || pe.Line > strings.Count(text+"\n"+extra, "\n")+1 {
+				t.Fatalf("error at line %d of a %d-line input: %v", pe.Line, strings.Count(text, "\n")+1, err)
+			}
+			return
+		}
+		_ = Format(c)
+		cwd := c.WorkDir
+		if cwd == "" {
+			cwd = "/"
+		}
+		out := RewriteBytes([]byte(text), c.Server, c.Sentinel, RewriteOptions{Cwd: cwd})
+		again, err := ParseWith(file, out, nil, Options{Cwd: "/"})
+		if err != nil {
+			t.Fatalf("the rewritten config does not parse: %v\n%s", err, out)
+		}
+		if !reflect.DeepEqual(again.Sentinel, c.Sentinel) {
+			t.Fatalf("the rewritten config reads back differently:\n got %+v\nwant %+v\n%s", again.Sentinel, c.Sentinel, out)
+		}
+	})
+}
