@@ -21,7 +21,11 @@ const (
 	// authenticate may announce.
 	unauthMaxArgs = 10
 	unauthMaxBulk = 16 * 1024
-	// readChunk is how much is read at once (PROTO_IOBUF_LEN).
+	// initialBuf is the read buffer of a new client; it grows while a
+	// client sends more at once.
+	initialBuf = 512
+	// readChunk is Redis's read size (PROTO_IOBUF_LEN); a buffer of a few
+	// of them is kept between requests, a larger one is dropped.
 	readChunk = 16 * 1024
 	// bigArg is the size from which a bulk is read into a buffer of its
 	// own size instead of the shared one (PROTO_MBULK_BIG_ARG).
@@ -155,7 +159,9 @@ func (r *requestReader) release() {
 }
 
 // fill reads once: into the big bulk's own buffer when one is being read,
-// else at the end of buf, which is compacted or grown as needed.
+// else at the end of buf. buf starts small (an idle client costs little)
+// and doubles each time a read finds it full, after moving the unparsed
+// bytes to its front when that frees at least half of it.
 func (r *requestReader) fill() error {
 	if r.big != nil {
 		n, err := r.rd.Read(r.big[len(r.big):cap(r.big)])
@@ -165,20 +171,21 @@ func (r *requestReader) fill() error {
 		}
 		return readErr(err)
 	}
+	if r.buf == nil {
+		r.buf = make([]byte, 0, initialBuf)
+	}
 	if r.pos > 0 && r.pos == len(r.buf) {
 		r.pos, r.buf = 0, r.buf[:0]
 	}
-	if cap(r.buf)-len(r.buf) < readChunk/4 {
+	if len(r.buf) == cap(r.buf) {
 		if r.pos > 0 && r.pos >= len(r.buf)/2 {
 			n := copy(r.buf, r.buf[r.pos:])
 			r.buf, r.pos = r.buf[:n], 0
 		} else {
-			nb := make([]byte, len(r.buf)-r.pos, max(2*cap(r.buf), readChunk))
+			nb := make([]byte, len(r.buf)-r.pos, 2*cap(r.buf))
 			copy(nb, r.buf[r.pos:])
 			r.buf, r.pos = nb, 0
 		}
-	} else if r.buf == nil {
-		r.buf = make([]byte, 0, readChunk)
 	}
 	n, err := r.rd.Read(r.buf[len(r.buf):cap(r.buf)])
 	r.buf = r.buf[:len(r.buf)+n]

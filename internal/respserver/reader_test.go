@@ -193,9 +193,18 @@ func TestRequestReaderQueryBufferLimit(t *testing.T) {
 	}
 }
 
-// TestRequestReaderReleasesBuffers checks that an idle client does not
-// keep the buffer of its largest request.
+// TestRequestReaderReleasesBuffers checks that a client that sends little
+// has a small buffer, and that an idle client does not keep the buffer of
+// its largest request.
 func TestRequestReaderReleasesBuffers(t *testing.T) {
+	small := newRequestReader(strings.NewReader("PING\r\n"), 0, 0, nil)
+	if _, err := small.next(); err != nil {
+		t.Fatal(err)
+	}
+	if c := cap(small.buf); c > initialBuf {
+		t.Errorf("a 6-byte request grew the buffer to %d bytes", c)
+	}
+
 	big := "*2\r\n$4\r\nECHO\r\n$300000\r\n" + strings.Repeat("z", 300000) + "\r\n"
 	r := newRequestReader(chunkReader{strings.NewReader(big + "PING\r\n"), 65536}, 0, 0, nil)
 	for i := 0; i < 2; i++ {
