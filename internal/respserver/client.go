@@ -9,11 +9,12 @@ import (
 	"time"
 )
 
-// replyBacklog is how much reply output a client may have waiting before
-// its reader stops reading its next command until the writer caught up.
-// Redis sets no limit on normal clients (class normal 0 0 0) and lets the
-// output grow; stopping to read keeps the memory of a client that sends
-// without reading bounded, and changes nothing else it can see.
+// replyBacklog is how much reply output a normal client may have waiting
+// before its reader stops reading its next command until the writer caught
+// up. Redis sets no limit on normal clients (class normal 0 0 0) and lets
+// the output grow; stopping to read keeps the memory of a client that sends
+// without reading bounded, and changes nothing else it can see. Pub/sub
+// clients are read on and closed at their class's limits, as in Redis.
 const replyBacklog = 1 << 20
 
 // writeChunk is how many bytes of small replies are gathered into one

@@ -127,7 +127,7 @@ func (s *Server) infoClients() string {
 	return section("Clients",
 		"connected_clients", n,
 		"cluster_connections", 0,
-		"maxclients", s.opts.Maxclients,
+		"maxclients", s.Maxclients(),
 		"client_recent_max_input_buffer", maxIn,
 		"client_recent_max_output_buffer", maxOut,
 		"blocked_clients", 0,

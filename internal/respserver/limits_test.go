@@ -313,3 +313,63 @@ func TestProtocolErrorLogged(t *testing.T) {
 	}
 	log.wait(t, `^verbose Protocol error \(invalid bulk length\) from client: `+clientLine+`N .*\. Query buffer during protocol error: '\$x\.\.PING\.\.'$`)
 }
+
+// TestNormalClientBackpressure: a client that sends commands without
+// reading the replies is not read from once 1 MiB of replies waits, and
+// loses nothing: when it reads, every reply comes.
+func TestNormalClientBackpressure(t *testing.T) {
+	srv := fuzzServer(t, "")
+	defer srv.Close()
+	cli, conn := net.Pipe()
+	defer cli.Close()
+	srv.serveConn(conn)
+	sent := 0
+	for ; sent < 100000; sent++ {
+		// net.Pipe has no buffer: a write returns once the server read it.
+		_ = cli.SetWriteDeadline(time.Now().Add(2 * time.Second))
+		if _, err := cli.Write([]byte("INFO\r\n")); err != nil {
+			break
+		}
+	}
+	c := srv.clientList()[0]
+	used, _ := c.outputUsage()
+	if sent == 100000 || used < replyBacklog || used > replyBacklog+64<<10 {
+		t.Fatalf("after %d commands the server still reads; %d bytes of replies wait", sent, used)
+	}
+	t.Logf("the server stopped reading after %d INFO commands, %d bytes of replies waiting", sent, used)
+	_ = cli.SetReadDeadline(time.Now().Add(10 * time.Second))
+	rd := bufio.NewReader(cli)
+	for i := 0; i < sent; i++ {
+		l, err := rd.ReadString('\n')
+		if err != nil || !strings.HasPrefix(l, "$") {
+			t.Fatalf("reply %d: %q %v", i, l, err)
+		}
+		n := 0
+		fmt.Sscanf(l, "$%d", &n)
+		if _, err := rd.Discard(n + 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSubscriberPipelineClosedAtLimit: a subscribed client's own replies
+// count against the pub/sub limit, as in Redis: one that pipelines PINGs
+// without reading is closed at the hard limit.
+func TestSubscriberPipelineClosedAtLimit(t *testing.T) {
+	log := newLogCapture()
+	_, _, addr := startServer(t, func(o *Options) {
+		o.Logger = log
+		o.OutputLimits = &OutputLimits{PubSub: OutputLimit{Hard: 1 << 20}}
+	})
+	nc := subscriber(t, addr, "ch")
+	ping := fmt.Sprintf("PING %s\r\n", strings.Repeat("p", 60000))
+	go func() {
+		for i := 0; i < 2000; i++ { // 120 MB, far more than kernel buffers and the limit
+			if _, err := nc.Write([]byte(ping)); err != nil {
+				return
+			}
+		}
+	}()
+	log.wait(t, `^warning Client `+clientLine+`P .* scheduled to be closed ASAP for overcoming of output buffer limits\.$`)
+	readUntilClosed(t, nc)
+}

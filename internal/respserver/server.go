@@ -502,7 +502,9 @@ func (s *Server) readLoop(c *Client) {
 			c.waitWritten(refuseTimeout)
 			return
 		}
-		c.waitOutput()
+		if !c.pubsubMode.Load() {
+			c.waitOutput()
+		}
 	}
 }
 
