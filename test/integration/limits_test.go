@@ -471,3 +471,41 @@ func TestHostileFramesMatchRedis(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxclientsLoweredToFileLimitMatchesRedis starts go-sentinel and
+// redis-sentinel as an unprivileged user with 200 open files at most and
+// the default maxclients 10000: both lower maxclients to 168 with the same
+// log lines.
+func TestMaxclientsLoweredToFileLimitMatchesRedis(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run the daemons as another user")
+	}
+	prlimit, setpriv := needBinary(t, "prlimit"), needBinary(t, "setpriv")
+	want := []string{
+		"You requested maxclients of 10000 requiring at least 10032 max file descriptors.",
+		"Server can't set maximum open files to 10032 because of OS error: Operation not permitted.",
+		"Current maximum open files is 200. maxclients has been reduced to 168 to compensate for low ulimit. If you need higher maxclients increase 'ulimit -n'.",
+	}
+	for _, impl := range []string{sentinelBin, needBinary(t, "redis-sentinel")} {
+		dir, err := os.MkdirTemp("", "lowfiles-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		os.Chmod(dir, 0o777)
+		port := freePort(t)
+		conf := dir + "/sentinel.conf"
+		os.WriteFile(conf, []byte(fmt.Sprintf("port %d\nsentinel monitor mymaster 127.0.0.1 %d 2\n", port, freePort(t))), 0o666)
+		os.Chmod(conf, 0o666)
+		p := start(t, dir, nil, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", prlimit, "--nofile=200:200", impl, conf)
+		waitFor(t, 10*time.Second, impl+" to answer", func() bool { return alive(port) })
+		for _, l := range want {
+			if !strings.Contains(p.out.String(), l) {
+				t.Errorf("%s did not log %q", impl, l)
+			}
+		}
+		if got := infoField(t, port, "clients", "maxclients"); got != "168" {
+			t.Errorf("%s: INFO maxclients %s, want 168", impl, got)
+		}
+	}
+}
