@@ -173,6 +173,7 @@ func TestACLUpstreamSentinelFlow(t *testing.T) {
 	_, _, addr := startServer(t, nil)
 	a := dial(t, addr)
 	other := dial(t, addr)
+	other.Do("PING") // served, so registered before the kill below
 	for _, step := range []struct {
 		args []string
 		want string
