@@ -489,7 +489,7 @@ func (s *Server) readLoop(c *Client) {
 			switch {
 			case errors.As(err, &pe):
 				s.log.Verbosef("Protocol error (%s) from client: %s. %s", pe.Reason, c.infoLine(), rd.sample())
-				c.send(Err("ERR " + pe.Reply))
+				s.reply(c, Err("ERR "+pe.Reply)) // CLIENT REPLY OFF silences it too, as in Redis
 				c.closeAfterReplies()
 				c.waitWritten(refuseTimeout)
 			case errors.Is(err, errQueryBufferLimit):
