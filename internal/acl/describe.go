@@ -149,9 +149,15 @@ func (usr *user) rules() []string {
 	for _, s := range usr.selectors {
 		d := s.describe()
 		if s.root {
-			// The command rules are one string of several words.
+			// The command rules are one string of words separated by
+			// single spaces; a first argument may hold other white space
+			// (`+ping|\f0`), which must stay in its word.
 			out = append(out, d[:len(d)-1]...)
-			out = append(out, strings.Fields(d[len(d)-1])...)
+			for _, w := range strings.Split(d[len(d)-1], " ") {
+				if w != "" {
+					out = append(out, w)
+				}
+			}
 		} else {
 			out = append(out, "("+strings.Join(d, " ")+")")
 		}
