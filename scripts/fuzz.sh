@@ -51,7 +51,7 @@ for t in "${targets[@]}"; do
     status=1
   fi
   secs=$(( $(date +%s) - start ))
-  execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
   rm -f "$log"
   summary+=("$(printf '%-22s %-22s %4s  %6ss  %s execs' "$name" "$pkg" "$result" "$secs" "${execs:-?}")")
 done
