@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,16 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 			m.failoverDelayLogged = m.failoverStartTime
 			at := time.UnixMilli(m.failoverStartTime + 2*m.failoverTimeout)
 			s.log(LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
+		}
+		return false
+	}
+	if s.currentEpoch == math.MaxUint64 {
+		// Redis would wrap to epoch 0 here and every peer would ignore
+		// the failover (and our epochs would go back): a hello from any
+		// client of an open port can set this epoch. Never start one.
+		if !m.epochExhaustedLogged {
+			m.epochExhaustedLogged = true
+			s.log(LevelWarning, "Failover of '"+m.name+"' not started: the current epoch is 18446744073709551615 and cannot grow (a peer or a client announced it)")
 		}
 		return false
 	}

@@ -52,6 +52,9 @@ type master struct {
 	// ODOWN master after its random election delay (Accel); 0 when no
 	// delay is running.
 	electionAt int64
+	// epochExhaustedLogged: the refusal to fail over at the largest
+	// epoch was logged.
+	epochExhaustedLogged bool
 
 	// timeline records the failover in progress; lastTimeline the last
 	// one that ended (switched or aborted).

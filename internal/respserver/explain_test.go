@@ -29,7 +29,16 @@ func TestSentinelExplain(t *testing.T) {
 	if !strings.HasPrefix(text, "$") || !strings.Contains(text, "master mymaster 127.0.0.1 6379: ") || !strings.Contains(text, "\n  why: ") {
 		t.Errorf("TEXT reply %q", text)
 	}
-	if lower := c.Do("sentinel", "explain", "mymaster", "text"); lower != text {
+	// The ages in the text move between two calls: compare without digits.
+	noDigits := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	if lower := c.Do("sentinel", "explain", "mymaster", "text"); noDigits(lower) != noDigits(text) {
 		t.Errorf("text in lower case differs: %q", lower)
 	}
 
