@@ -214,9 +214,20 @@ func TestRecentMaxOutputBufferOfASlowReader(t *testing.T) {
 	c := dial(t, addr)
 	big := strings.Repeat("x", 64*1024)
 	cmd := fmt.Sprintf("*2\r\n$4\r\nPING\r\n$%d\r\n%s\r\n", len(big), big)
-	for k := 0; k < 64; k++ {
-		c.Send(cmd) // 4 MiB of replies nobody reads
-	}
+	// 32 MiB of replies nobody reads: more than the kernel's socket
+	// buffers take in, so a backlog stays in the server. The server stops
+	// reading the client once 1 MiB waits, so the writes may block: they
+	// run beside the sampling.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for k := 0; k < 512; k++ {
+			if _, err := c.NC.Write([]byte(cmd)); err != nil {
+				return // closed at the end of the test
+			}
+		}
+	}()
+	t.Cleanup(func() { c.NC.Close(); <-done })
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		srv.sampleClients(time.Now())
