@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	mrand "math/rand"
 	"os"
 	"time"
@@ -107,6 +108,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		level = logging.NewLevelVar(lv)
 	}
 	n := &Node{users: users, certs: certs, cfg: cfg, log: opts.Log, level: level, shutdown: make(chan struct{}, 1)}
+	limits := cfg.ClientLimits()
 	n.srv = respserver.New(respserver.Options{
 		Port:           cfg.Server.Port,
 		Bind:           cfg.Server.Bind,
@@ -123,6 +125,10 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Backend:        n,
 		Logger:         opts.Log,
 		Now:            opts.Now,
+
+		QueryBufferLimit: clampInt(limits.QueryBufferLimit),
+		MaxBulkLen:       clampInt(limits.MaxBulkLen),
+		OutputLimits:     outputLimits(limits),
 	})
 	if err := n.srv.Listen(); err != nil {
 		return nil, err
@@ -206,6 +212,25 @@ func (n *Node) Shutdown() {
 	default:
 	}
 }
+
+// outputLimits turns the configured client-output-buffer-limit classes
+// into the port's, keeping Redis's default for a class not configured.
+func outputLimits(l config.ClientLimits) *respserver.OutputLimits {
+	out := respserver.DefaultOutputLimits
+	conv := func(o config.OutputLimit) respserver.OutputLimit {
+		return respserver.OutputLimit{Hard: int64(min(o.Hard, math.MaxInt64)), Soft: int64(min(o.Soft, math.MaxInt64)), SoftSeconds: int(o.SoftSeconds)}
+	}
+	if l.HasNormal {
+		out.Normal = conv(l.Normal)
+	}
+	if l.HasPubSub {
+		out.PubSub = conv(l.PubSub)
+	}
+	return &out
+}
+
+// clampInt converts a byte count that may exceed an int.
+func clampInt(v uint64) int { return int(min(v, math.MaxInt)) }
 
 func serverTLS(m *tlsconf.Manager) *tls.Config {
 	if m == nil {
