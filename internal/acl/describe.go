@@ -31,7 +31,7 @@ func (s *selector) describeSelectorCommands() string {
 				continue
 			}
 			on, off := 0, 0
-			for _, cmd := range catalogue.All() {
+			for _, cmd := range catalogue.Listed() {
 				if cmd.Categories&(1<<j) != 0 {
 					if temp.bits.get(cmd.ID) {
 						on++
@@ -76,7 +76,7 @@ func (s *selector) describeSingle(fake *selector, cmd *commands.Spec, rules []st
 		}
 		fake.changePerm(cmd, user)
 	}
-	for _, sub := range cmd.Subs {
+	for _, sub := range cmd.ListedSubs() {
 		rules = s.describeSingle(fake, sub, rules)
 	}
 	if !user {

@@ -147,7 +147,7 @@ func (s *selector) apply(op string) error {
 	case op[0] == '+' && !strings.HasPrefix(op, "+@"):
 		return s.allowCommand(op[1:])
 	case op[0] == '-' && !strings.HasPrefix(op, "-@"):
-		cmd := catalogue.LookupFull(op[1:])
+		cmd := catalogue.LookupListed(op[1:])
 		if cmd == nil {
 			return ErrUnknownCommand
 		}
@@ -212,7 +212,7 @@ func (s *selector) addKeyPattern(op string) error {
 func (s *selector) allowCommand(name string) error {
 	i := strings.LastIndexByte(name, '|')
 	if i < 0 {
-		cmd := catalogue.LookupFull(name)
+		cmd := catalogue.LookupListed(name)
 		if cmd == nil {
 			return ErrUnknownCommand
 		}
@@ -220,7 +220,7 @@ func (s *selector) allowCommand(name string) error {
 		return nil
 	}
 	base, sub := name[:i], name[i+1:]
-	cmd := catalogue.LookupFull(base)
+	cmd := catalogue.LookupListed(base)
 	switch {
 	case cmd == nil:
 		return ErrUnknownCommand
@@ -229,7 +229,7 @@ func (s *selector) allowCommand(name string) error {
 	case sub == "":
 		return ErrSyntax
 	case cmd.Subs != nil:
-		full := catalogue.LookupFull(name)
+		full := catalogue.LookupListed(name)
 		if full == nil {
 			return ErrUnknownCommand
 		}

@@ -58,6 +58,12 @@ type Spec struct {
 	// AliasOf is set on a hidden alias: the command whose arity, flags,
 	// permissions and handler it shares.
 	AliasOf *Spec
+	// Unlisted commands run and are permission-checked like any other,
+	// but COMMAND, ACL CAT and ACL rules do not know them: the commands
+	// Redis 7.0.15's Sentinel lacks (7.2's CLIENT SETINFO, go-sentinel's
+	// SENTINEL EXPLAIN), so that COMMAND's output stays 7.0.15's, byte for
+	// byte (its test suite counts the entries).
+	Unlisted bool
 
 	subByName map[string]*Spec // Subs and aliases by short name
 }
@@ -156,6 +162,38 @@ func (cat *Catalogue) All() []*Spec { return cat.all }
 // Tops returns the top-level commands (what COMMAND and COMMAND COUNT
 // report).
 func (cat *Catalogue) Tops() []*Spec { return cat.tops }
+
+// Listed returns All without the Unlisted commands: what COMMAND LIST
+// and ACL CAT show and ACL rules may name.
+func (cat *Catalogue) Listed() []*Spec { return listed(cat.all) }
+
+// ListedSubs returns a container's subcommands without the Unlisted
+// ones, nil for a command that is not a container.
+func (s *Spec) ListedSubs() []*Spec {
+	if s.Subs == nil {
+		return nil
+	}
+	return listed(s.Subs)
+}
+
+// LookupListed is LookupFull for what COMMAND and ACL rules may name:
+// an Unlisted command is not found.
+func (cat *Catalogue) LookupListed(name string) *Spec {
+	if s := cat.LookupFull(name); s != nil && !s.Unlisted {
+		return s
+	}
+	return nil
+}
+
+func listed(specs []*Spec) []*Spec {
+	out := make([]*Spec, 0, len(specs))
+	for _, s := range specs {
+		if !s.Unlisted {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // Top returns the top-level command called name (case-insensitive), as
 // dispatch looks up a command line's first argument: a `|` form names

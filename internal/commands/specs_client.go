@@ -161,7 +161,7 @@ var clientSpecs = []Spec{
 		},
 	},
 	{
-		Name: "client|setinfo", Arity: 4,
+		Name: "client|setinfo", Arity: 4, Unlisted: true,
 		Flags:      FlagNoscript | FlagLoading | FlagStale | FlagSentinel,
 		Categories: CatConnection,
 		Tips:       []string{"request_policy:all_nodes", "response_policy:all_succeeded"},

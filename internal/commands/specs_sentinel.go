@@ -50,7 +50,7 @@ var sentinelSpecs = []Spec{
 	{
 		// go-sentinel's extension (not in Redis): the help line is the
 		// summary, as SENTINEL HELP keeps redis-sentinel 7.0.15's text.
-		Name: "sentinel|explain", Arity: -3,
+		Name: "sentinel|explain", Arity: -3, Unlisted: true,
 		Flags:   FlagAdmin | FlagSentinel | FlagOnlySentinel,
 		Summary: "Explain where a master stands in the SDOWN, ODOWN, vote and failover pipeline, and why it is not further (go-sentinel extension)",
 		Since:   "7.0.15", Group: "sentinel",

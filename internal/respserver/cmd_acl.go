@@ -29,7 +29,7 @@ func cmdACLCat(x *ctx) Value {
 			return Err(fmt.Sprintf("ERR Unknown category '%s'", name))
 		}
 		out := Array{}
-		for _, s := range catalogue.All() {
+		for _, s := range catalogue.Listed() {
 			if s.Categories&cat != 0 {
 				out = append(out, Bulk(s.Name))
 			}

@@ -27,9 +27,9 @@ func commandInfo(s *commands.Spec) Value {
 		tips[i] = Bulk(t)
 	}
 	var subs Value = setReply{}
-	if s.Subs != nil {
-		arr := make(Array, len(s.Subs))
-		for i, sub := range s.Subs {
+	if listed := s.ListedSubs(); listed != nil {
+		arr := make(Array, len(listed))
+		for i, sub := range listed {
 			arr[i] = commandInfo(sub)
 		}
 		subs = arr
@@ -70,9 +70,9 @@ func commandDocs(s *commands.Spec) Value {
 	if s.Args != nil {
 		m = append(m, Bulk("arguments"), argDocs(s.Args))
 	}
-	if s.Subs != nil {
-		sm := make(Map, 0, 2*len(s.Subs))
-		for _, sub := range s.Subs {
+	if listed := s.ListedSubs(); listed != nil {
+		sm := make(Map, 0, 2*len(listed))
+		for _, sub := range listed {
 			sm = append(sm, Bulk(sub.Name), commandDocs(sub))
 		}
 		m = append(m, Bulk("subcommands"), sm)
@@ -139,7 +139,7 @@ func cmdCommandList(x *ctx) Value {
 		i += 2
 	}
 	out := Array{}
-	for _, s := range catalogue.All() {
+	for _, s := range catalogue.Listed() {
 		if match == nil || match(s) {
 			out = append(out, Bulk(s.Name))
 		}
@@ -153,7 +153,7 @@ func cmdCommandInfo(x *ctx) Value {
 	}
 	out := make(Array, 0, len(x.args)-2)
 	for _, a := range x.args[2:] {
-		if s := catalogue.LookupFull(string(a)); s != nil {
+		if s := catalogue.LookupListed(string(a)); s != nil {
 			out = append(out, commandInfo(s))
 		} else {
 			out = append(out, Null{})
@@ -168,7 +168,7 @@ func cmdCommandDocs(x *ctx) Value {
 		specs = catalogue.Tops()
 	} else {
 		for _, a := range x.args[2:] {
-			if s := catalogue.LookupFull(string(a)); s != nil {
+			if s := catalogue.LookupListed(string(a)); s != nil {
 				specs = append(specs, s)
 			}
 		}
@@ -183,7 +183,7 @@ func cmdCommandDocs(x *ctx) Value {
 // cmdCommandGetKeys serves GETKEYS and GETKEYSANDFLAGS: no Sentinel
 // command has keys, so the reply is always one of Redis's two errors.
 func cmdCommandGetKeys(x *ctx) Value {
-	if catalogue.LookupArgs(stringArgs(x.args[2:])) == nil {
+	if s := catalogue.LookupArgs(stringArgs(x.args[2:])); s == nil || s.Unlisted {
 		return Err("ERR Invalid command specified")
 	}
 	return Err("ERR The command has no key arguments")
