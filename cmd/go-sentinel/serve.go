@@ -88,6 +88,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		buildinfo.RedisVersion, buildinfo.Commit, os.Getpid())
 	log.Warningf("go-sentinel version=%s", buildinfo.Version)
 	log.Warning("Configuration loaded")
+	if addr, err := startPprof(); err != nil {
+		log.Warningf("%s: %v", pprofEnv, err)
+	} else if addr != "" {
+		log.Noticef("Go profiler listening on http://%s/debug/pprof/", addr)
+	}
 	for _, l := range cfg.Ignored {
 		log.Debugf("Ignoring directive '%s' at %s:%d (not used by Sentinel)", l.Args[0], l.File, l.Num)
 	}

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// failoverResult is what one kill of a master measured; a negative duration
+// was not reached.
+type failoverResult struct {
+	first     time.Duration // kill → first +switch-master
+	every     time.Duration // kill → +switch-master on every Sentinel
+	addrFirst time.Duration // kill → first GET-MASTER-ADDR-BY-NAME with the new address
+	addrEvery time.Duration // kill → every Sentinel answers the new address
+	gap       time.Duration // longest write gap of the FailoverClient
+}
+
+// failoverTrial builds 1 master + 2 replicas (redis-server) and 3 Sentinels
+// of im with quorum 2, kills the master with SIGKILL and measures.
+func failoverTrial(im impl, downAfter time.Duration) (res failoverResult, err error) {
+	dir, err := os.MkdirTemp("", "bench-failover-")
+	if err != nil {
+		return res, err
+	}
+	defer removeAll(dir)
+	ports, err := freePorts(6)
+	if err != nil {
+		return res, err
+	}
+	redisPorts, sentPorts := ports[:3], ports[3:]
+	var servers []*redisServer
+	defer func() {
+		for _, s := range servers {
+			s.kill()
+		}
+	}()
+	for k, p := range redisPorts {
+		mp := 0
+		if k > 0 {
+			mp = redisPorts[0]
+		}
+		s, err := startRedis(dir, p, mp)
+		if err != nil {
+			return res, err
+		}
+		servers = append(servers, s)
+	}
+	if err := waitReplicasUp(redisPorts[1:], 20*time.Second); err != nil {
+		return res, err
+	}
+	const name = "mymaster"
+	masters := []monitored{{name: name, port: redisPorts[0]}}
+	fc := fleetConf{masters: masters, quorum: 2, downAfter: downAfter, failover: 10 * time.Second}
+	var sents []*sentinelProc
+	defer func() {
+		for _, s := range sents {
+			s.stop()
+		}
+	}()
+	for k, p := range sentPorts {
+		sd := filepath.Join(dir, "s"+strconv.Itoa(k))
+		if err := os.Mkdir(sd, 0o755); err != nil {
+			return res, err
+		}
+		s, err := startSentinel(im, sd, p, fc, "")
+		if err != nil {
+			return res, err
+		}
+		sents = append(sents, s)
+	}
+	for _, p := range sentPorts {
+		if err := waitPing(p, 10*time.Second); err != nil {
+			return res, fmt.Errorf("sentinel %d: %w", p, err)
+		}
+	}
+	if _, err := waitDiscovery(sentPorts, masters, 2, 50*time.Millisecond, 60*time.Second); err != nil {
+		return res, err
+	}
+	w := startWriter(name, sentPorts)
+	defer w.stop()
+	if !waitUntil(10*time.Second, func() bool { return !w.lastOK().IsZero() }) {
+		return res, fmt.Errorf("the FailoverClient never wrote")
+	}
+	evs, err := subscribeEvents(sentPorts, "+switch-master")
+	if err != nil {
+		return res, err
+	}
+	defer evs.close()
+	time.Sleep(*settle)
+
+	// One poller per Sentinel records when GET-MASTER-ADDR-BY-NAME first
+	// answers another port than the old master's.
+	addrAt := make([]time.Time, len(sentPorts))
+	var mu sync.Mutex
+	pollCtx, stopPoll := context.WithCancel(context.Background())
+	var pollWG sync.WaitGroup
+	defer func() { stopPoll(); pollWG.Wait() }()
+	for k, p := range sentPorts {
+		c := newClient(p)
+		pollWG.Add(1)
+		go func() {
+			defer pollWG.Done()
+			defer c.Close()
+			for pollCtx.Err() == nil {
+				v, err := c.Do(pollCtx, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", name).StringSlice()
+				if err == nil && len(v) == 2 && v[1] != strconv.Itoa(redisPorts[0]) {
+					mu.Lock()
+					addrAt[k] = time.Now()
+					mu.Unlock()
+					return
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+	}
+
+	t0 := time.Now()
+	servers[0].kill()
+	ok := waitUntil(60*time.Second, func() bool {
+		st := switchTimes(evs.snapshot(), len(sentPorts), t0)
+		for _, m := range st {
+			if _, ok := m[name]; !ok {
+				return false
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, a := range addrAt {
+			if a.IsZero() {
+				return false
+			}
+		}
+		return w.lastOK().After(t0.Add(downAfter))
+	})
+	time.Sleep(100 * time.Millisecond)
+	res = failoverResult{first: -1, every: -1, addrFirst: -1, addrEvery: -1, gap: w.longestGap(t0)}
+	st := switchTimes(evs.snapshot(), len(sentPorts), t0)
+	switched := make([]time.Time, len(st))
+	for k, m := range st {
+		switched[k] = m[name].at // zero when it never came
+	}
+	res.first, res.every = spread(t0, switched)
+	mu.Lock()
+	res.addrFirst, res.addrEvery = spread(t0, addrAt)
+	mu.Unlock()
+	if !ok {
+		return res, fmt.Errorf("failover not complete within 60 s: %+v", res)
+	}
+	return res, nil
+}
+
+// spread returns the time from t0 to the earliest and to the latest of ts;
+// the latest is -1 when one of ts is zero (never happened), the earliest
+// when all are.
+func spread(t0 time.Time, ts []time.Time) (first, last time.Duration) {
+	first, last = -1, 0
+	for _, t := range ts {
+		if t.IsZero() {
+			last = -1
+			continue
+		}
+		d := t.Sub(t0)
+		if first < 0 || d < first {
+			first = d
+		}
+		if last >= 0 && d > last {
+			last = d
+		}
+	}
+	return first, last
+}
+
+// runFailover alternates trials of each implementation and prints the
+// medians.
+func runFailover(out io.Writer, impls []impl, trials int, downAfter time.Duration) {
+	fmt.Fprintf(out, "## Failover: 1 master + 2 replicas (redis-server), 3 Sentinels, quorum 2, down-after %d ms, SIGKILL of the master, %d trials each, A/B alternating\n\n",
+		downAfter.Milliseconds(), trials)
+	res := make(map[string][]failoverResult)
+	for t := range trials {
+		for k := range impls {
+			im := impls[(k+t)%len(impls)] // who goes first alternates too
+			r, err := failoverTrial(im, downAfter)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s trial %d: %v\n", im.name, t+1, err)
+			}
+			fmt.Fprintf(os.Stderr, "%s trial %d: first %v every %v addr %v/%v gap %v\n",
+				im.name, t+1, r.first, r.every, r.addrFirst, r.addrEvery, r.gap)
+			res[im.name] = append(res[im.name], r)
+		}
+	}
+	col := func(name string, f func(failoverResult) time.Duration, minus time.Duration) summary {
+		var xs []float64
+		for _, r := range res[name] {
+			d := f(r)
+			if d < 0 {
+				xs = append(xs, math.NaN())
+				continue
+			}
+			xs = append(xs, seconds(d-minus))
+		}
+		return summarize(xs)
+	}
+	da := downAfter.Seconds()
+	rows := []struct {
+		label string
+		f     func(failoverResult) time.Duration
+		minus time.Duration
+		goal  string
+		limit float64 // go-sentinel's median must be ≤ limit; NaN: no goal
+	}{
+		{"kill → first `+switch-master`", func(r failoverResult) time.Duration { return r.first }, 0, "", math.NaN()},
+		{"kill → `+switch-master` on every Sentinel", func(r failoverResult) time.Duration { return r.every }, 0, "", math.NaN()},
+		{"same, beyond down-after", func(r failoverResult) time.Duration { return r.every }, downAfter, "≤ 0.25 s", 0.25},
+		{"kill → GET-MASTER-ADDR-BY-NAME new address, first Sentinel", func(r failoverResult) time.Duration { return r.addrFirst }, 0, "", math.NaN()},
+		{"kill → GET-MASTER-ADDR-BY-NAME new address, every Sentinel", func(r failoverResult) time.Duration { return r.addrEvery }, 0, "", math.NaN()},
+		{"FailoverClient longest write gap", func(r failoverResult) time.Duration { return r.gap }, 0, fmt.Sprintf("≤ down-after + 0.4 s = %.1f s", da+0.4), da + 0.4},
+	}
+	tb := &table{head: tableHead(impls)}
+	for _, row := range rows {
+		cells := []string{row.label, row.goal}
+		var sums []summary
+		for _, im := range impls {
+			s := col(im.name, row.f, row.minus)
+			sums = append(sums, s)
+			cells = append(cells, fmtSec(s))
+		}
+		cells = append(cells, ratioCell(sums), verdict(sums[0], row.limit))
+		tb.add(cells...)
+	}
+	tb.print(out)
+}
+
+// tableHead is the header of a comparison table.
+func tableHead(impls []impl) []string {
+	h := []string{"figure", "goal"}
+	for _, im := range impls {
+		h = append(h, im.name)
+	}
+	return append(h, "ratio", "goal met")
+}
+
+// ratioCell is go-sentinel's median over redis-sentinel's, when both ran.
+func ratioCell(sums []summary) string {
+	if len(sums) < 2 {
+		return "n/a"
+	}
+	return ratio(sums[0], sums[1])
+}
+
+// verdict says whether go-sentinel's median is at most limit.
+func verdict(s summary, limit float64) string {
+	switch {
+	case math.IsNaN(limit):
+		return ""
+	case s.n == 0:
+		return "no data"
+	case s.med <= limit:
+		return "yes"
+	default:
+		return "no"
+	}
+}

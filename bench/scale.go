@@ -1,0 +1,363 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// scaleResult is what one scale run measured.
+type scaleResult struct {
+	discovery   time.Duration // Sentinels started → every Sentinel knows every replica and peer
+	cpu         []float64     // idle CPU per Sentinel, percent of one core
+	rss         []int64       // RSS per Sentinel after the idle window, bytes
+	kills       int           // K
+	fail        time.Duration // kill → +switch-master for each of the K on every Sentinel; -1: not within the wait
+	switched    int           // (Sentinel, master) pairs that switched, of 3·K
+	tilts       int           // +tilt events during the run
+	falseSDown  int           // +sdown of masters that were not killed
+	falseSwitch int           // +switch-master of masters that were not killed
+}
+
+// scaleRun starts a backend of n masters, 3 Sentinels of im, waits for
+// discovery, measures the idle footprint, then kills k masters at once.
+func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err error) {
+	res.fail, res.kills = -1, k
+	var be backend
+	if n <= *realMax {
+		be, err = newRealBackend(n, *replicas)
+	} else {
+		be, err = newFakeBackend(n, *replicas)
+	}
+	if err != nil {
+		return res, err
+	}
+	defer be.close()
+	dir, err := os.MkdirTemp("", "bench-scale-")
+	if err != nil {
+		return res, err
+	}
+	defer removeAll(dir)
+	ports, err := freePorts(4)
+	if err != nil {
+		return res, err
+	}
+	sentPorts, pprofPort := ports[:3], ports[3]
+	masters := be.masters()
+	fc := fleetConf{masters: masters, quorum: 2, downAfter: downAfter, failover: 60 * time.Second}
+	pprofAddr := ""
+	if *pprofDir != "" && im.isGo() {
+		pprofAddr = "127.0.0.1:" + strconv.Itoa(pprofPort)
+	}
+	var sents []*sentinelProc
+	defer func() {
+		for _, s := range sents {
+			s.stop()
+		}
+	}()
+	t0 := time.Now()
+	for k, p := range sentPorts {
+		sd := filepath.Join(dir, "s"+strconv.Itoa(k))
+		if err := os.Mkdir(sd, 0o755); err != nil {
+			return res, err
+		}
+		pa := ""
+		if k == 0 {
+			pa = pprofAddr
+		}
+		s, err := startSentinel(im, sd, p, fc, pa)
+		if err != nil {
+			return res, err
+		}
+		sents = append(sents, s)
+	}
+	for _, p := range sentPorts {
+		if err := waitPing(p, 30*time.Second); err != nil {
+			return res, fmt.Errorf("sentinel %d: %w", p, err)
+		}
+	}
+	evs, err := subscribeEvents(sentPorts, "+switch-master", "+tilt", "+sdown")
+	if err != nil {
+		return res, err
+	}
+	defer evs.close()
+	tDisc, err := waitDiscovery(sentPorts, masters, *replicas, 200*time.Millisecond, 600*time.Second)
+	if err != nil {
+		return res, err
+	}
+	res.discovery = tDisc.Sub(t0)
+	fmt.Fprintf(os.Stderr, "  %s n=%d: discovery %.1f s\n", im.name, n, res.discovery.Seconds())
+
+	time.Sleep(5 * time.Second)
+	var before []cpuSample
+	for _, s := range sents {
+		c, err := sampleCPU(s.pid())
+		if err != nil {
+			return res, err
+		}
+		before = append(before, c)
+	}
+	profDone := make(chan struct{})
+	if pprofAddr != "" {
+		go func() {
+			defer close(profDone)
+			saveProfile(pprofAddr, fmt.Sprintf("profile?seconds=%d", int(idle.Seconds())), fmt.Sprintf("n%d-k%d-cpu.pprof", n, k))
+		}()
+	} else {
+		close(profDone)
+	}
+	time.Sleep(*idle)
+	<-profDone
+	for k, s := range sents {
+		c, err := sampleCPU(s.pid())
+		if err != nil {
+			return res, err
+		}
+		res.cpu = append(res.cpu, cpuPercent(before[k], c))
+		r, err := rssBytes(s.pid())
+		if err != nil {
+			return res, err
+		}
+		res.rss = append(res.rss, r)
+	}
+	if pprofAddr != "" {
+		saveProfile(pprofAddr, "heap", fmt.Sprintf("n%d-k%d-heap.pprof", n, k))
+		saveProfile(pprofAddr, "goroutine?debug=1", fmt.Sprintf("n%d-k%d-goroutines.txt", n, k))
+	}
+	fmt.Fprintf(os.Stderr, "  %s n=%d: idle CPU %.2f %% RSS %.1f MB\n", im.name, n, mean(res.cpu), float64(meanInt(res.rss))/1e6)
+
+	killed := make(map[string]bool, k)
+	for _, m := range masters[:k] {
+		killed[m.name] = true
+	}
+	tKill := time.Now()
+	be.kill(k)
+	done := waitUntil(downAfter+*failWait, func() bool {
+		return countSwitched(evs.snapshot(), len(sentPorts), tKill, killed) == len(sentPorts)*k
+	})
+	evAll := evs.snapshot()
+	res.switched = countSwitched(evAll, len(sentPorts), tKill, killed)
+	if done {
+		var last time.Time
+		for _, m := range switchTimes(evAll, len(sentPorts), tKill) {
+			for name, e := range m {
+				if killed[name] && e.at.After(last) {
+					last = e.at
+				}
+			}
+		}
+		res.fail = last.Sub(tKill)
+	}
+	for _, e := range evAll {
+		name := eventMaster(e)
+		switch {
+		case e.channel == "+tilt":
+			res.tilts++
+		case e.channel == "+sdown" && name != "" && !killed[name]:
+			res.falseSDown++
+		case e.channel == "+switch-master" && !killed[strings.Fields(e.payload)[0]]:
+			res.falseSwitch++
+		}
+	}
+	fmt.Fprintf(os.Stderr, "  %s n=%d k=%d: failed over %d/%d in %v, tilts %d\n", im.name, n, k, res.switched, 3*k, res.fail, res.tilts)
+	return res, nil
+}
+
+// eventMaster is the master name of a "+sdown master <name> ..." event,
+// "" for other events.
+func eventMaster(e event) string {
+	f := strings.Fields(e.payload)
+	if len(f) >= 2 && f[0] == "master" {
+		return f[1]
+	}
+	return ""
+}
+
+// countSwitched counts (Sentinel, killed master) pairs with a +switch-master.
+func countSwitched(evs []event, nSentinels int, since time.Time, killed map[string]bool) int {
+	n := 0
+	for _, m := range switchTimes(evs, nSentinels, since) {
+		for name := range m {
+			if killed[name] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// saveProfile fetches /debug/pprof/<what> from addr into -pprof-dir.
+func saveProfile(addr, what, file string) {
+	resp, err := http.Get("http://" + addr + "/debug/pprof/" + what)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pprof %s: %v\n", what, err)
+		return
+	}
+	defer resp.Body.Close()
+	if err := os.MkdirAll(*pprofDir, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "pprof: %v\n", err)
+		return
+	}
+	f, err := os.Create(filepath.Join(*pprofDir, file))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pprof: %v\n", err)
+		return
+	}
+	defer f.Close()
+	_, _ = io.Copy(f, resp.Body)
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func meanInt(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	var s int64
+	for _, x := range xs {
+		s += x
+	}
+	return s / int64(len(xs))
+}
+
+// runScale runs every (masters, kills) pair for each implementation,
+// alternating, and prints one table per number of masters.
+func runScale(out io.Writer, impls []impl, ns, ks []int, downAfter time.Duration) {
+	for _, n := range ns {
+		kinds := "redis-server processes"
+		if n > *realMax {
+			kinds = "fake instances (bench/fakeredis, one process)"
+		}
+		fmt.Fprintf(out, "## Scale: %d masters × %d replica(s) as %s, 3 Sentinels, quorum 2, down-after %d ms\n\n",
+			n, *replicas, kinds, downAfter.Milliseconds())
+		res := make(map[string][]scaleResult)
+		var runKs []int
+		for _, k := range ks {
+			if k <= n {
+				runKs = append(runKs, k)
+			}
+		}
+		if len(runKs) == 0 {
+			runKs = []int{n}
+		}
+		for t, k := range runKs {
+			for j := range impls {
+				im := impls[(j+t)%len(impls)]
+				fmt.Fprintf(os.Stderr, "scale %s n=%d k=%d\n", im.name, n, k)
+				r, err := scaleRun(im, n, k, downAfter)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "  %s n=%d k=%d: %v\n", im.name, n, k, err)
+					continue
+				}
+				res[im.name] = append(res[im.name], r)
+			}
+		}
+		printScale(out, impls, n, runKs, downAfter, res)
+	}
+}
+
+func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Duration, res map[string][]scaleResult) {
+	tb := &table{head: tableHead(impls)}
+	// series returns, per implementation, f over every run of it.
+	series := func(f func(scaleResult) []float64) []summary {
+		var sums []summary
+		for _, im := range impls {
+			var xs []float64
+			for _, r := range res[im.name] {
+				xs = append(xs, f(r)...)
+			}
+			sums = append(sums, summarize(xs))
+		}
+		return sums
+	}
+	relative := func(sums []summary, factor float64) string {
+		if len(sums) < 2 || sums[0].n == 0 || sums[1].n == 0 {
+			return "no data"
+		}
+		if sums[0].med <= factor*sums[1].med {
+			return "yes"
+		}
+		return "no"
+	}
+	row := func(label, goal string, sums []summary, format func(summary) string, met string) {
+		cells := []string{label, goal}
+		for _, s := range sums {
+			cells = append(cells, format(s))
+		}
+		tb.add(append(cells, ratioCell(sums), met)...)
+	}
+	goalAt100 := func(goal string) string {
+		if n == 100 {
+			return goal
+		}
+		return ""
+	}
+	cpu := series(func(r scaleResult) []float64 { return r.cpu })
+	row("idle CPU per Sentinel (% of a core)", goalAt100("≤ redis-sentinel's"), cpu,
+		func(s summary) string { return fmtNum(s, 2, " %") }, pick(n == 100, relative(cpu, 1)))
+	rss := series(func(r scaleResult) []float64 {
+		var xs []float64
+		for _, b := range r.rss {
+			xs = append(xs, float64(b)/1e6)
+		}
+		return xs
+	})
+	row("RSS per Sentinel", goalAt100("≤ 1.5× redis-sentinel's"), rss,
+		func(s summary) string { return fmtNum(s, 1, " MB") }, pick(n == 100, relative(rss, 1.5)))
+	disc := series(func(r scaleResult) []float64 { return []float64{r.discovery.Seconds()} })
+	row("start → every Sentinel knows every replica and peer", goalAt100("≤ redis-sentinel's"), disc,
+		fmtSec, pick(n == 100, relative(disc, 1)))
+	for _, k := range ks {
+		fail := series(func(r scaleResult) []float64 {
+			if r.kills != k {
+				return nil
+			}
+			return []float64{seconds(r.fail)}
+		})
+		goal, met := "", ""
+		if n >= 1000 && k == 100 {
+			limit := downAfter.Seconds() + 5
+			goal = fmt.Sprintf("≤ down-after + 5 s = %.0f s", limit)
+			met = verdict(fail[0], limit)
+		}
+		row(fmt.Sprintf("%d simultaneous master deaths → `+switch-master` for each on every Sentinel", k), goal, fail, fmtSec, met)
+		done := series(func(r scaleResult) []float64 {
+			if r.kills != k {
+				return nil
+			}
+			return []float64{float64(r.switched)}
+		})
+		row(fmt.Sprintf("  switched (Sentinel, master) pairs of %d", 3*k), "", done, func(s summary) string { return fmtNum(s, 0, "") }, "")
+	}
+	tilts := series(func(r scaleResult) []float64 { return []float64{float64(r.tilts)} })
+	row("`+tilt` events per run", pick(n >= 1000, "0"), tilts, func(s summary) string { return fmtNum(s, 0, "") },
+		pick(n >= 1000, verdict(tilts[0], 0)))
+	fs := series(func(r scaleResult) []float64 { return []float64{float64(r.falseSDown)} })
+	row("`+sdown` of masters not killed, per run", "0", fs, func(s summary) string { return fmtNum(s, 0, "") }, verdict(fs[0], 0))
+	fw := series(func(r scaleResult) []float64 { return []float64{float64(r.falseSwitch)} })
+	row("failovers of masters not killed, per run", "0", fw, func(s summary) string { return fmtNum(s, 0, "") }, verdict(fw[0], 0))
+	tb.print(out)
+}
+
+// pick returns s when cond holds, "" otherwise.
+func pick(cond bool, s string) string {
+	if cond {
+		return s
+	}
+	return ""
+}
