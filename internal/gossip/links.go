@@ -51,9 +51,10 @@ type LinksOptions struct {
 // Links carries out the core's link actions (OpenLink, CloseLink, Send) with
 // go-redis and reports what happens as inputs through LinksOptions.Deliver.
 //
-// Every link is one goroutine owning one go-redis client over exactly one
-// connection, which it dials as soon as the link is opened (LinkLocalAddr
-// follows for a command link). For each LinkID, Sends are written in the
+// Every link is one goroutine owning exactly one connection, which it dials
+// as soon as the link is opened (LinkLocalAddr follows for a command link);
+// a command link talks through a go-redis client over it, a pub/sub link
+// reads it directly (see servePubSub). For each LinkID, Sends are written in the
 // order Apply received them, pipelined, and each gets exactly one
 // CommandReply, unless the link fails first, in which case exactly one
 // LinkClosed is delivered and nothing else follows. An error reply is a

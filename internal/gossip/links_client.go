@@ -48,6 +48,18 @@ func (l *Links) dial(ctx context.Context, addr monitor.Addr) (conn, raw net.Conn
 	return tc, raw, nil
 }
 
+// linkReadBuffer and linkWriteBuffer size the bufio buffers of a link's
+// connection. go-redis defaults to 32 KiB each, sized for data traffic; a
+// link carries a PING a second, an INFO every ten (about 5 KiB from a real
+// redis-server) and hellos of about 200 bytes, and go-redis reads a reply
+// longer than the buffer in several reads (a bulk string larger than the
+// buffer goes straight into its own allocation), so 1 KiB each keeps a
+// Sentinel's 2 links per instance at a few KiB instead of 128 KiB.
+const (
+	linkReadBuffer  = 1024
+	linkWriteBuffer = 1024
+)
+
 // clientOptions returns the go-redis options for one link over the already
 // dialed conn. The client never dials by itself: its Dialer hands out conn
 // once and then fails with ErrLinkRedial, so a lost connection ends the link.
@@ -57,7 +69,8 @@ func (l *Links) dial(ctx context.Context, addr monitor.Addr) (conn, raw net.Conn
 // suppressed by noHelloHook. Timeouts and retries are off: a slow instance
 // just accumulates pending commands and the core decides when to give up.
 // The dedicated pipeline pool is off too (it would dial a second connection
-// for pipelines), as is the idle-connection reaper.
+// for pipelines), as is the idle-connection reaper. Buffers are small
+// (linkReadBuffer, linkWriteBuffer).
 func (l *Links) clientOptions(lk *link, conn net.Conn) *redis.Options {
 	var handed atomic.Bool
 	return &redis.Options{
@@ -81,61 +94,42 @@ func (l *Links) clientOptions(lk *link, conn net.Conn) *redis.Options {
 		PoolSize:                 1,
 		PipelinePoolSize:         -1,
 		ConnMaxIdleTime:          -1,
+		ReadBufferSize:           linkReadBuffer,
+		WriteBufferSize:          linkWriteBuffer,
 		TLSConfig:                l.opts.TLSConfig,
 		MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled},
 	}
 }
 
-// handshake is the link's OnConnect: it sends, pipelined, `AUTH [user] pass`
-// (when a password is set), `CLIENT SETNAME <name>` and, on a pub/sub link,
-// `SUBSCRIBE <channel>`, with the first word of each renamed per the link's
-// Renames. Replies to AUTH and CLIENT are ignored; an error reply to
-// SUBSCRIBE fails the connection, and a good one is the link's first
-// pub/sub activity.
+// handshake is a command link's OnConnect: it sends, pipelined, `AUTH
+// [user] pass` (when a password is set) and `CLIENT SETNAME <name>` (when
+// named), with the first word of each renamed per the link's Renames.
+// Error replies are ignored (with a wrong password the link stays up and
+// its commands get NOAUTH replies); only a failed connection fails it.
 func (lk *link) handshake(ctx context.Context, cn *redis.Conn) error {
 	spec := lk.spec
 	pipe := cn.Pipeline()
-	var cmds []*redis.RawCmd
-	queue := func(args ...any) *redis.RawCmd {
-		c := redis.NewRawCmd(ctx, args...)
-		_ = pipe.Process(ctx, c)
-		cmds = append(cmds, c)
-		return c
-	}
 	if spec.Auth.Pass != "" {
 		args := []any{renamed(spec.Renames, "AUTH")}
 		if spec.Auth.User != "" {
 			args = append(args, spec.Auth.User)
 		}
-		queue(append(args, spec.Auth.Pass)...)
+		_ = pipe.Process(ctx, redis.NewRawCmd(ctx, append(args, spec.Auth.Pass)...))
 	}
 	if spec.ClientName != "" {
-		queue(renamed(spec.Renames, "CLIENT"), "SETNAME", spec.ClientName)
+		_ = pipe.Process(ctx, redis.NewRawCmd(ctx, renamed(spec.Renames, "CLIENT"), "SETNAME", spec.ClientName))
 	}
-	var sub *redis.RawCmd
-	if spec.Kind == monitor.PubSubLink {
-		sub = queue(renamed(spec.Renames, "SUBSCRIBE"), spec.Channel)
-	}
-	if len(cmds) == 0 {
+	if pipe.Len() == 0 {
 		return nil
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	cmds, err := pipe.Exec(ctx)
+	if err != nil {
 		return err
 	}
 	for _, c := range cmds {
 		if err := c.Err(); err != nil {
 			return err
 		}
-	}
-	if sub != nil {
-		r, err := parseReply(sub.Val())
-		if err != nil {
-			return err
-		}
-		if r.Kind == monitor.ReplyError {
-			return fmt.Errorf("%w: %s", ErrSubscribeRejected, r.Str)
-		}
-		lk.deliver(monitor.PubSubActivity{ID: spec.ID})
 	}
 	return nil
 }

@@ -162,14 +162,14 @@ func (lk *link) run() {
 			}
 		}
 	}
+	if lk.spec.Kind == monitor.PubSubLink {
+		lk.servePubSub(conn)
+		return
+	}
 	client := redis.NewClient(l.clientOptions(lk, conn))
 	client.AddHook(noHelloHook{})
 	defer func() { _ = client.Close() }()
-	if lk.spec.Kind == monitor.PubSubLink {
-		lk.servePubSub(client)
-	} else {
-		lk.serveCmd(client)
-	}
+	lk.serveCmd(client)
 }
 
 // serveCmd writes queued Sends as pipelines and delivers their replies in
@@ -236,27 +236,6 @@ func execBatch(ctx context.Context, client *redis.Client, batch []monitor.Send) 
 		}
 	}
 	return replies, nil
-}
-
-// servePubSub reads the pub/sub connection until the link ends or fails. The
-// handshake (with SUBSCRIBE) is sent by OnConnect when the first Receive
-// connects, so any error reply to it drops the link as hiredis does.
-func (lk *link) servePubSub(client *redis.Client) {
-	ps := client.Subscribe(lk.ctx) // no channel: nothing is sent by go-redis
-	defer func() { _ = ps.Close() }()
-	for {
-		msg, err := ps.Receive(lk.ctx)
-		if err != nil {
-			lk.fail(err)
-			return
-		}
-		switch m := msg.(type) {
-		case *redis.Message:
-			lk.deliver(monitor.PubSubMessage{ID: lk.spec.ID, Channel: m.Channel, Payload: m.Payload})
-		default:
-			lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
-		}
-	}
 }
 
 func stringArgs(args []string) []any {

@@ -33,7 +33,7 @@ type testServer struct {
 // given extra config lines (rename-command is only accepted in a config
 // file; "{port}" in them stands for the chosen port), waits until it accepts connections, and kills it in t.Cleanup. It
 // skips the test when redis-server is not installed.
-func startServer(t *testing.T, conf ...string) *testServer {
+func startServer(t testing.TB, conf ...string) *testServer {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *testServer) kill() {
 }
 
 // freePort returns a TCP port of 127.0.0.1 that nothing listens on.
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -113,7 +113,7 @@ func freePort(t *testing.T) int {
 // rawClient is a minimal RESP2 client for test set-up that sends nothing of
 // its own (unlike go-redis), so it can run MONITOR and leave no trace.
 type rawClient struct {
-	t *testing.T
+	t testing.TB
 	c net.Conn
 	r *bufio.Reader
 }
@@ -123,7 +123,7 @@ type redisErr string
 
 func (e redisErr) Error() string { return string(e) }
 
-func dialRaw(t *testing.T, addr monitor.Addr, auth ...string) *rawClient {
+func dialRaw(t testing.TB, addr monitor.Addr, auth ...string) *rawClient {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", hostPort(addr), waitLimit)
 	if err != nil {

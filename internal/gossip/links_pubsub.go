@@ -1,0 +1,117 @@
+package gossip
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// A pub/sub link reads its connection directly rather than through a
+// go-redis client: go-redis v9 gives every PubSub connection fixed 32 KiB
+// read and write buffers (newPubSubPool ignores Options.ReadBufferSize and
+// WriteBufferSize), 64 KiB per link that never carries more than a hello of
+// about 200 bytes. The link only writes its handshake and then reads
+// messages, so a small reader and the RESP2 decoder of parseReply do.
+
+// servePubSub sends the pub/sub handshake on conn and then delivers what
+// the instance pushes until the link ends or fails. The handshake is
+// `AUTH [user] pass` (when a password is set), `CLIENT SETNAME <name>` (when
+// named) and `SUBSCRIBE <channel>`, each first word renamed per the link's
+// Renames, written at once. Replies to AUTH and CLIENT are ignored; an error
+// reply to SUBSCRIBE fails the link (as hiredis drops it), a good one is the
+// link's first pub/sub activity. Then a "message" is a PubSubMessage, any
+// other array (a subscription change, a pong) is pub/sub activity, and an
+// error reply or anything else fails the link.
+func (lk *link) servePubSub(conn net.Conn) {
+	if err := lk.subscribe(conn); err != nil {
+		lk.fail(err)
+		return
+	}
+	rd := bufio.NewReaderSize(conn, linkReadBuffer)
+	for k := 0; ; k++ {
+		r, err := readReply(rd)
+		if err != nil {
+			lk.fail(err)
+			return
+		}
+		if k < lk.handshakeReplies() {
+			if k == lk.handshakeReplies()-1 { // the SUBSCRIBE reply
+				if r.Kind == monitor.ReplyError {
+					lk.fail(fmt.Errorf("%w: %s", ErrSubscribeRejected, r.Str))
+					return
+				}
+				lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
+			}
+			continue
+		}
+		switch {
+		case r.Kind == monitor.ReplyError:
+			lk.fail(fmt.Errorf("gossip: error on the pub/sub link: %s", r.Str))
+			return
+		case r.Kind != monitor.ReplyArray:
+			lk.fail(fmt.Errorf("%w: pub/sub push is not an array", ErrMalformedReply))
+			return
+		case isMessage(r):
+			lk.deliver(monitor.PubSubMessage{ID: lk.spec.ID, Channel: r.Elems[1].Str, Payload: r.Elems[2].Str})
+		default:
+			lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
+		}
+	}
+}
+
+// handshakeReplies is how many replies the pub/sub handshake gets, the last
+// one being SUBSCRIBE's.
+func (lk *link) handshakeReplies() int {
+	n := 1
+	if lk.spec.Auth.Pass != "" {
+		n++
+	}
+	if lk.spec.ClientName != "" {
+		n++
+	}
+	return n
+}
+
+// subscribe writes the pub/sub handshake in one write.
+func (lk *link) subscribe(conn net.Conn) error {
+	spec := lk.spec
+	buf := make([]byte, 0, 256)
+	if spec.Auth.Pass != "" {
+		args := []string{renamed(spec.Renames, "AUTH")}
+		if spec.Auth.User != "" {
+			args = append(args, spec.Auth.User)
+		}
+		buf = appendCommand(buf, append(args, spec.Auth.Pass)...)
+	}
+	if spec.ClientName != "" {
+		buf = appendCommand(buf, renamed(spec.Renames, "CLIENT"), "SETNAME", spec.ClientName)
+	}
+	buf = appendCommand(buf, renamed(spec.Renames, "SUBSCRIBE"), spec.Channel)
+	_, err := conn.Write(buf)
+	return err
+}
+
+// isMessage reports whether r is a ["message", channel, payload] push.
+func isMessage(r monitor.Reply) bool {
+	return len(r.Elems) == 3 && r.Elems[0].Kind == monitor.ReplyString && r.Elems[0].Str == "message" &&
+		r.Elems[1].Kind == monitor.ReplyString && r.Elems[2].Kind == monitor.ReplyString
+}
+
+// appendCommand appends args to buf as a RESP2 command (an array of bulk
+// strings).
+func appendCommand(buf []byte, args ...string) []byte {
+	buf = append(buf, '*')
+	buf = strconv.AppendInt(buf, int64(len(args)), 10)
+	buf = append(buf, '\r', '\n')
+	for _, a := range args {
+		buf = append(buf, '$')
+		buf = strconv.AppendInt(buf, int64(len(a)), 10)
+		buf = append(buf, '\r', '\n')
+		buf = append(buf, a...)
+		buf = append(buf, '\r', '\n')
+	}
+	return buf
+}
