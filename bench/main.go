@@ -39,6 +39,7 @@ var (
 	idle        = flag.Duration("idle", 20*time.Second, "scale: window over which idle CPU is measured")
 	failWait    = flag.Duration("fail-wait", 120*time.Second, "scale: how long K deaths may take beyond down-after")
 	pprofDir    = flag.String("pprof-dir", "", "scale: save go-sentinel heap and CPU profiles of the idle window here")
+	goEnv       = flag.String("go-env", "", "extra environment for go-sentinel, comma-separated KEY=VALUE (e.g. GOGC=50,GOMAXPROCS=1)")
 	requests    = flag.Int("requests", 200000, "throughput: redis-benchmark -n")
 	conns       = flag.Int("clients", 50, "throughput: redis-benchmark -c")
 	rounds      = flag.Int("rounds", 3, "throughput: rounds per implementation")

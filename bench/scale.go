@@ -82,6 +82,16 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 			return res, fmt.Errorf("sentinel %d: %w", p, err)
 		}
 	}
+	discProf := make(chan struct{})
+	if pprofAddr != "" {
+		// The first seconds after start, when discovery happens.
+		go func() {
+			defer close(discProf)
+			saveProfile(pprofAddr, "profile?seconds=10", fmt.Sprintf("n%d-k%d-discovery-cpu.pprof", n, k))
+		}()
+	} else {
+		close(discProf)
+	}
 	evs, err := subscribeEvents(sentPorts, "+switch-master", "+tilt", "+sdown")
 	if err != nil {
 		return res, err
@@ -95,6 +105,7 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 	fmt.Fprintf(os.Stderr, "  %s n=%d: discovery %.1f s\n", im.name, n, res.discovery.Seconds())
 
 	time.Sleep(5 * time.Second)
+	<-discProf
 	var before []cpuSample
 	for _, s := range sents {
 		c, err := sampleCPU(s.pid())
@@ -129,6 +140,7 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 	if pprofAddr != "" {
 		saveProfile(pprofAddr, "heap", fmt.Sprintf("n%d-k%d-heap.pprof", n, k))
 		saveProfile(pprofAddr, "goroutine?debug=1", fmt.Sprintf("n%d-k%d-goroutines.txt", n, k))
+		saveProfile(pprofAddr, "heap?debug=1", fmt.Sprintf("n%d-k%d-heap.txt", n, k))
 	}
 	fmt.Fprintf(os.Stderr, "  %s n=%d: idle CPU %.2f %% RSS %.1f MB\n", im.name, n, mean(res.cpu), float64(meanInt(res.rss))/1e6)
 

@@ -65,6 +65,9 @@ func startSentinel(im impl, dir string, port int, fc fleetConf, pprofAddr string
 	if pprofAddr != "" && im.isGo() {
 		cmd.Env = append(cmd.Env, "GO_SENTINEL_PPROF="+pprofAddr)
 	}
+	if *goEnv != "" && im.isGo() {
+		cmd.Env = append(cmd.Env, strings.Split(*goEnv, ",")...)
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %w", im.name, err)
 	}

@@ -175,12 +175,14 @@ func (lk *link) run() {
 // serveCmd writes queued Sends as pipelines and delivers their replies in
 // order until the link ends or fails.
 func (lk *link) serveCmd(client *redis.Client) {
+	var x batchExec
+	x.pipe = client.Pipeline() // reusable: Exec empties it
 	for {
 		batch := lk.next()
 		if batch == nil {
 			return
 		}
-		replies, err := execBatch(lk.ctx, client, batch)
+		replies, err := x.exec(lk.ctx, batch)
 		if err != nil {
 			lk.fail(err)
 			return
@@ -197,16 +199,25 @@ func (lk *link) serveCmd(client *redis.Client) {
 	}
 }
 
-// execBatch sends batch as one pipeline and returns one reply per Send. A
-// non-nil error means the connection failed (or the reply stream is out of
-// step); error replies are replies. Replies are read raw (redis.RawCmd) and
-// decoded by parseReply: go-redis's own decoding turns an error reply
-// nested in an array into an error for the whole reply and leaves the rest
-// of the array unread.
-func execBatch(ctx context.Context, client *redis.Client, batch []monitor.Send) ([]monitor.Reply, error) {
-	replies := make([]monitor.Reply, len(batch))
-	cmds := make([]*redis.RawCmd, len(batch))
-	pipe := client.Pipeline()
+// batchExec sends batches of Sends over one go-redis pipeline, reusing its
+// slices from one batch to the next.
+type batchExec struct {
+	pipe    redis.Pipeliner
+	cmds    []*redis.RawCmd
+	replies []monitor.Reply
+}
+
+// exec sends batch as one pipeline and returns one reply per Send, valid
+// until the next call. A non-nil error means the connection failed (or the
+// reply stream is out of step); error replies are replies. Replies are read
+// raw (redis.RawCmd) and decoded by parseReply: go-redis's own decoding
+// turns an error reply nested in an array into an error for the whole
+// reply and leaves the rest of the array unread.
+func (x *batchExec) exec(ctx context.Context, batch []monitor.Send) ([]monitor.Reply, error) {
+	replies := slices.Grow(x.replies[:0], len(batch))[:len(batch)]
+	cmds := slices.Grow(x.cmds[:0], len(batch))[:len(batch)]
+	x.replies, x.cmds = replies, cmds
+	clear(cmds)
 	for i, s := range batch {
 		if len(s.Args) == 0 {
 			// Redis answers nothing to an empty command; answer it here so
@@ -215,12 +226,12 @@ func execBatch(ctx context.Context, client *redis.Client, batch []monitor.Send) 
 			continue
 		}
 		cmds[i] = redis.NewRawCmd(ctx, stringArgs(s.Args)...)
-		_ = pipe.Process(ctx, cmds[i])
+		_ = x.pipe.Process(ctx, cmds[i])
 	}
-	if pipe.Len() == 0 {
+	if x.pipe.Len() == 0 {
 		return replies, nil
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if _, err := x.pipe.Exec(ctx); err != nil {
 		return nil, err
 	}
 	for i, c := range cmds {
@@ -235,6 +246,7 @@ func execBatch(ctx context.Context, client *redis.Client, batch []monitor.Send) 
 			return nil, err
 		}
 	}
+	clear(cmds) // let the commands and their buffers go
 	return replies, nil
 }
 
