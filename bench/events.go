@@ -38,7 +38,7 @@ func subscribeEvents(ports []int, channels ...string) (*eventLog, error) {
 		l.cls = append(l.cls, c)
 		l.subs = append(l.subs, ps)
 		for range channels {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), *discWait)
 			_, err := ps.Receive(ctx)
 			cancel()
 			if err != nil {

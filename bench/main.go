@@ -37,6 +37,7 @@ var (
 	replicas    = flag.Int("replicas", 1, "scale: replicas per master")
 	realMax     = flag.Int("real-max", 100, "scale: most masters run as redis-server processes; above, the fake fixture")
 	idle        = flag.Duration("idle", 20*time.Second, "scale: window over which idle CPU is measured")
+	discWait    = flag.Duration("disc-wait", 300*time.Second, "scale: how long discovery may take (the run goes on after it)")
 	failWait    = flag.Duration("fail-wait", 120*time.Second, "scale: how long K deaths may take beyond down-after")
 	pprofDir    = flag.String("pprof-dir", "", "scale: save go-sentinel heap and CPU profiles of the idle window here")
 	goEnv       = flag.String("go-env", "", "extra environment for go-sentinel, comma-separated KEY=VALUE (e.g. GOGC=50,GOMAXPROCS=1)")

@@ -58,17 +58,15 @@ func waitPing(port int, timeout time.Duration) error {
 	c := newClient(port)
 	defer c.Close()
 	deadline := time.Now().Add(timeout)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := c.Ping(ctx).Err()
-		cancel()
+	for pause := 10 * time.Millisecond; ; pause = min(2*pause, 500*time.Millisecond) {
+		err := c.Ping(context.Background()).Err()
 		if err == nil {
 			return nil
 		}
 		if time.Now().After(deadline) {
 			return err
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(pause)
 	}
 }
 
@@ -102,8 +100,8 @@ func newClient(port int) *redis.Client {
 		DisableIdentity: true,
 		PoolSize:        1,
 		MaxRetries:      -1,
-		DialTimeout:     time.Second,
-		ReadTimeout:     10 * time.Second,
+		DialTimeout:     5 * time.Second,
+		ReadTimeout:     30 * time.Second,
 	})
 }
 

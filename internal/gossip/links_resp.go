@@ -54,8 +54,9 @@ type replySource interface {
 	// line returns the next line without its CRLF; the bytes are valid
 	// until the next call.
 	line() ([]byte, error)
-	// bulk returns the next n bytes and consumes the CRLF after them.
-	bulk(n int) ([]byte, error)
+	// bulk returns the next n bytes as a string and consumes the CRLF
+	// after them.
+	bulk(n int) (string, error)
 	// maxElems bounds the capacity to reserve for an array of n elements.
 	maxElems(n int) int
 }
@@ -93,7 +94,7 @@ func decodeReply(src replySource, depth int) (monitor.Reply, error) {
 		if err != nil {
 			return monitor.Reply{}, err
 		}
-		return monitor.Reply{Kind: monitor.ReplyString, Str: string(b)}, nil
+		return monitor.Reply{Kind: monitor.ReplyString, Str: b}, nil
 	case '*':
 		n, err := replyLen(body)
 		if err != nil {
@@ -154,11 +155,11 @@ func (s *bytesSource) line() ([]byte, error) {
 	return line, nil
 }
 
-func (s *bytesSource) bulk(n int) ([]byte, error) {
+func (s *bytesSource) bulk(n int) (string, error) {
 	if n > len(s.b)-2 || s.b[n] != '\r' || s.b[n+1] != '\n' {
-		return nil, fmt.Errorf("%w: bulk string shorter than %d bytes", ErrMalformedReply, n)
+		return "", fmt.Errorf("%w: bulk string shorter than %d bytes", ErrMalformedReply, n)
 	}
-	b := s.b[:n]
+	b := string(s.b[:n])
 	s.b = s.b[n+2:]
 	return b, nil
 }
@@ -195,7 +196,23 @@ func (s streamSource) line() ([]byte, error) {
 	return line[:len(line)-2], nil
 }
 
-func (s streamSource) bulk(n int) ([]byte, error) {
+func (s streamSource) bulk(n int) (string, error) {
+	if n+2 <= s.rd.Size() {
+		// Fits the buffer: one copy, into the string.
+		b, err := s.rd.Peek(n + 2)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		if b[n] != '\r' || b[n+1] != '\n' {
+			return "", fmt.Errorf("%w: bulk string not ended by CRLF", ErrMalformedReply)
+		}
+		str := string(b[:n])
+		_, _ = s.rd.Discard(n + 2)
+		return str, nil
+	}
 	// Up to 64 KiB at once; beyond, as the bytes arrive, so that a wrong
 	// length does not make one huge allocation.
 	b := make([]byte, 0, min(n+2, 64*1024))
@@ -208,14 +225,14 @@ func (s streamSource) bulk(n int) ([]byte, error) {
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, err
+			return "", err
 		}
 		b = b[:len(b)+k]
 	}
 	if b[n] != '\r' || b[n+1] != '\n' {
-		return nil, fmt.Errorf("%w: bulk string not ended by CRLF", ErrMalformedReply)
+		return "", fmt.Errorf("%w: bulk string not ended by CRLF", ErrMalformedReply)
 	}
-	return b[:n], nil
+	return string(b[:n]), nil
 }
 
 func (s streamSource) maxElems(n int) int { return min(n, 16) }
