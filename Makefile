@@ -6,6 +6,7 @@ LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COM
 
 .PHONY: all build test unit integration bench fuzz compare demo upstream fmt vet deps clean sim sim-speed
 .PHONY: install deb image
+.PHONY: bench-tool bench-failover bench-scale bench-throughput bench-all
 
 all: build
 
@@ -58,6 +59,30 @@ sim-speed:
 FUZZTIME ?= 10m
 fuzz:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+
+# The benchmarks of issue 10: go-sentinel beside Debian's redis-sentinel
+# (when installed), each figure printed next to its goal as Markdown
+# (results in README.md, "Performance"). Extra flags go in BENCH_FLAGS, e.g.
+# make bench-scale BENCH_FLAGS="-masters 100 -kills 10"; `bin/sentinel-bench`
+# with no argument lists them. Roughly: failover 4 min, throughput 3 min,
+# scale 1 h (10 and 100 masters 20 min, 1,000 masters 40 min).
+BENCH_TOOL  := bin/sentinel-bench
+BENCH_FLAGS ?=
+
+bench-tool:
+	$(GO) build -o $(BENCH_TOOL) ./bench
+
+bench-failover: build bench-tool
+	$(BENCH_TOOL) failover $(BENCH_FLAGS)
+
+bench-scale: build bench-tool
+	$(BENCH_TOOL) scale $(BENCH_FLAGS)
+
+bench-throughput: build bench-tool
+	$(BENCH_TOOL) throughput $(BENCH_FLAGS)
+
+bench-all: build bench-tool
+	$(BENCH_TOOL) all $(BENCH_FLAGS)
 
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build

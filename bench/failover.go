@@ -243,12 +243,12 @@ func tableHead(impls []impl) []string {
 	for _, im := range impls {
 		h = append(h, im.name)
 	}
-	return append(h, "ratio", "goal met")
+	return append(h, "ratio to redis-sentinel", "goal met")
 }
 
 // ratioCell is go-sentinel's median over redis-sentinel's, when both ran.
 func ratioCell(sums []summary) string {
-	if len(sums) < 2 {
+	if !hasRedis {
 		return "n/a"
 	}
 	return ratio(sums[0], sums[1])

@@ -27,6 +27,7 @@ import (
 var (
 	goBin       = flag.String("go-sentinel", "bin/go-sentinel", "go-sentinel binary")
 	redisBin    = flag.String("redis-sentinel", "", "redis-sentinel binary (default: from PATH; \"none\" skips it)")
+	baseBin     = flag.String("baseline", "", "a second go-sentinel binary (e.g. built from main) measured in the same run as \"go-sentinel (baseline)\"")
 	keepDirs    = flag.Bool("keep", false, "keep the work directories (configs, logs)")
 	redisHz     = flag.Int("redis-hz", 10, "hz of the redis-server processes")
 	settle      = flag.Duration("settle", time.Second, "pause between discovery and the measurement")
@@ -87,7 +88,12 @@ func main() {
 	}
 }
 
-// implementations returns go-sentinel and, when found, redis-sentinel.
+// hasRedis tells whether redis-sentinel is measured; it is then the second
+// implementation, which ratios and relative goals compare go-sentinel with.
+var hasRedis bool
+
+// implementations returns go-sentinel, redis-sentinel when found and the
+// baseline when given, in that order.
 func implementations() ([]impl, error) {
 	if _, err := os.Stat(*goBin); err != nil {
 		return nil, fmt.Errorf("go-sentinel binary: %w (run make build)", err)
@@ -99,8 +105,15 @@ func implementations() ([]impl, error) {
 	}
 	if rb != "" && rb != "none" {
 		impls = append(impls, impl{name: "redis-sentinel", bin: rb})
+		hasRedis = true
 	} else {
-		fmt.Fprintln(os.Stderr, "bench: redis-sentinel not found, measuring go-sentinel alone")
+		fmt.Fprintln(os.Stderr, "bench: redis-sentinel not found, measuring without it")
+	}
+	if *baseBin != "" {
+		if _, err := os.Stat(*baseBin); err != nil {
+			return nil, fmt.Errorf("baseline binary: %w", err)
+		}
+		impls = append(impls, impl{name: "go-sentinel (baseline)", bin: *baseBin})
 	}
 	return impls, nil
 }

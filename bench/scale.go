@@ -53,7 +53,7 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 	masters := be.masters()
 	fc := fleetConf{masters: masters, quorum: 2, downAfter: downAfter, failover: 60 * time.Second}
 	pprofAddr := ""
-	if *pprofDir != "" && im.isGo() {
+	if *pprofDir != "" && im.name == "go-sentinel" {
 		pprofAddr = "127.0.0.1:" + strconv.Itoa(pprofPort)
 	}
 	var sents []*sentinelProc
@@ -312,7 +312,7 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 		return sums
 	}
 	relative := func(sums []summary, factor float64) string {
-		if len(sums) < 2 || sums[1].n == 0 {
+		if !hasRedis || sums[1].n == 0 {
 			return "no data"
 		}
 		if sums[0].n == 0 {

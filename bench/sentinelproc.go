@@ -17,8 +17,8 @@ type impl struct {
 	bin  string
 }
 
-// isGo reports whether the implementation is go-sentinel.
-func (im impl) isGo() bool { return im.name == "go-sentinel" }
+// isGo reports whether the implementation is go-sentinel (or its baseline).
+func (im impl) isGo() bool { return strings.HasPrefix(im.name, "go-sentinel") }
 
 // monitored is one master a Sentinel is told to monitor.
 type monitored struct {
@@ -62,7 +62,7 @@ func startSentinel(im impl, dir string, port int, fc fleetConf, pprofAddr string
 	cmd := exec.Command(im.bin, conf)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Env = os.Environ()
-	if pprofAddr != "" && im.isGo() {
+	if pprofAddr != "" && im.name == "go-sentinel" {
 		cmd.Env = append(cmd.Env, "GO_SENTINEL_PPROF="+pprofAddr)
 	}
 	if *goEnv != "" && im.isGo() {

@@ -48,7 +48,7 @@ func runThroughput(out io.Writer, impls []impl) {
 			cells = append(cells, fmtNum(s, 0, ""))
 		}
 		met := "no data"
-		if len(sums) == 2 && sums[0].n > 0 && sums[1].n > 0 {
+		if hasRedis && sums[0].n > 0 && sums[1].n > 0 {
 			met = pick(sums[0].med >= sums[1].med, "yes")
 			if met == "" {
 				met = "no"
