@@ -27,7 +27,8 @@ import (
 var (
 	goBin       = flag.String("go-sentinel", "bin/go-sentinel", "go-sentinel binary")
 	redisBin    = flag.String("redis-sentinel", "", "redis-sentinel binary (default: from PATH; \"none\" skips it)")
-	baseBin     = flag.String("baseline", "", "a second go-sentinel binary (e.g. built from main) measured in the same run as \"go-sentinel (baseline)\"")
+	baseBin     = flag.String("baseline", "", "a second go-sentinel binary (e.g. built from main) measured in the same run")
+	baseName    = flag.String("baseline-name", "baseline", "what the baseline's column is called: \"go-sentinel (NAME)\"")
 	keepDirs    = flag.Bool("keep", false, "keep the work directories (configs, logs)")
 	redisHz     = flag.Int("redis-hz", 10, "hz of the redis-server processes")
 	settle      = flag.Duration("settle", time.Second, "pause between discovery and the measurement")
@@ -113,7 +114,7 @@ func implementations() ([]impl, error) {
 		if _, err := os.Stat(*baseBin); err != nil {
 			return nil, fmt.Errorf("baseline binary: %w", err)
 		}
-		impls = append(impls, impl{name: "go-sentinel (baseline)", bin: *baseBin})
+		impls = append(impls, impl{name: "go-sentinel (" + *baseName + ")", bin: *baseBin})
 	}
 	return impls, nil
 }
