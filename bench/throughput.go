@@ -80,7 +80,7 @@ func throughputRounds(impls []impl) (map[string]map[string][]float64, error) {
 	defer master.kill()
 	fc := fleetConf{masters: []monitored{{name: "mymaster", port: ports[0]}}, quorum: 1, downAfter: 30 * time.Second, failover: 180 * time.Second}
 	for k, im := range impls {
-		sd := filepath.Join(dir, im.name)
+		sd := filepath.Join(dir, "s"+strconv.Itoa(k))
 		if err := os.Mkdir(sd, 0o755); err != nil {
 			return res, err
 		}
