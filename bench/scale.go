@@ -378,9 +378,11 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 		})
 		row(fmt.Sprintf("  switched (Sentinel, master) pairs of %d", 3*k), "", done, func(s summary) string { return fmtNum(s, 0, "") }, "")
 	}
-	drv := series(func(r scaleResult) []float64 { return []float64{r.driverCPU} })
-	row("(CPU of the benchmark process, fake instances included)", "", drv,
-		func(s summary) string { return fmtNum(s, 1, " %") }, "")
+	if n > *realMax {
+		drv := series(func(r scaleResult) []float64 { return []float64{r.driverCPU} })
+		row("(CPU of the benchmark process, fake instances included)", "", drv,
+			func(s summary) string { return fmtNum(s, 1, " %") }, "")
+	}
 	tilts := series(func(r scaleResult) []float64 { return []float64{float64(r.tilts)} })
 	row("`+tilt` events per run", pick(n >= 1000, "0"), tilts, func(s summary) string { return fmtNum(s, 0, "") },
 		pick(n >= 1000, verdict(tilts[0], 0)))
