@@ -3,111 +3,110 @@ package fakeredis
 import (
 	"strconv"
 	"strings"
-
-	"github.com/tidwall/redcon"
 )
 
-// handle serves one command of a connection that is not subscribed.
-func (i *Instance) handle(conn redcon.Conn, cmd redcon.Command) {
-	c, ok := conn.Context().(*client)
-	if !ok || len(cmd.Args) == 0 {
-		conn.WriteError("ERR connection not registered")
-		return
+// dispatch runs one command of c, appending its reply to c.out. It reports
+// whether the connection is to be closed after the reply (QUIT).
+func (i *Instance) dispatch(c *client, args [][]byte) (quit bool) {
+	name := strings.ToUpper(string(args[0]))
+	if c.subscribedMode() {
+		return i.subscribedCommand(c, name, args)
 	}
-	name := strings.ToUpper(string(cmd.Args[0]))
 	if c.inMulti {
 		switch name {
 		case "EXEC":
 			queued := c.queued
 			c.inMulti, c.queued = false, nil
-			conn.WriteArray(len(queued))
+			c.out.array(len(queued))
 			for _, q := range queued {
-				i.exec(c, conn, strings.ToUpper(string(q.Args[0])), q.Args)
+				i.exec(c, strings.ToUpper(string(q[0])), q)
 			}
 		case "DISCARD":
 			c.inMulti, c.queued = false, nil
-			conn.WriteString("OK")
+			c.out.status("OK")
 		case "MULTI":
-			conn.WriteError("ERR MULTI calls can not be nested")
+			c.out.err("ERR MULTI calls can not be nested")
 		default:
-			c.queued = append(c.queued, copyCommand(cmd))
-			conn.WriteString("QUEUED")
+			c.queued = append(c.queued, args)
+			c.out.status("QUEUED")
 		}
-		return
+		return false
 	}
 	switch name {
 	case "MULTI":
 		c.inMulti = true
-		conn.WriteString("OK")
+		c.out.status("OK")
 	case "EXEC", "DISCARD":
-		conn.WriteError("ERR " + name + " without MULTI")
+		c.out.err("ERR " + name + " without MULTI")
 	case "SUBSCRIBE":
-		i.subscribe(c, conn, cmd.Args[1:])
+		i.subscribe(c, args[1:])
+	case "QUIT":
+		c.out.status("OK")
+		return true
 	default:
-		i.exec(c, conn, name, cmd.Args)
+		i.exec(c, name, args)
 	}
+	return false
 }
 
 // exec runs one command outside of the pub/sub and transaction bookkeeping.
-func (i *Instance) exec(c *client, conn redcon.Conn, name string, args [][]byte) {
+func (i *Instance) exec(c *client, name string, args [][]byte) {
+	out := &c.out
 	switch name {
 	case "PING":
 		if len(args) > 1 {
-			conn.WriteBulk(args[1])
+			out.bulk(string(args[1]))
 		} else {
-			conn.WriteString("PONG")
+			out.status("PONG")
 		}
 	case "ECHO":
 		if len(args) != 2 {
-			conn.WriteError("ERR wrong number of arguments for 'echo' command")
+			out.err("ERR wrong number of arguments for 'echo' command")
 			return
 		}
-		conn.WriteBulk(args[1])
+		out.bulk(string(args[1]))
 	case "AUTH", "SELECT":
-		conn.WriteString("OK")
-	case "QUIT":
-		conn.WriteString("OK")
-		_ = conn.Close()
+		out.status("OK")
 	case "INFO":
-		conn.WriteBulkString(i.info())
+		out.bulk(i.info())
 	case "ROLE":
-		i.role(conn)
+		i.role(out)
 	case "PUBLISH":
 		if len(args) != 3 {
-			conn.WriteError("ERR wrong number of arguments for 'publish' command")
+			out.err("ERR wrong number of arguments for 'publish' command")
 			return
 		}
-		conn.WriteInt(i.publish(string(args[1]), args[2]))
+		out.int(int64(i.publish(string(args[1]), args[2])))
 	case "SLAVEOF", "REPLICAOF":
-		i.slaveof(conn, args)
+		i.slaveof(out, args)
 	case "CONFIG":
-		i.config(conn, args)
+		config(out, args)
 	case "CLIENT":
-		i.clientCmd(c, conn, args)
+		i.clientCmd(c, args)
 	case "SCRIPT":
-		conn.WriteError("NOTBUSY No scripts in execution right now.")
+		out.err("NOTBUSY No scripts in execution right now.")
 	default:
-		conn.WriteError("ERR unknown command '" + string(args[0]) + "'")
+		out.err("ERR unknown command '" + string(args[0]) + "'")
 	}
 }
 
 // role answers ROLE as Redis 7.0 does.
-func (i *Instance) role(conn redcon.Conn) {
+func (i *Instance) role(out *reply) {
 	f := i.fleet
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	off := f.offset()
 	if i.master == "" {
 		reps := f.replicasOf(i)
-		conn.WriteArray(3)
-		conn.WriteBulkString("master")
-		conn.WriteInt64(off)
-		conn.WriteArray(len(reps))
+		out.array(3)
+		out.bulk("master")
+		out.int(off)
+		out.array(len(reps))
 		for _, r := range reps {
-			conn.WriteArray(3)
-			conn.WriteBulkString(r.host)
-			conn.WriteBulkString(strconv.Itoa(r.port))
-			conn.WriteBulkString(strconv.FormatInt(off, 10))
+			out.array(3)
+			out.bulk(r.host)
+			out.bulk(strconv.Itoa(r.port))
+			out.bulk(strconv.FormatInt(off, 10))
 		}
 		return
 	}
@@ -116,18 +115,18 @@ func (i *Instance) role(conn redcon.Conn) {
 	if f.liveMaster(i.master) != nil {
 		state = "connected"
 	}
-	conn.WriteArray(5)
-	conn.WriteBulkString("slave")
-	conn.WriteBulkString(host)
-	conn.WriteInt(port)
-	conn.WriteBulkString(state)
-	conn.WriteInt64(off)
+	out.array(5)
+	out.bulk("slave")
+	out.bulk(host)
+	out.int(int64(port))
+	out.bulk(state)
+	out.int(off)
 }
 
 // slaveof applies SLAVEOF NO ONE (promote) or SLAVEOF host port.
-func (i *Instance) slaveof(conn redcon.Conn, args [][]byte) {
+func (i *Instance) slaveof(out *reply, args [][]byte) {
 	if len(args) != 3 {
-		conn.WriteError("ERR wrong number of arguments for 'slaveof' command")
+		out.err("ERR wrong number of arguments for 'slaveof' command")
 		return
 	}
 	host, port := string(args[1]), string(args[2])
@@ -135,7 +134,7 @@ func (i *Instance) slaveof(conn redcon.Conn, args [][]byte) {
 	if !strings.EqualFold(host, "no") || !strings.EqualFold(port, "one") {
 		p, err := strconv.Atoi(port)
 		if err != nil || p <= 0 || p > 65535 {
-			conn.WriteError("ERR Invalid master port")
+			out.err("ERR Invalid master port")
 			return
 		}
 		master = joinHostPort(host, p)
@@ -149,42 +148,43 @@ func (i *Instance) slaveof(conn redcon.Conn, args [][]byte) {
 		f.follow(i, master)
 	}
 	f.mu.Unlock()
-	conn.WriteString("OK")
+	out.status("OK")
 }
 
 // config answers CONFIG REWRITE, SET and GET (the latter with nothing).
-func (i *Instance) config(conn redcon.Conn, args [][]byte) {
+func config(out *reply, args [][]byte) {
 	if len(args) < 2 {
-		conn.WriteError("ERR wrong number of arguments for 'config' command")
+		out.err("ERR wrong number of arguments for 'config' command")
 		return
 	}
 	switch strings.ToUpper(string(args[1])) {
 	case "REWRITE", "SET", "RESETSTAT":
-		conn.WriteString("OK")
+		out.status("OK")
 	case "GET":
-		conn.WriteArray(0)
+		out.array(0)
 	default:
-		conn.WriteError("ERR unknown subcommand '" + string(args[1]) + "'")
+		out.err("ERR unknown subcommand '" + string(args[1]) + "'")
 	}
 }
 
 // clientCmd answers CLIENT SETNAME, GETNAME, ID and KILL TYPE
 // normal|pubsub (which, like SKIPME yes, spares the calling connection).
-func (i *Instance) clientCmd(c *client, conn redcon.Conn, args [][]byte) {
+func (i *Instance) clientCmd(c *client, args [][]byte) {
+	out := &c.out
 	if len(args) < 2 {
-		conn.WriteError("ERR wrong number of arguments for 'client' command")
+		out.err("ERR wrong number of arguments for 'client' command")
 		return
 	}
 	switch strings.ToUpper(string(args[1])) {
 	case "SETNAME":
-		conn.WriteString("OK")
+		out.status("OK")
 	case "GETNAME":
-		conn.WriteNull()
+		out.null()
 	case "ID":
-		conn.WriteInt(1)
+		out.int(1)
 	case "KILL":
 		if len(args) < 4 || !strings.EqualFold(string(args[2]), "type") {
-			conn.WriteError("ERR syntax error")
+			out.err("ERR syntax error")
 			return
 		}
 		var pubsub bool
@@ -193,15 +193,15 @@ func (i *Instance) clientCmd(c *client, conn redcon.Conn, args [][]byte) {
 		case "pubsub":
 			pubsub = true
 		case "master", "slave", "replica":
-			conn.WriteInt(0)
+			out.int(0)
 			return
 		default:
-			conn.WriteError("ERR Unknown client type '" + string(args[3]) + "'")
+			out.err("ERR Unknown client type '" + string(args[3]) + "'")
 			return
 		}
-		conn.WriteInt(i.killClients(c, pubsub))
+		out.int(int64(i.killClients(c, pubsub)))
 	default:
-		conn.WriteString("OK")
+		out.status("OK")
 	}
 }
 
@@ -212,7 +212,7 @@ func (i *Instance) killClients(self *client, pubsub bool) int {
 	f.mu.Lock()
 	var victims []*client
 	for c := range i.clients {
-		if c != self && (c.sub != nil) == pubsub {
+		if c != self && (len(c.channels) > 0) == pubsub {
 			victims = append(victims, c)
 		}
 	}
@@ -221,15 +221,6 @@ func (i *Instance) killClients(self *client, pubsub bool) int {
 		_ = c.nc.Close()
 	}
 	return len(victims)
-}
-
-// copyCommand copies the arguments of a command redcon will reuse.
-func copyCommand(cmd redcon.Command) redcon.Command {
-	args := make([][]byte, len(cmd.Args))
-	for k, a := range cmd.Args {
-		args[k] = append([]byte(nil), a...)
-	}
-	return redcon.Command{Args: args}
 }
 
 func splitHostPort(addr string) (string, int) {

@@ -1,11 +1,16 @@
 package fakeredis
 
 import (
+	"bufio"
+	"errors"
 	"net"
+	"sync"
 	"time"
-
-	"github.com/tidwall/redcon"
 )
+
+// writeTimeout bounds a write to a client, so that one that stopped reading
+// cannot stall its publishers for long.
+const writeTimeout = time.Second
 
 // Instance is one fake Redis server listening on its own port.
 type Instance struct {
@@ -53,53 +58,98 @@ func (i *Instance) Master() string {
 
 // serve accepts connections until the instance is killed.
 func (i *Instance) serve() {
-	_ = redcon.Serve(i.ln, i.handle, i.accept, i.closed)
-}
-
-// accept registers a new connection; it refuses one that races with Kill.
-func (i *Instance) accept(conn redcon.Conn) bool {
-	c := &client{inst: i, nc: conn.NetConn()}
-	i.fleet.mu.Lock()
-	defer i.fleet.mu.Unlock()
-	if !i.alive {
-		return false
-	}
-	i.clients[c] = struct{}{}
-	conn.SetContext(c)
-	return true
-}
-
-// closed forgets a connection redcon has finished with, unless it was
-// handed to a subscriber loop (which forgets it itself).
-func (i *Instance) closed(conn redcon.Conn, _ error) {
-	c, ok := conn.Context().(*client)
-	if !ok || c.subscribed {
-		return
-	}
-	i.forget(c)
-}
-
-// forget removes c from the instance's tables.
-func (i *Instance) forget(c *client) {
-	i.fleet.mu.Lock()
-	defer i.fleet.mu.Unlock()
-	delete(i.clients, c)
-	for ch, set := range i.subs {
-		delete(set, c)
-		if len(set) == 0 {
-			delete(i.subs, ch)
+	for {
+		nc, err := i.ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors
+			continue
 		}
+		c := &client{inst: i, nc: nc, wr: bufio.NewWriterSize(nc, 4096)}
+		i.fleet.mu.Lock()
+		alive := i.alive
+		if alive {
+			i.clients[c] = struct{}{}
+		}
+		i.fleet.mu.Unlock()
+		if !alive {
+			_ = nc.Close()
+			continue
+		}
+		go c.serve()
 	}
 }
 
-// client is one connection to an instance.
+// client is one connection to an instance, served by its own goroutine.
 type client struct {
 	inst *Instance
 	nc   net.Conn
 
+	wmu sync.Mutex // guards wr: the connection's goroutine and publishers write
+	wr  *bufio.Writer
+
 	// Owned by the connection's goroutine.
-	inMulti    bool
-	queued     []redcon.Command
-	subscribed bool // set before the connection is detached
-	sub        *subscriber
+	inMulti bool
+	queued  [][][]byte
+	out     reply
+
+	// Guarded by fleet.mu; non-nil once the client subscribed.
+	channels map[string]struct{}
+}
+
+// serve reads and answers commands until the connection ends.
+func (c *client) serve() {
+	defer c.drop()
+	rd := bufio.NewReaderSize(c.nc, 4096)
+	for {
+		args, err := readCommand(rd)
+		if err != nil {
+			if errors.Is(err, errProtocol) {
+				var r reply
+				r.err("ERR " + err.Error())
+				c.write(r, true)
+			}
+			return
+		}
+		if len(args) == 0 {
+			continue // Redis skips an empty multibulk
+		}
+		c.out = c.out[:0]
+		quit := c.inst.dispatch(c, args)
+		if !c.write(c.out, rd.Buffered() == 0) || quit {
+			return
+		}
+	}
+}
+
+// write appends b to the connection's output and flushes it when asked;
+// it reports false when the connection failed.
+func (c *client) write(b []byte, flush bool) bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.nc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	if _, err := c.wr.Write(b); err != nil {
+		return false
+	}
+	if flush {
+		return c.wr.Flush() == nil
+	}
+	return true
+}
+
+// drop closes the connection and forgets it.
+func (c *client) drop() {
+	_ = c.nc.Close()
+	i := c.inst
+	i.fleet.mu.Lock()
+	defer i.fleet.mu.Unlock()
+	delete(i.clients, c)
+	for ch := range c.channels {
+		delete(i.subs[ch], c)
+		if len(i.subs[ch]) == 0 {
+			delete(i.subs, ch)
+		}
+	}
 }
