@@ -1,5 +1,3 @@
-// Package gossip holds the wire formats Sentinels use to learn about each
-// other.
 package monitor
 
 import (
@@ -8,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 )
+
+// This file holds the hello message, the wire format Sentinels use to
+// learn about each other; gossip.go processes it.
 
 // HelloChannel is the Pub/Sub channel hello messages are published on.
 const HelloChannel = "__sentinel__:hello"

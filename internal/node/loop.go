@@ -43,7 +43,7 @@ type Effects struct {
 	Observe func(ev monitor.Event, tl *monitor.Timeline)
 }
 
-// LinkEffects carries out the core's link actions (gossip.Links).
+// LinkEffects carries out the core's link actions (links.Links).
 type LinkEffects interface {
 	OpenLink(monitor.OpenLink)
 	CloseLink(monitor.CloseLink)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/config"
-	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/links"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
@@ -30,7 +30,7 @@ type Node struct {
 	log     Logger
 	loop    *Loop
 	srv     *respserver.Server
-	links   *gossip.Links
+	links   *links.Links
 	certs   *tlsconf.Manager
 	users   *acl.Users
 	scripts *scriptRunner
@@ -146,7 +146,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if certs != nil && cfg.Server.TLSReplication {
 		linkTLS = certs.Client()
 	}
-	n.links = gossip.NewLinks(gossip.LinksOptions{
+	n.links = links.New(links.Options{
 		TLSConfig:  linkTLS,
 		Deliver:    func(in monitor.Input) { n.loop.Deliver(in) },
 		SourceAddr: cfg.Server.BindSourceAddr,

@@ -1,4 +1,4 @@
-package gossip
+package links
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 // ErrMalformedReply is returned by parseReply and readReply for bytes that
 // are not a RESP2 reply; on a link it means the reply stream is out of
 // step, so the link fails.
-var ErrMalformedReply = errors.New("gossip: malformed RESP2 reply")
+var ErrMalformedReply = errors.New("links: malformed RESP2 reply")
 
 // maxReplyDepth bounds the nesting of arrays a reply may have.
 const maxReplyDepth = 64

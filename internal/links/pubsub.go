@@ -1,4 +1,4 @@
-package gossip
+package links
 
 import (
 	"bufio"
@@ -49,7 +49,7 @@ func (lk *link) servePubSub(conn net.Conn) {
 		}
 		switch {
 		case r.Kind == monitor.ReplyError:
-			lk.fail(fmt.Errorf("gossip: error on the pub/sub link: %s", r.Str))
+			lk.fail(fmt.Errorf("links: error on the pub/sub link: %s", r.Str))
 			return
 		case r.Kind != monitor.ReplyArray:
 			lk.fail(fmt.Errorf("%w: pub/sub push is not an array", ErrMalformedReply))

@@ -1,4 +1,4 @@
-package gossip
+package links
 
 import (
 	"fmt"
@@ -66,7 +66,7 @@ func BenchmarkLinkFootprint(b *testing.B) {
 	var heap, stack, gor float64
 	for range b.N {
 		before := measure()
-		l := NewLinks(LinksOptions{Deliver: func(x monitor.Input) { in <- x }})
+		l := New(Options{Deliver: func(x monitor.Input) { in <- x }})
 		for k := range benchPairs {
 			id := monitor.LinkID(2*k + 1)
 			l.Apply(monitor.OpenLink{ID: id, Kind: monitor.CmdLink, Addr: srv.addr, ClientName: "sentinel-bench-cmd"})
@@ -98,7 +98,7 @@ func BenchmarkLinkFootprint(b *testing.B) {
 func BenchmarkLinkPing(b *testing.B) {
 	srv := startServer(b)
 	in := make(chan monitor.Input, 16)
-	l := NewLinks(LinksOptions{Deliver: func(x monitor.Input) { in <- x }})
+	l := New(Options{Deliver: func(x monitor.Input) { in <- x }})
 	b.Cleanup(l.Close)
 	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: srv.addr})
 	await(b, in, map[string]int{"monitor.LinkLocalAddr": 1})
@@ -118,7 +118,7 @@ func BenchmarkLinkHello(b *testing.B) {
 	srv := startServer(b)
 	pub := dialRaw(b, srv.addr)
 	in := make(chan monitor.Input, 16)
-	l := NewLinks(LinksOptions{Deliver: func(x monitor.Input) { in <- x }})
+	l := New(Options{Deliver: func(x monitor.Input) { in <- x }})
 	b.Cleanup(l.Close)
 	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.PubSubLink, Addr: srv.addr, Channel: helloCh})
 	await(b, in, map[string]int{"monitor.PubSubActivity": 1})
@@ -135,7 +135,7 @@ func BenchmarkLinkHello(b *testing.B) {
 // TestLinkBuffersAreSmall pins the go-redis buffer sizes of a command link
 // (BenchmarkLinkFootprint shows what they cost).
 func TestLinkBuffersAreSmall(t *testing.T) {
-	l := NewLinks(LinksOptions{})
+	l := New(Options{})
 	defer l.Close()
 	opt := l.clientOptions(newLink(l, monitor.OpenLink{ID: 1, Kind: monitor.CmdLink}), nil)
 	if opt.ReadBufferSize != linkReadBuffer || opt.WriteBufferSize != linkWriteBuffer || linkReadBuffer > 4096 || linkWriteBuffer > 4096 {

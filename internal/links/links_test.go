@@ -1,4 +1,4 @@
-package gossip
+package links
 
 import (
 	"fmt"
@@ -69,7 +69,7 @@ var nilReply = monitor.Reply{Kind: monitor.ReplyNil}
 
 func TestLinksReplyKinds(t *testing.T) {
 	srv := startServer(t)
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	local := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
 	if local.Host != "127.0.0.1" || local.Port == 0 {
 		t.Fatalf("LinkLocalAddr = %+v", local)
@@ -128,7 +128,7 @@ func TestLinksReplyKinds(t *testing.T) {
 
 func TestLinksPipelineOrder(t *testing.T) {
 	srv := startServer(t)
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	const n = 3000
 	// Sends queued before the connection exists, then more once it is up:
 	// several pipelined batches.
@@ -211,7 +211,7 @@ func TestLinksWireHandshake(t *testing.T) {
 			if r := mon.do("MONITOR"); r != "OK" {
 				t.Fatalf("MONITOR: %v", r)
 			}
-			l, s := newTestLinks(t, LinksOptions{})
+			l, s := newTestLinks(t, Options{})
 			spec := monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: tt.auth, ClientName: "sentinel-e1a3d79f-cmd", Renames: tt.renames}
 			openCmd(t, l, s, spec)
 			// Sends carry their own (already renamed) names: PING stays PING.
@@ -237,7 +237,7 @@ func TestLinksWireHandshake(t *testing.T) {
 
 func TestLinksAuth(t *testing.T) {
 	srv := startServer(t, "requirepass secret", "user sentinel on >spass ~* &* +@all")
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 
 	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: monitor.Auth{Pass: "secret"}})
 	if got := call(t, l, s, 1, 1, "PING"); !reflect.DeepEqual(got, str("PONG")) {
@@ -282,7 +282,7 @@ func TestLinksAuth(t *testing.T) {
 func TestLinksClientNameAndRenames(t *testing.T) {
 	srv := startServer(t, "requirepass secret",
 		"rename-command CLIENT MYCLIENT", "rename-command AUTH MYAUTH", "rename-command SUBSCRIBE MYSUB")
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	renames := map[string]string{"CLIENT": "MYCLIENT", "AUTH": "MYAUTH", "SUBSCRIBE": "MYSUB"}
 	auth := monitor.Auth{Pass: "secret"}
 
@@ -322,7 +322,7 @@ func TestLinksClientNameAndRenames(t *testing.T) {
 
 func TestLinksPubSubMessages(t *testing.T) {
 	srv := startServer(t)
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	openPubSub(t, l, s, monitor.OpenLink{ID: 9, Addr: srv.addr, ClientName: "p"})
 	pub := dialRaw(t, srv.addr)
 	pub.do("PUBLISH", "other-channel", "not for us")
@@ -344,7 +344,7 @@ func TestLinksPubSubMessages(t *testing.T) {
 
 func TestLinksDialFailure(t *testing.T) {
 	addr := monitor.Addr{Host: "127.0.0.1", Port: freePort(t)}
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: addr})
 	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
 	l.Apply(monitor.OpenLink{ID: 2, Kind: monitor.PubSubLink, Addr: addr, Channel: helloCh})
@@ -369,11 +369,11 @@ func TestLinksDialFailure(t *testing.T) {
 
 func TestLinksSourceAddr(t *testing.T) {
 	srv := startServer(t)
-	l, s := newTestLinks(t, LinksOptions{SourceAddr: "127.0.0.1"})
+	l, s := newTestLinks(t, Options{SourceAddr: "127.0.0.1"})
 	if got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr}); got.Host != "127.0.0.1" {
 		t.Errorf("local address %+v", got)
 	}
-	bad, bs := newTestLinks(t, LinksOptions{SourceAddr: "not-an-ip"})
+	bad, bs := newTestLinks(t, Options{SourceAddr: "not-an-ip"})
 	bad.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: srv.addr})
 	if lc := expect[monitor.LinkClosed](t, bs.next(t, 1)); !strings.Contains(lc.Err, ErrSourceAddr.Error()) {
 		t.Errorf("LinkClosed.Err = %q", lc.Err)
@@ -394,7 +394,7 @@ func TestLinksIPv6LocalAddr(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: monitor.Addr{Host: "::1", Port: port}})
 	if got.Host != "::1" || got.Port == 0 {
 		t.Errorf("local address %+v", got)
@@ -409,7 +409,7 @@ func TestLinksIPv6LocalAddr(t *testing.T) {
 
 func TestLinksServerKilled(t *testing.T) {
 	srv := startServer(t)
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
 	call(t, l, s, 1, 1, "PING")
 	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
@@ -430,7 +430,7 @@ func TestLinksServerKilled(t *testing.T) {
 func TestLinksCloseLink(t *testing.T) {
 	srv := startServer(t)
 	admin := dialRaw(t, srv.addr)
-	l, s := newTestLinks(t, LinksOptions{})
+	l, s := newTestLinks(t, Options{})
 	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, ClientName: "closing-cmd"})
 	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr, ClientName: "closing-pubsub"})
 	// A command whose reply is pending when the link is closed.
@@ -482,7 +482,7 @@ func TestLinksCloseEndsEverything(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	s := &sink{}
-	l := NewLinks(LinksOptions{Deliver: s.deliver, DialTimeout: time.Minute})
+	l := New(Options{Deliver: s.deliver, DialTimeout: time.Minute})
 	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
 	call(t, l, s, 1, 1, "PING")
 	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"BLPOP", "never", "0"}})
@@ -537,7 +537,7 @@ func TestLinksCloseEndsEverything(t *testing.T) {
 }
 
 func TestLinksApplyIgnoresOtherActions(t *testing.T) {
-	l := NewLinks(LinksOptions{})
+	l := New(Options{})
 	defer l.Close()
 	if l.Apply(monitor.PersistConfig{Reason: "x"}) {
 		t.Error("Apply(PersistConfig) = true")

@@ -1,4 +1,4 @@
-package gossip
+package links
 
 import (
 	"crypto/tls"
@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultDialTimeout is the connect timeout Links uses when
-// LinksOptions.DialTimeout is zero. Redis itself has no connect timeout (the
+// Options.DialTimeout is zero. Redis itself has no connect timeout (the
 // core closes stale links on its own); this only bounds how long a dialing
 // goroutine lives.
 const DefaultDialTimeout = 5 * time.Second
@@ -18,22 +18,22 @@ const DefaultDialTimeout = 5 * time.Second
 // ErrLinkRedial is the error go-redis gets when it tries to open a second
 // connection for a link: a link is exactly one connection, so a lost
 // connection ends the link instead of being replaced behind the core's back.
-var ErrLinkRedial = errors.New("gossip: link connection already used, not redialing")
+var ErrLinkRedial = errors.New("links: link connection already used, not redialing")
 
 // ErrSourceAddr is returned (as the LinkClosed reason) when
-// LinksOptions.SourceAddr is not an IP address.
-var ErrSourceAddr = errors.New("gossip: bind-source-addr is not an IP address")
+// Options.SourceAddr is not an IP address.
+var ErrSourceAddr = errors.New("links: bind-source-addr is not an IP address")
 
 // ErrSubscribeRejected wraps the error reply an instance gave to the SUBSCRIBE
 // of a pub/sub link; like hiredis, the link is then dropped.
-var ErrSubscribeRejected = errors.New("gossip: SUBSCRIBE rejected")
+var ErrSubscribeRejected = errors.New("links: SUBSCRIBE rejected")
 
 // ErrConnDropped is the LinkClosed reason when go-redis discarded the link's
 // connection on its own (it does so for some error replies, e.g. READONLY).
-var ErrConnDropped = errors.New("gossip: connection discarded by the client library")
+var ErrConnDropped = errors.New("links: connection discarded by the client library")
 
-// LinksOptions configures a Links adapter.
-type LinksOptions struct {
+// Options configures a Links adapter.
+type Options struct {
 	// Deliver receives every input the adapter produces. It is called from
 	// adapter goroutines and may block briefly.
 	Deliver func(monitor.Input)
@@ -49,7 +49,7 @@ type LinksOptions struct {
 }
 
 // Links carries out the core's link actions (OpenLink, CloseLink, Send) with
-// go-redis and reports what happens as inputs through LinksOptions.Deliver.
+// go-redis and reports what happens as inputs through Options.Deliver.
 //
 // Every link is one goroutine owning exactly one connection, which it dials
 // as soon as the link is opened (LinkLocalAddr follows for a command link);
@@ -68,7 +68,7 @@ type LinksOptions struct {
 // had already begun when CloseLink was applied may still arrive; the core
 // ignores inputs for ids it has closed. Apply never blocks.
 type Links struct {
-	opts LinksOptions
+	opts Options
 
 	mu     sync.Mutex
 	closed bool
@@ -76,8 +76,8 @@ type Links struct {
 	wg     sync.WaitGroup
 }
 
-// NewLinks returns an adapter with no links.
-func NewLinks(opts LinksOptions) *Links {
+// New returns an adapter with no links.
+func New(opts Options) *Links {
 	if opts.DialTimeout <= 0 {
 		opts.DialTimeout = DefaultDialTimeout
 	}

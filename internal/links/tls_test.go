@@ -1,4 +1,4 @@
-package gossip
+package links
 
 import (
 	"crypto/ecdsa"
@@ -63,7 +63,7 @@ func TestLinksTLS(t *testing.T) {
 	certFile, keyFile, roots := selfSignedCert(t, t.TempDir())
 	srv := startServer(t, "port 0", "tls-port {port}", "tls-cert-file "+certFile, "tls-key-file "+keyFile,
 		"tls-ca-cert-file "+certFile, "tls-auth-clients no")
-	l, s := newTestLinks(t, LinksOptions{TLSConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}})
+	l, s := newTestLinks(t, Options{TLSConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}})
 	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, ClientName: "tls-cmd"})
 	if got := call(t, l, s, 1, 1, "PING"); !reflect.DeepEqual(got, str("PONG")) {
 		t.Errorf("PING over TLS -> %+v", got)
@@ -75,7 +75,7 @@ func TestLinksTLS(t *testing.T) {
 	}
 
 	// A server certificate that is not trusted fails the link.
-	bad, bs := newTestLinks(t, LinksOptions{TLSConfig: &tls.Config{RootCAs: x509.NewCertPool(), MinVersion: tls.VersionTLS12}})
+	bad, bs := newTestLinks(t, Options{TLSConfig: &tls.Config{RootCAs: x509.NewCertPool(), MinVersion: tls.VersionTLS12}})
 	bad.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: srv.addr})
 	expect[monitor.LinkClosed](t, bs.next(t, 1))
 

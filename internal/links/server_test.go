@@ -1,4 +1,4 @@
-package gossip
+package links
 
 import (
 	"bufio"
@@ -311,12 +311,12 @@ func expect[T monitor.Input](t *testing.T, in monitor.Input) T {
 
 // newTestLinks returns a Links delivering into a new sink, closed in
 // t.Cleanup.
-func newTestLinks(t *testing.T, opts LinksOptions) (*Links, *sink) {
+func newTestLinks(t *testing.T, opts Options) (*Links, *sink) {
 	t.Helper()
 	s := &sink{}
 	opts.Deliver = s.deliver
 	opts.Logf = t.Logf
-	l := NewLinks(opts)
+	l := New(opts)
 	t.Cleanup(l.Close)
 	return l, s
 }
