@@ -1,3 +1,7 @@
+// Package links carries out the core's link actions: one connection per
+// OpenLink to a master, replica or other Sentinel, commands pipelined on
+// command connections (go-redis), hellos read from pub/sub connections,
+// and everything that happens reported back to the core as inputs.
 package links
 
 import (
