@@ -105,7 +105,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 			if removed > 0 {
 				s.updateSentinelAddrEverywhere(si)
 			}
-			s.persist("new sentinel")
+			s.persistSoon("new sentinel")
 		}
 	}
 	if h.CurrentEpoch > s.currentEpoch {
@@ -167,6 +167,7 @@ func (s *Sentinel) removeSentinelsByRunID(m *master, runID string) int {
 	for _, si := range m.sortedSentinels() {
 		if si.runID == runID {
 			s.releaseLink(si)
+			si.removed = true
 			delete(m.sentinels, si.name)
 			m.sentinelOrder = nil
 			n++

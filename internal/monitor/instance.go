@@ -97,6 +97,13 @@ type instance struct {
 	leaderEpoch             uint64
 
 	slaveReconfSentTime int64
+
+	// removed is set when the object leaves the state (a reply may still
+	// arrive for it).
+	removed bool
+	// askPending: an IS-MASTER-DOWN-BY-ADDR about this object's master
+	// waits for its reply (sentinel objects).
+	askPending bool
 }
 
 func (i *instance) has(f flag) bool { return i.flags&f != 0 }

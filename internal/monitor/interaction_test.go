@@ -253,6 +253,9 @@ func (in *interaction) ready() []string {
 func renderAction(a monitor.Action) string {
 	switch a := a.(type) {
 	case monitor.PersistConfig:
+		if a.Deferrable {
+			return "persist (" + a.Reason + ", deferrable)"
+		}
 		return "persist (" + a.Reason + ")"
 	case monitor.OpenLink:
 		s := fmt.Sprintf("open L%d %s %s:%d", a.ID, a.Kind, a.Addr.Host, a.Addr.Port)

@@ -54,15 +54,15 @@ type link struct {
 	pending map[uint64]pending // commands sent on cc, by tag
 }
 
-// pendingOf reports whether a command of kind k sent for inst awaits its
-// reply.
-func (l *link) pendingOf(k pendingKind, inst *instance) bool {
+// dropPending forgets the commands awaiting replies (the connection they
+// were sent on is gone).
+func (l *link) dropPending() {
 	for _, p := range l.pending {
-		if p.kind == k && p.inst == inst {
-			return true
+		if p.kind == sentAsk {
+			p.inst.askPending = false
 		}
 	}
-	return false
+	l.pending = map[uint64]pending{}
 }
 
 func newLink(now int64) *link {

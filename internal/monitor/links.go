@@ -53,7 +53,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 	if l.cc == 0 {
 		l.cc = s.openLink(i, CmdLink)
 		l.ccConnTime = now
-		l.pending = map[uint64]pending{}
+		l.dropPending()
 		s.sendPing(i, now)
 	}
 	if i.kind != kindSentinel && l.pc == 0 {
@@ -90,7 +90,7 @@ func (s *Sentinel) closeCC(l *link) {
 	delete(s.links, l.cc)
 	l.cc = 0
 	l.ccUp = false
-	l.pending = map[uint64]pending{}
+	l.dropPending()
 }
 
 func (s *Sentinel) closePC(l *link) {
@@ -120,6 +120,9 @@ func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
 	args[0] = i.master.rename(args[0])
 	s.nextTag++
 	l.pending[s.nextTag] = pending{kind: k, inst: i}
+	if k == sentAsk {
+		i.askPending = true
+	}
 	s.act(Send{ID: l.cc, Tag: s.nextTag, Args: args})
 	return true
 }
@@ -165,7 +168,7 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	if ref.kind == CmdLink && l.cc == in.ID {
 		l.cc = 0
 		l.ccUp = false
-		l.pending = map[uint64]pending{}
+		l.dropPending()
 	} else if ref.kind == PubSubLink && l.pc == in.ID {
 		l.pc = 0
 		l.pcUp = false
@@ -196,6 +199,9 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	}
 	delete(ref.link.pending, in.Tag)
 	i := p.inst
+	if p.kind == sentAsk {
+		i.askPending = false
+	}
 	switch p.kind {
 	case sentPing:
 		s.pingReply(i, in.Reply, now)
@@ -221,18 +227,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 // instanceAlive reports whether an object is still part of the state (a
 // reply may arrive after it was removed).
 func (s *Sentinel) instanceAlive(i *instance) bool {
-	m, ok := s.masters[i.master.name]
-	if !ok || m != i.master {
-		return false
-	}
-	switch i.kind {
-	case kindMaster:
-		return &m.instance == i
-	case kindReplica:
-		return m.replicas[i.name] == i
-	default:
-		return m.sentinels[i.name] == i
-	}
+	return !i.removed && !i.master.removed
 }
 
 // pingReply applies a PING reply (§3.5): PONG, LOADING and MASTERDOWN are

@@ -6,8 +6,14 @@ type Action interface{ isAction() }
 
 // PersistConfig asks for the config file to be rewritten from Snapshot()
 // before any reply that depends on the new state is sent. Reason is logged
-// on failure.
-type PersistConfig struct{ Reason string }
+// on failure. Deferrable marks a change nothing depends on for safety
+// (a newly discovered replica or Sentinel, which would be found again
+// after a restart): the daemon may write it a little later, together with
+// the next ones, rather than block its loop on an fsync per discovery.
+type PersistConfig struct {
+	Reason     string
+	Deferrable bool
+}
 
 // Exit asks the process to stop with Code after flushing logs (used by
 // SENTINEL SIMULATE-FAILURE, which exits with 99).

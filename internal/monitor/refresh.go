@@ -122,7 +122,7 @@ func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
 	}
 	r := s.createReplica(m, valid, now)
 	s.event(LevelNotice, "+slave", r, "")
-	s.persist("new replica")
+	s.persistSoon("new replica")
 }
 
 // masterLooksSane: a master that reports itself master, is not down and

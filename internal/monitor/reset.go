@@ -8,12 +8,14 @@ import "strconv"
 func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	for _, r := range m.sortedReplicas() {
 		s.releaseLink(r)
+		r.removed = true
 		delete(m.replicas, r.name)
 		m.replicaOrder = nil
 	}
 	if !keepSentinels {
 		for _, si := range m.sortedSentinels() {
 			s.releaseLink(si)
+			si.removed = true
 			delete(m.sentinels, si.name)
 			m.sentinelOrder = nil
 		}

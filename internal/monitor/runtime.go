@@ -91,6 +91,7 @@ func (s *Sentinel) Remove(name string) error {
 		s.releaseLink(si)
 	}
 	s.releaseLink(&m.instance)
+	m.removed = true
 	delete(s.masters, name)
 	for k, n := range s.names {
 		if n == name {

@@ -89,7 +89,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		}
 		period := ask
 		if fast := s.opts.Accel.ODownAskPeriod.Milliseconds(); fast > 0 && !m.has(flagODown) {
-			if !force && si.link.pendingOf(sentAsk, si) {
+			if !force && si.askPending {
 				continue // asked already; a silent peer gets no pile of asks
 			}
 			period = fast

@@ -365,12 +365,20 @@ func (s *Sentinel) act(a Action) {
 }
 
 // persist queues one PersistConfig; several requests between two calls to
-// Ready collapse into one.
-func (s *Sentinel) persist(reason string) {
-	for _, a := range s.out.Actions {
-		if _, ok := a.(PersistConfig); ok {
+// Ready collapse into one, deferrable only if all of them were.
+func (s *Sentinel) persist(reason string) { s.queuePersist(reason, false) }
+
+// persistSoon queues a deferrable PersistConfig (see there).
+func (s *Sentinel) persistSoon(reason string) { s.queuePersist(reason, true) }
+
+func (s *Sentinel) queuePersist(reason string, deferrable bool) {
+	for k, a := range s.out.Actions {
+		if p, ok := a.(PersistConfig); ok {
+			if p.Deferrable && !deferrable {
+				s.out.Actions[k] = PersistConfig{Reason: reason}
+			}
 			return
 		}
 	}
-	s.act(PersistConfig{Reason: reason})
+	s.act(PersistConfig{Reason: reason, Deferrable: deferrable})
 }

@@ -73,7 +73,16 @@ type Loop struct {
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
+
+	// dirty is set while a deferrable PersistConfig waits to be written
+	// (since dirtySince); see flushIfIdle.
+	dirty      bool
+	dirtySince time.Time
 }
+
+// maxDeferredPersist bounds how long a deferrable config rewrite waits
+// for the loop to be idle.
+const maxDeferredPersist = time.Second
 
 type execReq struct {
 	fn    func(*monitor.Sentinel, time.Time)
@@ -126,6 +135,18 @@ func (l *Loop) Run() {
 			l.drain()
 			timer.Reset(l.core.NextTickIn())
 		}
+		l.flushIfIdle()
+	}
+}
+
+// flushIfIdle writes a deferred config rewrite once no input waits (a
+// burst of discoveries is written once, not once per replica or Sentinel
+// with an fsync each, which stalled the loop at 100 masters and more), or
+// once it has waited maxDeferredPersist.
+func (l *Loop) flushIfIdle() {
+	if l.dirty && (len(l.inputs) == 0 || l.now().Sub(l.dirtySince) > maxDeferredPersist) {
+		l.dirty = false
+		_ = l.persist()
 	}
 }
 
@@ -210,13 +231,22 @@ func (l *Loop) timelineOf(ev monitor.Event) *monitor.Timeline {
 	return nil
 }
 
-func (e loopEffects) Persist(monitor.PersistConfig) error { return e.l.persist() }
-func (e loopEffects) OpenLink(a monitor.OpenLink)         { e.l.fx.Links.OpenLink(a) }
-func (e loopEffects) CloseLink(a monitor.CloseLink)       { e.l.fx.Links.CloseLink(a) }
-func (e loopEffects) Send(a monitor.Send)                 { e.l.fx.Links.Send(a) }
-func (e loopEffects) StartScript(a monitor.StartScript)   { e.l.fx.Scripts.StartScript(a) }
-func (e loopEffects) KillScript(a monitor.KillScript)     { e.l.fx.Scripts.KillScript(a) }
-func (e loopEffects) Exit(a monitor.Exit)                 { e.l.fx.Exit(a.Code) }
+func (e loopEffects) Persist(p monitor.PersistConfig) error {
+	if p.Deferrable {
+		if !e.l.dirty {
+			e.l.dirty, e.l.dirtySince = true, e.l.now()
+		}
+		return nil
+	}
+	e.l.dirty = false
+	return e.l.persist()
+}
+func (e loopEffects) OpenLink(a monitor.OpenLink)       { e.l.fx.Links.OpenLink(a) }
+func (e loopEffects) CloseLink(a monitor.CloseLink)     { e.l.fx.Links.CloseLink(a) }
+func (e loopEffects) Send(a monitor.Send)               { e.l.fx.Links.Send(a) }
+func (e loopEffects) StartScript(a monitor.StartScript) { e.l.fx.Scripts.StartScript(a) }
+func (e loopEffects) KillScript(a monitor.KillScript)   { e.l.fx.Scripts.KillScript(a) }
+func (e loopEffects) Exit(a monitor.Exit)               { e.l.fx.Exit(a.Code) }
 
 func (l *Loop) persist() error {
 	if err := l.fx.Persist(l.core.Snapshot(), l.core.Timing()); err != nil {

@@ -138,3 +138,33 @@ func TestLoopReportsPersistFailure(t *testing.T) {
 		t.Fatalf("log: %s", log.text())
 	}
 }
+
+// TestDeferrablePersistIsCoalesced: deferrable rewrites (discoveries) are
+// written once when the loop has nothing else to do; an urgent one is
+// written at once and takes the deferred ones with it.
+func TestDeferrablePersistIsCoalesced(t *testing.T) {
+	var writes int
+	fx := withFakes(Effects{Persist: func(monitor.Persisted, monitor.Timing) error { writes++; return nil }})
+	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
+	l := NewLoop(core, &memLog{}, fx, time.Now)
+	e := loopEffects{l}
+	for k := 0; k < 5; k++ {
+		if err := e.Persist(monitor.PersistConfig{Reason: "new replica", Deferrable: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if writes != 0 {
+		t.Fatalf("%d writes before the loop was idle", writes)
+	}
+	l.flushIfIdle()
+	l.flushIfIdle()
+	if writes != 1 {
+		t.Fatalf("%d writes for five deferred rewrites, want 1", writes)
+	}
+	_ = e.Persist(monitor.PersistConfig{Reason: "new sentinel", Deferrable: true})
+	_ = e.Persist(monitor.PersistConfig{Reason: "vote"})
+	l.flushIfIdle()
+	if writes != 2 {
+		t.Fatalf("%d writes, want 2: the urgent one carries the deferred one", writes)
+	}
+}
