@@ -51,7 +51,7 @@ func DefaultAccel() Accel {
 		BusyTick:              20 * time.Millisecond,
 		BusyFor:               5 * time.Second,
 		ODownAskPeriod:        100 * time.Millisecond,
-		FailoverInfoPeriod:    100 * time.Millisecond,
+		FailoverInfoPeriod:    25 * time.Millisecond,
 		InfoAfterExec:         true,
 		MasterReconnectPeriod: 100 * time.Millisecond,
 		ElectionStep:          100 * time.Millisecond,
