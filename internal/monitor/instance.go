@@ -104,6 +104,8 @@ type instance struct {
 	// askPending: an IS-MASTER-DOWN-BY-ADDR about this object's master
 	// waits for its reply (sentinel objects).
 	askPending bool
+	// infoPending: an INFO sent to this object waits for its reply.
+	infoPending bool
 }
 
 func (i *instance) has(f flag) bool { return i.flags&f != 0 }

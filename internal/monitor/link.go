@@ -58,8 +58,11 @@ type link struct {
 // were sent on is gone).
 func (l *link) dropPending() {
 	for _, p := range l.pending {
-		if p.kind == sentAsk {
+		switch p.kind {
+		case sentAsk:
 			p.inst.askPending = false
+		case sentInfo:
+			p.inst.infoPending = false
 		}
 	}
 	l.pending = map[uint64]pending{}

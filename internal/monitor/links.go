@@ -120,8 +120,11 @@ func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
 	args[0] = i.master.rename(args[0])
 	s.nextTag++
 	l.pending[s.nextTag] = pending{kind: k, inst: i}
-	if k == sentAsk {
+	switch k {
+	case sentAsk:
 		i.askPending = true
+	case sentInfo:
+		i.infoPending = true
 	}
 	s.act(Send{ID: l.cc, Tag: s.nextTag, Args: args})
 	return true
@@ -199,8 +202,11 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	}
 	delete(ref.link.pending, in.Tag)
 	i := p.inst
-	if p.kind == sentAsk {
+	switch p.kind {
+	case sentAsk:
 		i.askPending = false
+	case sentInfo:
+		i.infoPending = false
 	}
 	switch p.kind {
 	case sentPing:

@@ -89,7 +89,11 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	if i.kind == kindReplica && (i.master.has(flagODown|flagFailoverInProgress) || i.masterLinkDownTime != 0) {
 		infoPeriod = 1000
 		if fast := s.opts.Accel.FailoverInfoPeriod.Milliseconds(); fast > 0 && i.master.has(flagFailoverInProgress) {
-			infoPeriod = fast
+			if i.infoPending {
+				infoPeriod = 1000 // the fast period counts from the last reply
+			} else {
+				infoPeriod = fast
+			}
 		}
 	}
 	pingPeriod := s.timing.PingPeriod.Milliseconds()
