@@ -27,6 +27,10 @@ func raw(lines ...string) []Raw {
 			r.Msg = fmt.Sprintf("mymaster 127.0.0.1 %d 127.0.0.1 %d", testPorts[ab[0]], testPorts[ab[1]])
 		case len(f) == 1:
 			r.Msg = "1"
+		case f[0] == "+new-epoch":
+			r.Msg = f[1]
+		case f[0] == "+vote-for-leader":
+			r.Msg = "0123abcd " + f[1]
 		case f[1] == "master":
 			r.Msg = fmt.Sprintf("master mymaster 127.0.0.1 %d", testPorts[f[2]])
 		case f[1] == "slave":
@@ -122,12 +126,6 @@ func TestRules(t *testing.T) {
 		{"the leader's view of the promotion stays", dropObserverPromotionRole,
 			[]string{"+elected-leader master m", "-role-change slave p", "+promoted-slave slave p", "+switch-master m>p"},
 			[]string{"+elected-leader master:m", "-role-change slave:p", "+promoted-slave slave:p", "+switch-master m>p"}},
-		{"the new master marked down and up right after the switch", dropNewMasterFirstFlap,
-			[]string{"+switch-master m>p", "+slave slave m", "+sdown master p", "+sdown slave m", "-sdown master p", "+sdown master p"},
-			[]string{"+switch-master m>p", "+slave slave:m", "+sdown slave:m", "+sdown master:p"}},
-		{"not when something else about the new master came first", dropNewMasterFirstFlap,
-			[]string{"+switch-master m>p", "+reboot master p", "+sdown master p", "-sdown master p"},
-			[]string{"+switch-master m>p", "+reboot master:p", "+sdown master:p", "-sdown master:p"}},
 		{"redis-sentinel's flap of a dead instance", dropRedisDeadFlap,
 			[]string{"+sdown slave m", "-sdown slave m", "+sdown slave m", "+reboot slave m", "-sdown slave m"},
 			[]string{"+sdown slave:m", "+reboot slave:m", "-sdown slave:m"}},
@@ -138,6 +136,58 @@ func TestRules(t *testing.T) {
 		got := strings.Join(strs(tt.rule(events(tt.in...))), " | ")
 		if want := strings.Join(tt.want, " | "); got != want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, want)
+		}
+	}
+}
+
+func TestDropRedisRefailovers(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		redis bool
+		in    [][]string // one recording per Sentinel
+		want  [][]string
+		n     int
+	}{
+		{"the new master marked down and up right after the switch", true,
+			[][]string{{"+switch-master m>p", "+slave slave m", "+sdown master p", "+sdown slave m", "-sdown master p", "+sdown master p"}},
+			[][]string{{"+switch-master m>p", "+slave slave:m", "+sdown slave:m", "+sdown master:p"}}, 2},
+		{"not when something else about the new master came first", true,
+			[][]string{{"+switch-master m>p", "+reboot master p", "+sdown master p", "-sdown master p"}},
+			[][]string{{"+switch-master m>p", "+reboot master:p", "+sdown master:p", "-sdown master:p"}}, 0},
+		{"a failover of the new master, aborted, and its votes everywhere", true,
+			[][]string{
+				{"+switch-master m>p", "+sdown master p", "+odown master p", "+new-epoch 2", "+try-failover master p", "+vote-for-leader 2",
+					"+sdown slave m", "-sdown master p", "-odown master p", "+elected-leader master p", "+failover-state-select-slave master p",
+					"-failover-abort-no-good-slave master p", "+sdown master p"},
+				{"+new-epoch 1", "+switch-master m>p", "+new-epoch 2", "+vote-for-leader 2", "+sdown slave m"},
+			},
+			[][]string{
+				{"+switch-master m>p", "+sdown slave:m", "+sdown master:p"},
+				{"+new-epoch", "+switch-master m>p", "+sdown slave:m"},
+			}, 12},
+		{"a failover of the new master that switched is not absorbed", true,
+			[][]string{{"+switch-master m>p", "+sdown master p", "+odown master p", "+new-epoch 2", "+try-failover master p", "+switch-master p>r"}},
+			[][]string{{"+switch-master m>p", "+sdown master:p", "+odown master:p", "+new-epoch", "+try-failover master:p", "+switch-master p>r"}}, 0},
+		{"go-sentinel's recordings are held to it", false,
+			[][]string{{"+switch-master m>p", "+sdown master p", "-sdown master p"}},
+			[][]string{{"+switch-master m>p", "+sdown master:p", "-sdown master:p"}}, 0},
+	} {
+		var recs []Recording
+		for _, lines := range tt.in {
+			recs = append(recs, Recording{Redis: tt.redis, Events: raw(lines...)})
+		}
+		got, n := DropRedisRefailovers(recs)
+		if n != tt.n {
+			t.Errorf("%s: removed %d events, want %d", tt.name, n, tt.n)
+		}
+		for k := range got {
+			var evs []Event
+			for _, r := range got[k].Events {
+				evs = append(evs, Parse(r, testLabels))
+			}
+			if g, w := strings.Join(strs(evs), " | "), strings.Join(tt.want[k], " | "); g != w {
+				t.Errorf("%s, Sentinel %d:\n got %s\nwant %s", tt.name, k, g, w)
+			}
 		}
 	}
 }
@@ -208,6 +258,9 @@ func side(name string, seqs [][]string, reconf [][]string) Side {
 		// Side A stands for redis-sentinel, B for go-sentinel.
 		r := Recording{Sentinel: fmt.Sprintf("%s%d", name, i), Events: raw(seq...), Reconfig: rc, Redis: name == "A"}
 		recs = append(recs, r)
+	}
+	recs, _ = DropRedisRefailovers(recs)
+	for _, r := range recs {
 		s.Sentinels = append(s.Sentinels, Canonicalize(r, testLabels, nil))
 	}
 	s.Facts = Facts(recs, testLabels, nil)

@@ -36,15 +36,6 @@ var Rules = []Rule{
 		RedisOnly: true,
 	},
 	{
-		Name: "new-master-link",
-		Reason: "redis-sentinel hazard (docs/compatibility.md): after +switch-master the link to the new " +
-			"master is reopened only a ping period after the last attempt to the dead old one, while its " +
-			"down-after clock starts at the switch, so the healthy new master may be marked down and up again " +
-			"right away; go-sentinel reconnects at once (covered by internal/sim TestPromotedMasterNotFailedOverAgain)",
-		Apply:     dropNewMasterFirstFlap,
-		RedisOnly: true,
-	},
-	{
 		Name: "lost-elections",
 		Reason: "every Sentinel that reaches ODOWN may start an election after a random delay of up to 1 s; " +
 			"which one wins is a race, and a loser either times out (-failover-abort-not-elected after " +
@@ -189,43 +180,6 @@ func dropObserverPromotionRole(in []Event) []Event {
 			if e.Type == "-role-change" && e.Kind == "slave" && e.Label == to {
 				continue
 			}
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// dropNewMasterFirstFlap removes, after a +switch-master to X, a
-// "+sdown master:X" that is the first event about master X and the next
-// "-sdown master:X".
-func dropNewMasterFirstFlap(in []Event) []Event {
-	drop := map[int]bool{}
-	for i, e := range in {
-		if e.Type != "+switch-master" {
-			continue
-		}
-		to := e.Label[strings.Index(e.Label, ">")+1:]
-		first := -1
-		for j := i + 1; j < len(in); j++ {
-			if in[j].Kind != "master" || in[j].Label != to {
-				continue
-			}
-			if first < 0 {
-				if in[j].Type != "+sdown" {
-					break
-				}
-				first = j
-				continue
-			}
-			if in[j].Type == "-sdown" {
-				drop[first], drop[j] = true, true
-			}
-			break
-		}
-	}
-	var out []Event
-	for i, e := range in {
-		if !drop[i] {
 			out = append(out, e)
 		}
 	}
