@@ -7,6 +7,7 @@ LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COM
 .PHONY: all build test unit integration bench fuzz compare demo upstream fmt vet deps clean sim sim-speed
 .PHONY: install deb image
 .PHONY: bench-tool bench-failover bench-scale bench-throughput bench-all
+.PHONY: soak
 
 all: build
 
@@ -83,6 +84,20 @@ bench-throughput: build bench-tool
 
 bench-all: build bench-tool
 	$(BENCH_TOOL) all $(BENCH_FLAGS)
+
+# The soak (root: network namespaces): three test hosts, each with a
+# go-sentinel and a node of two data sets (one with the min-replicas
+# guard), writing clients, and a random schedule of faults (kills,
+# restarts, partitions, heals, SIGSTOP) for DURATION; then the fleet must
+# converge with every invariant kept. Prints the failovers done, the
+# faults injected and the acknowledged writes lost (TestRelSoak in
+# test/integration/rel_soak_test.go; REL_SEED=<seed> replays a schedule).
+# Also flaps the master's link for a minute (TestRelFlappingLink, 20 s in
+# make test). The Sentinels' logs and configs are left in SOAK_ARTIFACTS.
+DURATION ?= 30m
+SOAK_ARTIFACTS ?= /tmp/go-sentinel-soak
+soak: build
+	REL_SOAK=$(DURATION) REL_FLAP=1m REL_ARTIFACTS=$(SOAK_ARTIFACTS) $(GO) test -race -count=1 -timeout 0 -run '^(TestRelSoak|TestRelFlappingLink)$$' -v ./test/integration/
 
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build

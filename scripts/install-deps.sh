@@ -7,8 +7,11 @@
 # (redis-rb), nodejs and npm, and the npm packages locked in
 # test/integration/clients/package-lock.json (ioredis); iproute2 and
 # iptables for the failure-detection test that drops a test host's packets
-# in a network namespace (test/integration/netns_test.go); for the
-# packaging tests (test/packaging) bash-completion, strace and podman.
+# in a network namespace (test/integration/netns_test.go) and the
+# reliability tests' namespaced hosts (test/integration/rel_*_test.go);
+# for the packaging tests (test/packaging) bash-completion, strace and
+# podman; faketime, whose libfaketime TestRelFaketimeCannotMoveGoClock
+# preloads to show that it cannot move a Go binary's clock.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 need=()
@@ -28,6 +31,7 @@ command -v npm            >/dev/null 2>&1 || need+=(npm)
 [ -f /usr/share/bash-completion/bash_completion ] || need+=(bash-completion)
 command -v strace         >/dev/null 2>&1 || need+=(strace)
 command -v podman         >/dev/null 2>&1 || need+=(podman)
+ls /usr/lib/*/faketime/libfaketime.so.1 >/dev/null 2>&1 || need+=(faketime)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo

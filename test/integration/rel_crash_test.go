@@ -41,8 +41,8 @@ func relCheckConfig(t *testing.T, s *relSentinel, myid string) string {
 	return text
 }
 
-// TestRelLeaderCrashMidFailover kills the leader of a failover at three
-// points of it and restarts it, on a fleet of three hosts, each with a
+// TestRelLeaderCrashAfterVote, ...AfterPromotion and ...DuringReconfig
+// kill the leader of a failover at three points of it and restart it, on a fleet of three hosts, each with a
 // redis-server and a go-sentinel (quorum 2, down-after 1 s,
 // failover-timeout 4 s), whose master is killed:
 //
@@ -62,117 +62,124 @@ func relCheckConfig(t *testing.T, s *relSentinel, myid string) string {
 // restarted, it rejoins with the same myid; the fleet completes or
 // retries the failover, exactly one failover results, and the old master
 // follows the new one once restarted. Times and attempts are logged.
-func TestRelLeaderCrashMidFailover(t *testing.T) {
-	for _, tc := range []struct {
-		name, sim string
-		last      string // the crashed leader's last event
-	}{
-		{"after the vote", "crash-after-election", "+elected-leader"},
-		{"after SLAVEOF NO ONE", "crash-after-promotion", "+promoted-slave"},
-		{"during replica reconfiguration", "", "+slave-reconf-inprog"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var f *relFleet
-			o := relFleetOpts{FailoverTimeout: 4 * time.Second}
-			if tc.sim != "" {
-				f = newRelFleetOn(t, newRelLoopLab(t, 3), o)
-			} else {
-				o.Groups = []*relGroup{{Name: "mymaster", Port: 6379,
-					NodeExtra: map[int][]string{1: {"replica-priority 10", "repl-diskless-sync-delay 5"}}}}
-				f = newRelFleet(t, 3, o)
+func TestRelLeaderCrashAfterVote(t *testing.T) {
+	relLeaderCrash(t, relCrashCase{"after the vote", "crash-after-election", "+elected-leader"})
+}
+
+func TestRelLeaderCrashAfterPromotion(t *testing.T) {
+	relLeaderCrash(t, relCrashCase{"after SLAVEOF NO ONE", "crash-after-promotion", "+promoted-slave"})
+}
+
+func TestRelLeaderCrashDuringReconfig(t *testing.T) {
+	relLeaderCrash(t, relCrashCase{"during replica reconfiguration", "", "+slave-reconf-inprog"})
+}
+
+// relCrashCase is one point of a failover where the leader crashes.
+type relCrashCase struct {
+	name, sim string // sim: the SIMULATE-FAILURE flag, "" for SIGKILL
+	last      string // the crashed leader's last event
+}
+
+func relLeaderCrash(t *testing.T, tc relCrashCase) {
+	var f *relFleet
+	o := relFleetOpts{FailoverTimeout: 4 * time.Second}
+	if tc.sim != "" {
+		f = newRelFleetOn(t, newRelLoopLab(t, 3), o)
+	} else {
+		o.Groups = []*relGroup{{Name: "mymaster", Port: 6379,
+			NodeExtra: map[int][]string{1: {"replica-priority 10", "repl-diskless-sync-delay 5"}}}}
+		f = newRelFleet(t, 3, o)
+	}
+	g := f.groups[0]
+	old, behind, other := g.nodes[0], g.nodes[1], g.nodes[2]
+	ids := map[*relSentinel]string{}
+	for _, s := range f.sentinels {
+		ids[s] = s.myID()
+		if tc.sim != "" {
+			if _, err := s.do("SENTINEL", "SIMULATE-FAILURE", tc.sim); err != nil {
+				t.Fatal(err)
 			}
-			g := f.groups[0]
-			old, behind, other := g.nodes[0], g.nodes[1], g.nodes[2]
-			ids := map[*relSentinel]string{}
-			for _, s := range f.sentinels {
-				ids[s] = s.myID()
-				if tc.sim != "" {
-					if _, err := s.do("SENTINEL", "SIMULATE-FAILURE", tc.sim); err != nil {
-						t.Fatal(err)
-					}
-				}
+		}
+	}
+	if tc.sim == "" {
+		behind.host.cutReplication(old.host)
+		for i := 0; i < 200; i++ {
+			if _, err := relDo(t, old.Addr(), "SET", fmt.Sprintf("k%d", i), i); err != nil {
+				t.Fatal(err)
 			}
-			if tc.sim == "" {
-				behind.host.cutReplication(old.host)
-				for i := 0; i < 200; i++ {
-					if _, err := relDo(t, old.Addr(), "SET", fmt.Sprintf("k%d", i), i); err != nil {
-						t.Fatal(err)
-					}
-				}
-				waitFor(t, 10*time.Second, "the other replica to be ahead", func() bool {
-					return relOffset(t, other.Addr()) > relOffset(t, behind.Addr())
-				})
-			}
-			killedAt := time.Now()
-			old.kill()
-			if tc.sim == "" {
-				f.lab.healAll()
-			}
-			var leader *relSentinel
-			waitFor(t, 30*time.Second, "the leader to crash or reach the moment", func() bool {
-				for _, s := range f.sentinels {
-					if tc.sim != "" {
-						if done, code := s.p.exited(); done {
-							if code != 99 {
-								t.Fatalf("%s exited with %d, want 99", s, code)
-							}
-							leader = s
-						}
-					} else if len(s.logged(t, "+slave-reconf-inprog slave "+other.Addr())) > 0 {
-						s.kill()
-						leader = s
-					}
-				}
-				return leader != nil
-			})
-			crashedAt := time.Now()
-			for _, s := range f.sentinels {
-				if s != leader && tc.sim != "" {
-					s.do("SENTINEL", "SIMULATE-FAILURE", "help") // clears the flags, as in Redis
-				}
-			}
-			last := relLastEvent(t, leader)
-			if !strings.HasPrefix(last, tc.last) {
-				t.Errorf("%s crashed after %q, want after %s", leader, last, tc.last)
-			}
-			if len(leader.logged(t, "+failover-end")) != 0 {
-				t.Errorf("%s finished the failover before it was killed", leader)
-			}
-			before := relCheckConfig(t, leader, ids[leader])
-			leader.restart()
-			if id := leader.myID(); id != ids[leader] {
-				t.Errorf("%s restarted with myid %s, was %s", leader, id, ids[leader])
-			}
-			newMaster := f.waitConverged(g, 60*time.Second)
-			convergedAt := time.Now()
-			if newMaster == old.Addr() {
-				t.Fatalf("converged on the killed master")
-			}
-			old.restart()
-			if m := f.waitConverged(g, 30*time.Second); m != newMaster {
-				t.Errorf("after the old master's restart the fleet converged on %s, was %s", m, newMaster)
-			}
-			if r, m := relRole(t, old.Addr()); r != "slave" || m != newMaster {
-				t.Errorf("the old master is %q of %q", r, m)
-			}
-			attempts, switches := 0, map[string]bool{}
-			for _, s := range f.sentinels {
-				attempts += len(s.logged(t, "+try-failover"))
-				for _, l := range s.switches("mymaster") {
-					switches[strings.TrimSpace(l)] = true
-				}
-				if n := s.listLen("SENTINELS", "mymaster"); n != 2 {
-					t.Errorf("%s lists %d other Sentinels, want 2", s, n)
-				}
-			}
-			cfg := f.sentinels[0].masterFields("mymaster")["config-epoch"]
-			t.Logf("%s: %s crashed %v after the master's kill (last event %q); the fleet converged on %s %v after the crash; %d failover attempts, switches %v, config epoch %s; config before the restart:\n%s",
-				tc.name, leader, crashedAt.Sub(killedAt).Round(time.Millisecond), last, newMaster,
-				convergedAt.Sub(crashedAt).Round(time.Millisecond), attempts, relKeys(switches), cfg, relGenerated(before))
-			if len(switches) != 1 {
-				t.Errorf("%d different switches: %v", len(switches), relKeys(switches))
-			}
+		}
+		waitFor(t, 10*time.Second, "the other replica to be ahead", func() bool {
+			return relOffset(t, other.Addr()) > relOffset(t, behind.Addr())
 		})
+	}
+	killedAt := time.Now()
+	old.kill()
+	if tc.sim == "" {
+		f.lab.healAll()
+	}
+	var leader *relSentinel
+	waitFor(t, 30*time.Second, "the leader to crash or reach the moment", func() bool {
+		for _, s := range f.sentinels {
+			if tc.sim != "" {
+				if done, code := s.p.exited(); done {
+					if code != 99 {
+						t.Fatalf("%s exited with %d, want 99", s, code)
+					}
+					leader = s
+				}
+			} else if len(s.logged(t, "+slave-reconf-inprog slave "+other.Addr())) > 0 {
+				s.kill()
+				leader = s
+			}
+		}
+		return leader != nil
+	})
+	crashedAt := time.Now()
+	for _, s := range f.sentinels {
+		if s != leader && tc.sim != "" {
+			s.do("SENTINEL", "SIMULATE-FAILURE", "help") // clears the flags, as in Redis
+		}
+	}
+	last := relLastEvent(t, leader)
+	if !strings.HasPrefix(last, tc.last) {
+		t.Errorf("%s crashed after %q, want after %s", leader, last, tc.last)
+	}
+	if len(leader.logged(t, "+failover-end")) != 0 {
+		t.Errorf("%s finished the failover before it was killed", leader)
+	}
+	before := relCheckConfig(t, leader, ids[leader])
+	leader.restart()
+	if id := leader.myID(); id != ids[leader] {
+		t.Errorf("%s restarted with myid %s, was %s", leader, id, ids[leader])
+	}
+	newMaster := f.waitConverged(g, 60*time.Second)
+	convergedAt := time.Now()
+	if newMaster == old.Addr() {
+		t.Fatalf("converged on the killed master")
+	}
+	old.restart()
+	if m := f.waitConverged(g, 30*time.Second); m != newMaster {
+		t.Errorf("after the old master's restart the fleet converged on %s, was %s", m, newMaster)
+	}
+	if r, m := relRole(t, old.Addr()); r != "slave" || m != newMaster {
+		t.Errorf("the old master is %q of %q", r, m)
+	}
+	attempts, switches := 0, map[string]bool{}
+	for _, s := range f.sentinels {
+		attempts += len(s.logged(t, "+try-failover"))
+		for _, l := range s.switches("mymaster") {
+			switches[strings.TrimSpace(l)] = true
+		}
+		if n := s.listLen("SENTINELS", "mymaster"); n != 2 {
+			t.Errorf("%s lists %d other Sentinels, want 2", s, n)
+		}
+	}
+	cfg := f.sentinels[0].masterFields("mymaster")["config-epoch"]
+	t.Logf("%s: %s crashed %v after the master's kill (last event %q); the fleet converged on %s %v after the crash; %d failover attempts, switches %v, config epoch %s; config before the restart:\n%s",
+		tc.name, leader, crashedAt.Sub(killedAt).Round(time.Millisecond), last, newMaster,
+		convergedAt.Sub(crashedAt).Round(time.Millisecond), attempts, relKeys(switches), cfg, relGenerated(before))
+	if len(switches) != 1 {
+		t.Errorf("%d different switches: %v", len(switches), relKeys(switches))
 	}
 }
 

@@ -131,9 +131,13 @@ func (h *relHost) startRedis(t *testing.T, port int, replicaOf *relNode, extra .
 // kill ends the node with SIGKILL.
 func (n *relNode) kill() { killProc(n.p) }
 
-// restart starts a killed node again from its config file.
+// restart starts a killed node again from its config file (it does
+// nothing while the node runs).
 func (n *relNode) restart() {
 	n.t.Helper()
+	if done, _ := n.p.exited(); !done {
+		return
+	}
 	n.p = n.host.run(n.t, n.dir, needBinary(n.t, "redis-server"), n.conf)
 	n.p.Port = n.Port
 }
@@ -191,9 +195,13 @@ func (s *relSentinel) start() {
 }
 
 // kill ends the Sentinel with SIGKILL; restart starts it again on the
-// same config and log files.
-func (s *relSentinel) kill()    { killProc(s.p) }
-func (s *relSentinel) restart() { s.start() }
+// same config and log files (it does nothing while it runs).
+func (s *relSentinel) kill() { killProc(s.p) }
+func (s *relSentinel) restart() {
+	if done, _ := s.p.exited(); done {
+		s.start()
+	}
+}
 
 // do runs a command on the Sentinel.
 func (s *relSentinel) do(args ...any) (any, error) { return relDo(s.t, s.Addr(), args...) }
@@ -622,15 +630,26 @@ func (w *relWriter) lost(t *testing.T, addr string) (lost []relAck, acked int) {
 	return lost, len(all)
 }
 
-// relLostSummary describes lost writes by who acknowledged them.
+// relLostSummary describes lost writes by who acknowledged them, and
+// when (the first and last acknowledgement).
 func relLostSummary(lost []relAck) string {
-	by := map[string]int{}
+	type span struct {
+		n           int
+		first, last time.Time
+	}
+	by := map[string]*span{}
 	for _, a := range lost {
-		by[a.addr]++
+		sp := by[a.addr]
+		if sp == nil {
+			sp = &span{first: a.at}
+			by[a.addr] = sp
+		}
+		sp.n++
+		sp.last = a.at
 	}
 	var parts []string
-	for a, n := range by {
-		parts = append(parts, fmt.Sprintf("%d acknowledged by %s", n, a))
+	for a, sp := range by {
+		parts = append(parts, fmt.Sprintf("%d acknowledged by %s from %s to %s", sp.n, a, sp.first.Format("15:04:05.000"), sp.last.Format("15:04:05.000")))
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")

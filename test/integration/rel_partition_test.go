@@ -17,8 +17,8 @@ const relGuardLag = 2
 // relGuard is the min-replicas guard of Redis's documentation.
 var relGuard = []string{"min-replicas-to-write 1", fmt.Sprintf("min-replicas-max-lag %d", relGuardLag)}
 
-// TestRelPartitionMasterIsolated cuts the master's host off from the two
-// other hosts (each runs a redis-server and a go-sentinel, quorum 2) while
+// TestRelPartitionMasterIsolatedNoGuard and ...WithGuard cut the
+// master's host off from the two other hosts (each runs a redis-server and a go-sentinel, quorum 2) while
 // a client on the master's side of the partition keeps writing to it.
 // The majority promotes a replica, the Sentinel on the master's host
 // never does anything, and after the heal exactly one master remains and
@@ -28,84 +28,85 @@ var relGuard = []string{"min-replicas-to-write 1", fmt.Sprintf("min-replicas-max
 // isolated master refuses writes from max-lag (plus the replicas'
 // once-a-second acknowledgement and Redis's once-a-second check) after
 // the cut. The figures are logged.
-func TestRelPartitionMasterIsolated(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		extra []string
-	}{{"no guard", nil}, {"min-replicas guard", relGuard}} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newRelFleet(t, 3, relFleetOpts{Groups: []*relGroup{{Name: "mymaster", Port: 6379, Extra: tc.extra}}})
-			g := f.groups[0]
-			old := g.nodes[0]
-			minority := f.sentinels[0]
-			w, stopWriter := startRelWriter(t, "w", func() string { return old.Addr() })
-			waitFor(t, 10*time.Second, "the first acknowledged writes", func() bool { return w.ackedBy(old.Addr(), time.Time{}, time.Time{}) >= 20 })
+func TestRelPartitionMasterIsolatedNoGuard(t *testing.T) {
+	relMasterIsolated(t, "no guard", nil)
+}
 
-			cutAt := time.Now()
-			old.host.cutOff()
-			var promoted *relNode
-			waitFor(t, 30*time.Second, "the majority to promote a replica", func() bool {
-				if a := minority.masterAddr("mymaster"); a != old.Addr() {
-					t.Fatalf("%s, on the minority side, names %q as master during the partition", minority, a)
-				}
-				a := f.sentinels[1].masterAddr("mymaster")
-				if a == "" || a == old.Addr() || f.sentinels[2].masterAddr("mymaster") != a {
-					return false
-				}
-				promoted = g.node(a)
-				r, _ := relRole(t, a)
-				return r == "master"
-			})
-			promotedAt := time.Now()
-			// Hold the partition long enough for the guard to bite.
-			time.Sleep(time.Until(cutAt.Add((relGuardLag + 5) * time.Second)))
-			if r, _ := relRole(t, old.Addr()); r != "master" {
-				t.Errorf("the isolated old master reports role %q before the heal", r)
-			}
-			if a := minority.masterAddr("mymaster"); a != old.Addr() {
-				t.Errorf("%s names %q before the heal", minority, a)
-			}
-			for _, typ := range []string{"+odown master mymaster", "+try-failover", "+switch-master"} {
-				if l := minority.logged(t, typ); len(l) != 0 {
-					t.Errorf("%s, on the minority side, logged %q", minority, l[0].text)
-				}
-			}
-			healAt := time.Now()
-			f.lab.healAll()
-			final := f.waitConverged(g, 30*time.Second)
-			if final != promoted.Addr() {
-				t.Errorf("converged on %s, not on the promoted %s", final, promoted)
-			}
-			if r, m := relRole(t, old.Addr()); r != "slave" || m != final {
-				t.Errorf("old master: role %q of %q", r, m)
-			}
-			stopWriter()
-			for _, s := range f.sentinels {
-				if n := len(s.switches("mymaster")); n != 1 {
-					t.Errorf("%s logged %d +switch-master, want 1: %v", s, n, s.switches("mymaster"))
-				}
-			}
+func TestRelPartitionMasterIsolatedWithGuard(t *testing.T) {
+	relMasterIsolated(t, "min-replicas guard", relGuard)
+}
 
-			lost, acked := w.lost(t, final)
-			afterCut := w.ackedBy(old.Addr(), cutAt.Add(100*time.Millisecond), time.Time{})
-			during := w.ackedBy(old.Addr(), cutAt.Add(100*time.Millisecond), healAt)
-			guardBy := cutAt.Add((relGuardLag + 4) * time.Second)
-			lateAcks := w.ackedBy(old.Addr(), guardBy, healAt)
-			t.Logf("%s: failover %v after the cut; partition held %v; %d writes acknowledged in all; the isolated master acknowledged %d during the partition (%d of them from cut+%v) and %d after the heal until its demotion; %d lost (%s); refused: %v",
-				tc.name, promotedAt.Sub(cutAt).Round(time.Millisecond), healAt.Sub(cutAt).Round(time.Millisecond), acked,
-				during, lateAcks, guardBy.Sub(cutAt), afterCut-during, len(lost), relLostSummary(lost), w.refusals())
-			if len(lost) < afterCut {
-				t.Errorf("%d writes lost, fewer than the %d the isolated master acknowledged after the cut: the split-brain is not what Redis's documentation says", len(lost), afterCut)
-			}
-			if tc.extra != nil {
-				if lateAcks != 0 {
-					t.Errorf("with the guard, the isolated master still acknowledged %d writes %v after the cut", lateAcks, guardBy.Sub(cutAt))
-				}
-				if w.refusals()["NOREPLICAS"] == 0 {
-					t.Error("with the guard, no write was refused with NOREPLICAS")
-				}
-			}
-		})
+func relMasterIsolated(t *testing.T, name string, extra []string) {
+	f := newRelFleet(t, 3, relFleetOpts{Groups: []*relGroup{{Name: "mymaster", Port: 6379, Extra: extra}}})
+	g := f.groups[0]
+	old := g.nodes[0]
+	minority := f.sentinels[0]
+	w, stopWriter := startRelWriter(t, "w", func() string { return old.Addr() })
+	waitFor(t, 10*time.Second, "the first acknowledged writes", func() bool { return w.ackedBy(old.Addr(), time.Time{}, time.Time{}) >= 20 })
+
+	cutAt := time.Now()
+	old.host.cutOff()
+	var promoted *relNode
+	waitFor(t, 30*time.Second, "the majority to promote a replica", func() bool {
+		if a := minority.masterAddr("mymaster"); a != old.Addr() {
+			t.Fatalf("%s, on the minority side, names %q as master during the partition", minority, a)
+		}
+		a := f.sentinels[1].masterAddr("mymaster")
+		if a == "" || a == old.Addr() || f.sentinels[2].masterAddr("mymaster") != a {
+			return false
+		}
+		promoted = g.node(a)
+		r, _ := relRole(t, a)
+		return r == "master"
+	})
+	promotedAt := time.Now()
+	// Hold the partition long enough for the guard to bite.
+	time.Sleep(time.Until(cutAt.Add((relGuardLag + 5) * time.Second)))
+	if r, _ := relRole(t, old.Addr()); r != "master" {
+		t.Errorf("the isolated old master reports role %q before the heal", r)
+	}
+	if a := minority.masterAddr("mymaster"); a != old.Addr() {
+		t.Errorf("%s names %q before the heal", minority, a)
+	}
+	for _, typ := range []string{"+odown master mymaster", "+try-failover", "+switch-master"} {
+		if l := minority.logged(t, typ); len(l) != 0 {
+			t.Errorf("%s, on the minority side, logged %q", minority, l[0].text)
+		}
+	}
+	healAt := time.Now()
+	f.lab.healAll()
+	final := f.waitConverged(g, 30*time.Second)
+	if final != promoted.Addr() {
+		t.Errorf("converged on %s, not on the promoted %s", final, promoted)
+	}
+	if r, m := relRole(t, old.Addr()); r != "slave" || m != final {
+		t.Errorf("old master: role %q of %q", r, m)
+	}
+	stopWriter()
+	for _, s := range f.sentinels {
+		if n := len(s.switches("mymaster")); n != 1 {
+			t.Errorf("%s logged %d +switch-master, want 1: %v", s, n, s.switches("mymaster"))
+		}
+	}
+
+	lost, acked := w.lost(t, final)
+	afterCut := w.ackedBy(old.Addr(), cutAt.Add(100*time.Millisecond), time.Time{})
+	during := w.ackedBy(old.Addr(), cutAt.Add(100*time.Millisecond), healAt)
+	guardBy := cutAt.Add((relGuardLag + 4) * time.Second)
+	lateAcks := w.ackedBy(old.Addr(), guardBy, healAt)
+	t.Logf("%s: failover %v after the cut; partition held %v; %d writes acknowledged in all; the isolated master acknowledged %d during the partition (%d of them from cut+%v) and %d after the heal until its demotion; %d lost (%s); refused: %v",
+		name, promotedAt.Sub(cutAt).Round(time.Millisecond), healAt.Sub(cutAt).Round(time.Millisecond), acked,
+		during, lateAcks, guardBy.Sub(cutAt), afterCut-during, len(lost), relLostSummary(lost), w.refusals())
+	if len(lost) < afterCut {
+		t.Errorf("%d writes lost, fewer than the %d the isolated master acknowledged after the cut: the split-brain is not what Redis's documentation says", len(lost), afterCut)
+	}
+	if extra != nil {
+		if lateAcks != 0 {
+			t.Errorf("with the guard, the isolated master still acknowledged %d writes %v after the cut", lateAcks, guardBy.Sub(cutAt))
+		}
+		if w.refusals()["NOREPLICAS"] == 0 {
+			t.Error("with the guard, no write was refused with NOREPLICAS")
+		}
 	}
 }
 
