@@ -93,11 +93,14 @@ bench-all: build bench-tool
 # faults injected and the acknowledged writes lost (TestRelSoak in
 # test/integration/rel_soak_test.go; REL_SEED=<seed> replays a schedule).
 # Also flaps the master's link for a minute (TestRelFlappingLink, 20 s in
-# make test). The Sentinels' logs and configs are left in SOAK_ARTIFACTS.
+# make test) and shows a quorum-1 minority failing over a healthy master
+# next to redis-sentinel (TestRelQuorumOneMinority). The Sentinels' logs
+# and configs are left in SOAK_ARTIFACTS.
 DURATION ?= 30m
 SOAK_ARTIFACTS ?= /tmp/go-sentinel-soak
 soak: build
-	REL_SOAK=$(DURATION) REL_FLAP=1m REL_ARTIFACTS=$(SOAK_ARTIFACTS) $(GO) test -race -count=1 -timeout 0 -run '^(TestRelSoak|TestRelFlappingLink)$$' -v ./test/integration/
+	REL_SOAK=$(DURATION) REL_FLAP=1m REL_LONG=1 REL_ARTIFACTS=$(SOAK_ARTIFACTS) $(GO) test -race -count=1 -timeout 0 \
+		-run '^(TestRelSoak|TestRelFlappingLink|TestRelQuorumOneMinority)$$' -v ./test/integration/
 
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build

@@ -322,3 +322,51 @@ func TestRelTwoSentinelsQuorumOne(t *testing.T) {
 		})
 	}
 }
+
+// TestRelQuorumOneMinority shows the hazard the check command's
+// quorum-below-majority rule warns about, on real processes: three hosts,
+// each with a redis-server and a Sentinel, quorum 1, and the Sentinel of
+// h3 cut from the master only (the master is healthy and the two other
+// Sentinels reach it). With quorum 1 that Sentinel declares the master
+// objectively down on its own, and the others grant it their votes
+// without looking at the master (Redis's rule), so a minority of one
+// fails over a reachable master. go-sentinel does what redis-sentinel
+// does (run the same way as the reference): the test checks that both
+// daemons come to the same outcome, and logs it. It runs in make soak
+// (REL_LONG=1), not in make test.
+func TestRelQuorumOneMinority(t *testing.T) {
+	if os.Getenv("REL_LONG") == "" {
+		t.Skip("runs with make soak (REL_LONG=1)")
+	}
+	outcome := map[daemonKind]string{}
+	for _, kind := range []daemonKind{goSentinel, redisSentinel} {
+		t.Run(string(kind), func(t *testing.T) {
+			f := newRelFleet(t, 3, relFleetOpts{Quorum: 1, Kinds: []daemonKind{kind, kind, kind}})
+			g := f.groups[0]
+			master := g.nodes[0]
+			h1, h3 := f.lab.hosts[0], f.lab.hosts[2]
+			h3.cutPort(h1, master.Port)
+			time.Sleep(6 * time.Second)
+			f.lab.healAll()
+			final := f.waitConverged(g, 30*time.Second)
+			switches := map[string]bool{}
+			for _, s := range f.sentinels {
+				for _, l := range s.switches("mymaster") {
+					switches[l] = true
+				}
+			}
+			leader := ""
+			for _, s := range f.sentinels {
+				if len(s.logged(t, "+elected-leader")) > 0 {
+					leader = s.String()
+				}
+			}
+			outcome[kind] = fmt.Sprintf("%d failovers", len(switches))
+			t.Logf("%s: the Sentinel of h3 cut from the healthy master for 6 s: %d failovers (leader %q), final master %s (was %s)",
+				kind, len(switches), leader, final, master.Addr())
+		})
+	}
+	if len(outcome) == 2 && outcome[goSentinel] != outcome[redisSentinel] {
+		t.Errorf("go-sentinel: %s; redis-sentinel: %s", outcome[goSentinel], outcome[redisSentinel])
+	}
+}
