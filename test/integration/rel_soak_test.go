@@ -335,6 +335,7 @@ func TestRelSoak(t *testing.T) {
 	}
 	injected := map[string]int{}
 	faults := 0
+	var windows []relFaultWindow
 	for end := began.Add(soakFor); time.Now().Before(end); {
 		n := 1
 		if rng.Intn(5) == 0 {
@@ -360,6 +361,7 @@ func TestRelSoak(t *testing.T) {
 			faults++
 		}
 		logf("%s for %v", strings.Join(names, " + "), hold)
+		windows = append(windows, relFaultWindow{name: strings.Join(names, " + "), at: time.Now(), offset: time.Since(began).Round(time.Second)})
 		time.Sleep(hold)
 		for i := len(fs) - 1; i >= 0; i-- {
 			fs[i].undo()
@@ -410,6 +412,9 @@ func TestRelSoak(t *testing.T) {
 	for _, g := range f.groups {
 		w := writers[g]
 		lost, acked := w.lost(t, finals[g])
+		if len(lost) > 0 {
+			t.Logf("SOAK %s: lost writes by the fault last injected when they were acknowledged: %s", g.Name, relAttribute(lost, windows))
+		}
 		guard := "no guard"
 		if g.Extra != nil {
 			guard = fmt.Sprintf("min-replicas-to-write 1, max-lag %d", relGuardLag)
@@ -441,4 +446,44 @@ func relSaveLogs(t *testing.T, f *relFleet, dir string) {
 		}
 	}
 	t.Logf("Sentinel logs and configs saved in %s", dir)
+}
+
+// relFaultWindow is when the soak injected a fault (one or two at once).
+type relFaultWindow struct {
+	name   string
+	at     time.Time
+	offset time.Duration // since the soak began
+}
+
+// relAttribute counts lost writes by the fault injected last before each
+// was acknowledged (or up to 1 s after it: a write acknowledged just
+// before a master is killed or cut off is lost with it).
+func relAttribute(lost []relAck, windows []relFaultWindow) string {
+	by := map[string]int{}
+	for _, a := range lost {
+		name := "before any fault"
+		for _, w := range windows {
+			if w.at.After(a.at.Add(time.Second)) {
+				break
+			}
+			name = fmt.Sprintf("%s (at %v)", w.name, w.offset)
+		}
+		by[name]++
+	}
+	type row struct {
+		name string
+		n    int
+	}
+	var rows []row
+	for k, v := range by {
+		rows = append(rows, row{k, v})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		return rows[i].n > rows[j].n || (rows[i].n == rows[j].n && rows[i].name < rows[j].name)
+	})
+	var out []string
+	for _, r := range rows {
+		out = append(out, fmt.Sprintf("%d after %s", r.n, r.name))
+	}
+	return strings.Join(out, "; ")
 }
