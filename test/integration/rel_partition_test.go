@@ -292,7 +292,8 @@ func relKeys(m map[string]bool) []string {
 // can never be elected: a failover needs the votes of a majority of the
 // Sentinels, 2 of 2. No failover happens, and its log says so: the
 // attempt is aborted with -failover-abort-not-elected, as redis-sentinel
-// does (the same run on Debian's redis-sentinel is the reference).
+// does (the same run on Debian's redis-sentinel is the reference); the
+// log does not say why, SENTINEL EXPLAIN does (a majority of 2).
 func TestRelTwoSentinelsQuorumOne(t *testing.T) {
 	for _, kind := range []daemonKind{goSentinel, redisSentinel} {
 		t.Run(string(kind), func(t *testing.T) {
@@ -314,6 +315,19 @@ func TestRelTwoSentinelsQuorumOne(t *testing.T) {
 			}
 			t.Logf("%s logged:\n%s", survivor, strings.Join(seq, "\n"))
 			relNoFailover(t, &relFleet{t: t, sentinels: []*relSentinel{survivor}}, "mymaster", master.Addr(), marks)
+			if kind == goSentinel {
+				// The log says only that it was not elected; SENTINEL
+				// EXPLAIN says why.
+				v, err := survivor.do("SENTINEL", "EXPLAIN", "mymaster", "TEXT")
+				if err != nil {
+					t.Fatalf("SENTINEL EXPLAIN: %v", err)
+				}
+				text := fmt.Sprint(v)
+				t.Logf("SENTINEL EXPLAIN mymaster:\n%s", text)
+				if !strings.Contains(text, "majority of 2") {
+					t.Errorf("SENTINEL EXPLAIN does not say that a majority of 2 is needed")
+				}
+			}
 			for _, want := range []string{"+sdown master mymaster", "+odown master mymaster", "+try-failover master mymaster", "-failover-abort-not-elected master mymaster"} {
 				if len(survivor.logged(t, want)) == 0 {
 					t.Errorf("%s did not log %q", survivor, want)
