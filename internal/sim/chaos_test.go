@@ -14,7 +14,8 @@ import (
 // quiet period every Sentinel must name the same master, which must be the
 // only server in the master role.
 func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
-	c := StandardWith(t, Options{Seed: seed, ViewCheckEvery: 3}, topo)
+	_, campaign := t.(*seedTB)
+	c := StandardWith(t, Options{Seed: seed, ViewCheckEvery: 3, NoTrace: campaign}, topo)
 	settle(t, c, topo.withDefaults().Replicas)
 	rnd := c.Rand()
 	names := append(c.NodeNames(), c.ServerNames()...)

@@ -41,6 +41,10 @@ type Options struct {
 	// every N-th tick of the node. The other invariants run after every
 	// step regardless.
 	ViewCheckEvery int
+	// NoTrace keeps no trace: for a campaign that only needs to know
+	// whether a seed passes (a failing seed replays with the trace, see
+	// TestChaos). The invariants are checked all the same.
+	NoTrace bool
 	// Accel is the failover accelerations of every node; nil is
 	// monitor.DefaultAccel(), what the daemon runs with. Use
 	// &monitor.Accel{} for Redis's timing.

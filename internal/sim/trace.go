@@ -25,6 +25,9 @@ type LogRecord struct {
 // tracef appends one line to the trace: the virtual time since the start
 // in seconds with milliseconds, who it concerns, and what happened.
 func (c *Cluster) tracef(who, format string, args ...any) {
+	if c.opts.NoTrace {
+		return
+	}
 	d := c.now.Sub(c.start)
 	line := fmt.Sprintf("%6d.%03d %-3s ", int64(d/time.Second), int64(d%time.Second/time.Millisecond), who) + fmt.Sprintf(format, args...)
 	c.trace = append(c.trace, line)
