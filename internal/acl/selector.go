@@ -226,7 +226,10 @@ func (s *selector) allowCommand(name string) error {
 		return ErrUnknownCommand
 	case cmd.Parent != nil:
 		return ErrFirstArgOfSub
-	case sub == "":
+	case sub == "", strings.ContainsAny(sub, " \t\n\v\f\r"):
+		// A first argument with white space is refused: ACL SAVE writes
+		// rules as they are, one user per line, so Redis 7.0 accepts
+		// `+ping|a\nb` and then writes an aclfile it cannot load.
 		return ErrSyntax
 	case cmd.Subs != nil:
 		full := catalogue.LookupListed(name)

@@ -6,7 +6,8 @@ package glob
 // Match reports whether s matches pattern. With nocase, letters compare
 // case-insensitively.
 func Match(pattern, s string, nocase bool) bool {
-	return match(pattern, s, nocase, 0)
+	var exhausted bool
+	return match(pattern, s, nocase, 0, &exhausted)
 }
 
 // maxNesting bounds the recursion on `*`, as Redis does, so a hostile
@@ -20,7 +21,13 @@ func lower(c byte) byte {
 	return c
 }
 
-func match(p, s string, nocase bool, depth int) bool {
+// match matches p against s. exhausted is shared by the whole match: it
+// is set once the rest of the pattern after some `*` matched nowhere in
+// the rest of the string; then no earlier `*` can help by matching more
+// (that would only start the rest later), and every `*` gives up at once.
+// Without it a pattern such as "*?*?*?0" takes exponential time (Redis
+// 7.0.9 added the same cut-off, CVE-2022-36021).
+func match(p, s string, nocase bool, depth int, exhausted *bool) bool {
 	if depth > maxNesting {
 		return false
 	}
@@ -34,10 +41,14 @@ func match(p, s string, nocase bool, depth int) bool {
 				return true
 			}
 			for i := 0; i <= len(s); i++ {
-				if match(p[1:], s[i:], nocase, depth+1) {
+				if match(p[1:], s[i:], nocase, depth+1, exhausted) {
 					return true
 				}
+				if *exhausted {
+					return false
+				}
 			}
+			*exhausted = true
 			return false
 		case '?':
 			if len(s) == 0 {

@@ -1,6 +1,9 @@
 package glob
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMatch(t *testing.T) {
 	tests := []struct {
@@ -35,6 +38,14 @@ func TestMatch(t *testing.T) {
 		{"a**", "a", false, true},
 		{"[", "a", false, false},
 		{"[a", "a", false, true},
+		{"*a*b", "xxaxxb", false, true},
+		{"*a*b", "xxaxxbx", false, false},
+		{"*?*?*?0", "abc0", false, true},
+		{"*?*?*?0", "ab0", false, false},
+		// Exponential without the cut-off (the fuzz crasher in
+		// testdata/fuzz/FuzzMatch): this test then does not finish.
+		{"*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?0", strings.Repeat("a", 200), false, false},
+		{"*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?0", strings.Repeat("a", 200) + "0", false, true},
 	}
 	for _, tt := range tests {
 		if got := Match(tt.p, tt.s, tt.nocase); got != tt.want {
