@@ -42,6 +42,18 @@ type Accel struct {
 	// first did not ask within a step.
 	ElectionStep   time.Duration
 	ElectionJitter time.Duration
+	// ElectionHold, when not zero, extends the ladder while a reachable
+	// Sentinel of smaller run id reports the master down: that one is
+	// about to ask for votes, and starting an election beside it would
+	// split them. Sentinels reach ODOWN up to a PING period apart (more
+	// than ElectionStep) and, when many masters die at once, each
+	// election started raises the current epoch, after which Redis's
+	// voting rule refuses the other candidates' older epochs: without the
+	// hold every Sentinel ran an election for every master and nearly all
+	// split. The hold lasts at most rank × ElectionHold after the ladder
+	// delay, so a lower Sentinel that says "down" but cannot lead delays
+	// the failover by that much at most.
+	ElectionHold time.Duration
 }
 
 // DefaultAccel returns the accelerations the daemon runs with.
@@ -56,5 +68,6 @@ func DefaultAccel() Accel {
 		MasterReconnectPeriod: 100 * time.Millisecond,
 		ElectionStep:          100 * time.Millisecond,
 		ElectionJitter:        20 * time.Millisecond,
+		ElectionHold:          time.Second,
 	}
 }

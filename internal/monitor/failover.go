@@ -44,11 +44,19 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 	}
 	if a := s.opts.Accel; a.ElectionStep > 0 || a.ElectionJitter > 0 {
 		if m.electionAt == 0 {
-			m.electionAt = now + int64(s.electionRank(m))*a.ElectionStep.Milliseconds() + s.rnd.Int63n(a.ElectionJitter.Milliseconds()+1)
+			rank, _ := s.electionRank(m)
+			m.electionAt = now + int64(rank)*a.ElectionStep.Milliseconds() + s.rnd.Int63n(a.ElectionJitter.Milliseconds()+1)
+			m.electionHoldUntil = m.electionAt + int64(rank)*a.ElectionHold.Milliseconds()
 		}
 		if now < m.electionAt {
 			s.deadline(m.electionAt)
 			return false
+		}
+		if now < m.electionHoldUntil {
+			if _, lowerDown := s.electionRank(m); lowerDown {
+				s.deadline(min(m.electionHoldUntil, now+a.ElectionStep.Milliseconds()))
+				return false
+			}
 		}
 	}
 	m.electionAt = 0
@@ -57,16 +65,17 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 }
 
 // electionRank is how many Sentinels of m that could lead (a live link,
-// not SDOWN) have a smaller run id than this one.
-func (s *Sentinel) electionRank(m *master) int {
-	rank := 0
+// not SDOWN) have a smaller run id than this one, and whether one of
+// them reports m down (it is about to ask for votes).
+func (s *Sentinel) electionRank(m *master) (rank int, lowerDown bool) {
 	me := strings.ToLower(s.myID)
 	for _, si := range m.sentinels {
 		if !si.link.disconnected(kindSentinel) && !si.has(flagSDown) && strings.ToLower(si.runID) < me {
 			rank++
+			lowerDown = lowerDown || si.has(flagMasterDown)
 		}
 	}
-	return rank
+	return rank, lowerDown
 }
 
 // startFailover enters wait_start with a new epoch; the self-vote of the

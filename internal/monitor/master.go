@@ -52,6 +52,8 @@ type master struct {
 	// ODOWN master after its random election delay (Accel); 0 when no
 	// delay is running.
 	electionAt int64
+	// electionHoldUntil bounds the hold of Accel.ElectionHold.
+	electionHoldUntil int64
 	// epochExhaustedLogged: the refusal to fail over at the largest
 	// epoch was logged.
 	epochExhaustedLogged bool
