@@ -1,68 +1,29 @@
 package links
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/tlstest"
 )
 
-// selfSignedCert writes a self-signed certificate for 127.0.0.1 and its key
-// to dir and returns their paths and a pool trusting the certificate.
-func selfSignedCert(t *testing.T, dir string) (certFile, keyFile string, roots *x509.CertPool) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "go-sentinel test"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	if err := os.WriteFile(certFile, certPEM, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	roots = x509.NewCertPool()
-	roots.AppendCertsFromPEM(certPEM)
-	return certFile, keyFile, roots
-}
-
 func TestLinksTLS(t *testing.T) {
-	certFile, keyFile, roots := selfSignedCert(t, t.TempDir())
-	srv := startServer(t, "port 0", "tls-port {port}", "tls-cert-file "+certFile, "tls-key-file "+keyFile,
-		"tls-ca-cert-file "+certFile, "tls-auth-clients no")
+	files, err := tlstest.Generate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	caPEM, err := os.ReadFile(files.CA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(caPEM)
+	srv := startServer(t, "port 0", "tls-port {port}", "tls-cert-file "+files.Cert, "tls-key-file "+files.Key,
+		"tls-ca-cert-file "+files.CA, "tls-auth-clients no")
 	l, s := newTestLinks(t, Options{TLSConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}})
 	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, ClientName: "tls-cmd"})
 	if got := call(t, l, s, 1, 1, "PING"); !reflect.DeepEqual(got, str("PONG")) {
