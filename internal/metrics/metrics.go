@@ -8,7 +8,6 @@
 package metrics
 
 import (
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -88,24 +87,30 @@ func New(read ReadFunc) *Metrics {
 	return m
 }
 
-// Observe counts one event. tl is the timeline of a +failover-timeline
-// event (nil for other events, or when the core no longer has it).
-func (m *Metrics) Observe(ev monitor.Event, tl *monitor.Timeline) {
-	m.events.WithLabelValues(ev.Type).Inc()
-	switch {
-	case ev.Master == "":
-	case ev.Type == "+try-failover":
+// Observe counts one event; a +failover-timeline event's phases come
+// from the timeline it carries.
+func (m *Metrics) Observe(ev monitor.Event) {
+	m.events.WithLabelValues(string(ev.Type)).Inc()
+	if ev.Master == "" {
+		return
+	}
+	if reason, ok := ev.Type.AbortReason(); ok {
+		m.aborted.WithLabelValues(ev.Master, reason).Inc()
+		return
+	}
+	switch ev.Type {
+	case monitor.EventTryFailover:
 		m.started.WithLabelValues(ev.Master).Inc()
-	case ev.Type == "+failover-end":
+	case monitor.EventFailoverEnd:
 		m.completed.WithLabelValues(ev.Master).Inc()
-	case ev.Type == "+failover-end-for-timeout":
+	case monitor.EventFailoverEndForTimeout:
 		m.endedForTimeout.WithLabelValues(ev.Master).Inc()
-	case ev.Type == "+switch-master":
+	case monitor.EventSwitchMaster:
 		m.switches.WithLabelValues(ev.Master).Inc()
-	case strings.HasPrefix(ev.Type, "-failover-abort-"):
-		m.aborted.WithLabelValues(ev.Master, strings.TrimPrefix(ev.Type, "-failover-abort-")).Inc()
-	case ev.Type == monitor.EventFailoverTimeline && tl != nil:
-		m.observeTimeline(ev.Master, *tl)
+	case monitor.EventFailoverTimeline:
+		if ev.Timeline != nil {
+			m.observeTimeline(ev.Master, *ev.Timeline)
+		}
 	}
 }
 

@@ -134,17 +134,17 @@ func TestGaugesFromTheCore(t *testing.T) {
 func TestEventsCounted(t *testing.T) {
 	_, read := newCore(t)
 	m := New(read)
-	ev := func(typ string) monitor.Event {
+	ev := func(typ monitor.EventType) monitor.Event {
 		return monitor.Event{Type: typ, Master: "m", Level: monitor.LevelWarning}
 	}
-	m.Observe(ev("+sdown"), nil)
-	m.Observe(ev("+try-failover"), nil)
-	m.Observe(ev("-failover-abort-not-elected"), nil)
-	m.Observe(ev("+try-failover"), nil)
-	m.Observe(ev("+failover-end-for-timeout"), nil)
-	m.Observe(ev("+failover-end"), nil)
-	m.Observe(ev("+switch-master"), nil)
-	m.Observe(monitor.Event{Type: "+tilt", Level: monitor.LevelWarning}, nil)
+	m.Observe(ev("+sdown"))
+	m.Observe(ev("+try-failover"))
+	m.Observe(ev("-failover-abort-not-elected"))
+	m.Observe(ev("+try-failover"))
+	m.Observe(ev("+failover-end-for-timeout"))
+	m.Observe(ev("+failover-end"))
+	m.Observe(ev("+switch-master"))
+	m.Observe(monitor.Event{Type: monitor.EventTilt, Level: monitor.LevelWarning})
 	got := gather(t, m)
 	want(t, got, "sentinel_events_total{type=+sdown}", 1)
 	want(t, got, "sentinel_events_total{type=+try-failover}", 2)
@@ -170,8 +170,8 @@ func TestTimelineHistograms(t *testing.T) {
 		{Phase: monitor.PhaseEnd, At: at(2230)},
 		{Phase: monitor.PhaseSwitched, At: at(2330)},
 	}}
-	m.Observe(monitor.Event{Type: "+failover-timeline", Master: "m"}, &tl)
-	m.Observe(monitor.Event{Type: "+failover-timeline", Master: "m"}, nil) // timeline gone: counted as an event only
+	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m", Timeline: &tl})
+	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m"}) // no timeline: counted as an event only
 	got := gather(t, m)
 	want(t, got, "sentinel_events_total{type=+failover-timeline}", 2)
 	for phase, secs := range map[string]float64{"sdown": 0.02, "odown": 0.1, "try-failover": 0.01, "elected": 0.1, "selected": 1, "promoted": 1, "failover-end": 0.1} {
@@ -190,7 +190,7 @@ func TestTimelineHistograms(t *testing.T) {
 
 func TestStoppedLoop(t *testing.T) {
 	m := New(func(func(*monitor.Sentinel, time.Time)) error { return errors.New("sentinel loop stopped") })
-	m.Observe(monitor.Event{Type: "+sdown", Master: "m"}, nil)
+	m.Observe(monitor.Event{Type: monitor.EventSDown, Master: "m"})
 	got := gather(t, m)
 	if _, ok := got["redis_sentinel_masters"]; ok {
 		t.Error("gauges from a stopped loop")
@@ -253,7 +253,7 @@ func BenchmarkObserve(b *testing.B) {
 	ev := monitor.Event{Type: "+sdown", Master: "m", Level: monitor.LevelWarning}
 	b.ReportAllocs()
 	for b.Loop() {
-		m.Observe(ev, nil)
+		m.Observe(ev)
 	}
 }
 

@@ -34,9 +34,9 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 				}
 				s.Tick(now)
 				r := s.Ready()
-				for _, e := range r.Events {
+				for _, e := range r.Events() {
 					if e.Level > LevelDebug {
-						events = append(events, e.Type)
+						events = append(events, string(e.Type))
 					}
 				}
 				for _, a := range r.Actions {

@@ -59,8 +59,10 @@ func Apply(r Ready, fx Effects) (persistErr error, err error) {
 	for _, l := range r.Logs {
 		fx.Log(l)
 	}
-	for _, e := range r.Events {
-		fx.Event(e)
+	for _, l := range r.Logs {
+		if l.Event != nil {
+			fx.Event(*l.Event)
+		}
 	}
 	for _, a := range r.Actions {
 		switch a := a.(type) {

@@ -106,14 +106,13 @@ func TestApplyRejectsUnknownAction(t *testing.T) {
 func TestApplyOrder(t *testing.T) {
 	var r recorder
 	rd := Ready{
-		Logs:    []LogLine{{Text: "a"}},
-		Events:  []Event{{Type: "+x"}},
+		Logs:    []LogLine{{Text: "a"}, {Text: "+x", Event: &Event{Type: "+x"}}},
 		Actions: []Action{Send{}, PersistConfig{}, Exit{}, OpenLink{}},
 	}
 	if _, err := Apply(rd, &r); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"PersistConfig", "Log", "Event", "Send", "Exit"}
+	want := []string{"PersistConfig", "Log", "Log", "Event", "Send", "Exit"}
 	if !reflect.DeepEqual(r.calls, want) {
 		t.Fatalf("calls %v, want %v", r.calls, want)
 	}
@@ -133,7 +132,7 @@ func TestNothingAfterSimulatedCrash(t *testing.T) {
 	if n := len(r.Actions); n != 1 {
 		t.Fatalf("actions %#v, want only the Exit", r.Actions)
 	}
-	if _, ok := r.Actions[0].(Exit); !ok || len(r.Events) != 0 {
+	if _, ok := r.Actions[0].(Exit); !ok || len(r.Events()) != 0 {
 		t.Fatalf("ready %#v", r)
 	}
 	s.Tick(t0.Add(time.Second))

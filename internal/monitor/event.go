@@ -19,7 +19,7 @@ const (
 // no master, such as `+tilt`); it decides which notification-script runs.
 type Event struct {
 	Level  Level
-	Type   string
+	Type   EventType
 	Msg    string
 	Master string
 	// Role, Name and Addr describe the instance the event is about
@@ -32,10 +32,13 @@ type Event struct {
 	Name  string
 	Addr  Addr
 	Epoch uint64
+	// Timeline is the failover's record, set on EventFailoverTimeline
+	// events only (the metrics count its phases).
+	Timeline *Timeline
 }
 
 // String is the event as Redis logs it: `<type> <message>`.
-func (e Event) String() string { return e.Type + " " + e.Msg }
+func (e Event) String() string { return string(e.Type) + " " + e.Msg }
 
 // Published reports whether the event goes to pub/sub subscribers: every
 // level except debug.

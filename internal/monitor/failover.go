@@ -85,8 +85,8 @@ func (s *Sentinel) startFailover(m *master, now int64) {
 	m.flags |= flagFailoverInProgress
 	s.currentEpoch++
 	m.failoverEpoch = s.currentEpoch
-	s.eventFor(LevelWarning, "+new-epoch", m, strconv.FormatUint(s.currentEpoch, 10))
-	s.event(LevelWarning, "+try-failover", &m.instance, "")
+	s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
+	s.event(LevelWarning, EventTryFailover, &m.instance, "")
 	m.failoverStartTime = now + int64(s.rnd.Intn(1000))
 	m.failoverStateChangeTime = now
 	m.beginTimeline(true)
@@ -148,7 +148,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 		s.failoverSendSlaveofNoone(m, now)
 	case failWaitPromotion:
 		if now-m.failoverStateChangeTime > m.failoverTimeout {
-			s.event(LevelWarning, "-failover-abort-slave-timeout", &m.instance, "")
+			s.event(LevelWarning, EventAbortSlaveTimeout, &m.instance, "")
 			s.abortFailover(m, now, "slave-timeout")
 		}
 	case failReconfSlaves:
@@ -165,12 +165,12 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 			timeout = m.failoverTimeout
 		}
 		if now-m.failoverStartTime > timeout {
-			s.event(LevelWarning, "-failover-abort-not-elected", &m.instance, "")
+			s.event(LevelWarning, EventAbortNotElected, &m.instance, "")
 			s.abortFailover(m, now, "not-elected")
 		}
 		return
 	}
-	s.event(LevelWarning, "+elected-leader", &m.instance, "")
+	s.event(LevelWarning, EventElectedLeader, &m.instance, "")
 	m.mark(PhaseElected, now, "")
 	if s.simFailure&SimCrashAfterElection != 0 {
 		s.crash()
@@ -178,7 +178,7 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 	}
 	m.failoverState = failSelectSlave
 	m.failoverStateChangeTime = now
-	s.event(LevelWarning, "+failover-state-select-slave", &m.instance, "")
+	s.event(LevelWarning, EventStateSelectSlave, &m.instance, "")
 }
 
 // crash is SIMULATE-FAILURE: log and ask the process to exit with 99.
@@ -236,24 +236,24 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
 	r := s.selectReplica(m, now)
 	if r == nil {
-		s.event(LevelWarning, "-failover-abort-no-good-slave", &m.instance, "")
+		s.event(LevelWarning, EventAbortNoGoodSlave, &m.instance, "")
 		s.abortFailover(m, now, "no-good-slave")
 		return
 	}
-	s.event(LevelWarning, "+selected-slave", r, "")
+	s.event(LevelWarning, EventSelectedSlave, r, "")
 	m.mark(PhaseSelected, now, r.name)
 	r.flags |= flagPromoted
 	m.promoted = r
 	m.failoverState = failSendSlaveofNoone
 	m.failoverStateChangeTime = now
-	s.event(LevelNotice, "+failover-state-send-slaveof-noone", r, "")
+	s.event(LevelNotice, EventStateSendSlaveofNoone, r, "")
 }
 
 func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 	r := m.promoted
 	if r.link.disconnected(r.kind) {
 		if now-m.failoverStateChangeTime > m.failoverTimeout {
-			s.event(LevelWarning, "-failover-abort-slave-timeout", &m.instance, "")
+			s.event(LevelWarning, EventAbortSlaveTimeout, &m.instance, "")
 			s.abortFailover(m, now, "slave-timeout")
 		}
 		return
@@ -261,7 +261,7 @@ func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 	if !s.sendSlaveOf(r, nil) {
 		return
 	}
-	s.event(LevelNotice, "+failover-state-wait-promotion", r, "")
+	s.event(LevelNotice, EventStateWaitPromotion, r, "")
 	m.failoverState = failWaitPromotion
 	m.failoverStateChangeTime = now
 }
@@ -274,13 +274,13 @@ func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	m.failoverState = failReconfSlaves
 	m.failoverStateChangeTime = now
 	s.persist("promotion")
-	s.event(LevelWarning, "+promoted-slave", r, "")
+	s.event(LevelWarning, EventPromotedSlave, r, "")
 	m.mark(PhasePromoted, now, r.name)
 	if s.simFailure&SimCrashAfterPromotion != 0 {
 		s.crash()
 		return
 	}
-	s.event(LevelWarning, "+failover-state-reconf-slaves", &m.instance, "")
+	s.event(LevelWarning, EventStateReconfSlaves, &m.instance, "")
 	s.clientReconfigScript(m, "leader", m.addr, r.addr)
 	s.forceHello(m)
 }
@@ -315,7 +315,7 @@ func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
 			continue
 		}
 		if r.has(flagReconfSent) && now-r.slaveReconfSentTime > s.timing.SlaveReconfTimeout.Milliseconds() {
-			s.event(LevelNotice, "-slave-reconf-sent-timeout", r, "")
+			s.event(LevelNotice, EventSlaveReconfSentTimeout, r, "")
 			r.flags &^= flagReconfSent
 			r.flags |= flagReconfDone
 		}
@@ -325,7 +325,7 @@ func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
 		if s.sendSlaveOf(r, &m.promoted.addr) {
 			r.flags |= flagReconfSent
 			r.slaveReconfSentTime = now
-			s.event(LevelNotice, "+slave-reconf-sent", r, "")
+			s.event(LevelNotice, EventSlaveReconfSent, r, "")
 			inProgress++
 		}
 	}
@@ -348,10 +348,10 @@ func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 	if now-m.failoverStateChangeTime > m.failoverTimeout {
 		notReconfigured = 0
 		timeout = true
-		s.event(LevelWarning, "+failover-end-for-timeout", &m.instance, "")
+		s.event(LevelWarning, EventFailoverEndForTimeout, &m.instance, "")
 	}
 	if notReconfigured == 0 {
-		s.event(LevelWarning, "+failover-end", &m.instance, "")
+		s.event(LevelWarning, EventFailoverEnd, &m.instance, "")
 		m.mark(PhaseEnd, now, "")
 		m.failoverState = failUpdateConfig
 		m.failoverStateChangeTime = now
@@ -362,7 +362,7 @@ func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 				continue
 			}
 			if s.sendSlaveOf(r, &p.addr) {
-				s.event(LevelNotice, "+slave-reconf-sent-be", r, "")
+				s.event(LevelNotice, EventSlaveReconfSentBE, r, "")
 				r.flags |= flagReconfSent
 			}
 		}

@@ -82,12 +82,12 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if si == nil {
 		removed := s.removeSentinelsByRunID(m, h.RunID)
 		if removed > 0 {
-			s.event(LevelNotice, "+sentinel-address-switch", &m.instance,
+			s.event(LevelNotice, EventSentinelAddressSwitch, &m.instance,
 				" ip "+h.SentinelIP+" port "+strconv.Itoa(h.SentinelPort)+" for "+h.RunID)
 		} else {
 			for _, other := range m.sortedSentinels() {
 				if s.sameInstanceAddr(other.addr, addr) {
-					s.event(LevelNotice, "+sentinel-invalid-addr", other, "")
+					s.event(LevelNotice, EventSentinelInvalidAddr, other, "")
 					obsolete := other.runID
 					for _, name := range s.names {
 						s.removeSentinelsByRunID(s.masters[name], obsolete)
@@ -99,7 +99,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		if valid, ok := s.validAddr(addr); ok && m.sentinels[h.RunID] == nil {
 			si = s.createSentinel(m, valid, h.RunID, now)
 			if removed == 0 {
-				s.event(LevelNotice, "+sentinel", si, "")
+				s.event(LevelNotice, EventSentinel, si, "")
 			}
 			s.shareLink(si)
 			if removed > 0 {
@@ -111,7 +111,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if h.CurrentEpoch > s.currentEpoch {
 		s.currentEpoch = h.CurrentEpoch
 		s.persist("new epoch")
-		s.eventFor(LevelWarning, "+new-epoch", m, strconv.FormatUint(s.currentEpoch, 10))
+		s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 	}
 	if si != nil && m.configEpoch < h.MasterConfigEpoch {
 		s.adoptConfig(m, si, h, now)
@@ -137,7 +137,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
 	announced := m.currentAddr()
 	m.configEpoch = h.MasterConfigEpoch
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
-		s.event(LevelWarning, "-failover-abort-superseded", &m.instance,
+		s.event(LevelWarning, EventAbortSuperseded, &m.instance,
 			" #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
 		s.abortFailover(m, now, "superseded")
 	}
@@ -150,8 +150,8 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
 	if sameAsMaster {
 		old = announced // we announced the replica we had promoted
 	}
-	s.event(LevelWarning, "+config-update-from", si, "")
-	s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+
+	s.event(LevelWarning, EventConfigUpdateFrom, si, "")
+	s.eventFor(LevelWarning, EventSwitchMaster, m, m.name+" "+s.announceHost(old)+" "+
 		strconv.Itoa(old.Port)+" "+h.MasterIP+" "+strconv.Itoa(h.MasterPort))
 	m.beginTimeline(false)
 	m.mark(PhaseConfigHop, now, si.name)
@@ -193,7 +193,7 @@ func (s *Sentinel) updateSentinelAddrEverywhere(si *instance) {
 		n++
 	}
 	if n > 0 {
-		s.event(LevelNotice, "+sentinel-address-update", si, " "+strconv.Itoa(n)+" additional matching instances")
+		s.event(LevelNotice, EventSentinelAddressUpdate, si, " "+strconv.Itoa(n)+" additional matching instances")
 	}
 }
 

@@ -167,7 +167,7 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	}
 	delete(s.links, in.ID)
 	l := ref.link
-	typ := "-cmd-link-reconnection"
+	typ := EventCmdLinkReconnection
 	if ref.kind == CmdLink && l.cc == in.ID {
 		l.cc = 0
 		l.ccUp = false
@@ -175,7 +175,7 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	} else if ref.kind == PubSubLink && l.pc == in.ID {
 		l.pc = 0
 		l.pcUp = false
-		typ = "-pubsub-link-reconnection"
+		typ = EventPubSubLinkReconnection
 	}
 	if l.actPingTime == 0 {
 		l.actPingTime = now

@@ -137,21 +137,3 @@ func (s *Sentinel) linkMetrics(i *instance) LinkMetrics {
 	}
 	return lm
 }
-
-// EventFailoverTimeline is the type of the event that ends a failover this
-// Sentinel led, with its timeline in the message; LastTimeline returns the
-// timeline itself.
-const EventFailoverTimeline = "+failover-timeline"
-
-// LastTimeline returns the timeline of the last failover of master name
-// that ended (switched or aborted), for the adapters that log and count
-// the +failover-timeline event; false when there is none.
-func (s *Sentinel) LastTimeline(name string) (Timeline, bool) {
-	m := s.masters[name]
-	if m == nil || len(m.lastTimeline.Marks) == 0 {
-		return Timeline{}, false
-	}
-	t := m.lastTimeline
-	t.Marks = append([]Mark(nil), t.Marks...)
-	return t, true
-}

@@ -61,23 +61,25 @@ func TestMetricsViewDown(t *testing.T) {
 	}
 }
 
-func TestLastTimeline(t *testing.T) {
+// TestTimelineEvent: +failover-timeline carries the timeline it renders,
+// a copy the core does not share.
+func TestTimelineEvent(t *testing.T) {
 	s, m, now := explainFixture(t, 2)
-	if _, ok := s.LastTimeline("m"); ok {
-		t.Fatal("timeline before any failover")
-	}
-	if _, ok := s.LastTimeline("nope"); ok {
-		t.Fatal("timeline of an unknown master")
-	}
 	m.timeline = Timeline{Led: true}
 	m.mark(PhaseStart, ms(now), "epoch 1")
 	m.endTimeline(PhaseSwitched, ms(now)+1200, "10.0.0.2 6379")
-	tl, ok := s.LastTimeline("m")
-	if !ok || !tl.Led || len(tl.Marks) != 2 || tl.Total() != 1200*time.Millisecond {
-		t.Fatalf("timeline %+v %v", tl, ok)
+	s.Ready()
+	s.emitTimeline(m)
+	evs := s.Ready().Events()
+	if len(evs) != 1 || evs[0].Type != EventFailoverTimeline || evs[0].Timeline == nil {
+		t.Fatalf("events %+v", evs)
+	}
+	tl := evs[0].Timeline
+	if !tl.Led || len(tl.Marks) != 2 || tl.Total() != 1200*time.Millisecond {
+		t.Fatalf("timeline %+v", tl)
 	}
 	tl.Marks[0].Phase = "changed"
 	if m.lastTimeline.Marks[0].Phase != PhaseStart {
-		t.Fatal("LastTimeline shares its marks with the core")
+		t.Fatal("the event shares its marks with the core")
 	}
 }

@@ -23,15 +23,26 @@ func (PersistConfig) isAction() {}
 func (Exit) isAction()          {}
 
 // Ready is everything the core produced since the last call to Ready:
-// log lines (every event also appears there as `<type> <message>`, in the
-// order things happened), events (to publish) and actions, in order.
+// log lines in the order things happened (an event is one of them, with
+// Event set: it is logged as `<type> <message>` and published), and
+// actions, in order. Each event is stored once, in its log line.
 type Ready struct {
 	Logs    []LogLine
-	Events  []Event
 	Actions []Action
+}
+
+// Events returns the events among the log lines, in order.
+func (r Ready) Events() []Event {
+	var out []Event
+	for _, l := range r.Logs {
+		if l.Event != nil {
+			out = append(out, *l.Event)
+		}
+	}
+	return out
 }
 
 // Empty reports whether there is nothing to do.
 func (r Ready) Empty() bool {
-	return len(r.Logs) == 0 && len(r.Events) == 0 && len(r.Actions) == 0
+	return len(r.Logs) == 0 && len(r.Actions) == 0
 }

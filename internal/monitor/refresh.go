@@ -15,7 +15,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		if i.runID == "" {
 			i.runID = r.RunID
 		} else if i.runID != r.RunID {
-			s.event(LevelNotice, "+reboot", i, "")
+			s.event(LevelNotice, EventReboot, i, "")
 			if i.kind == kindMaster && i.master.rebootDownAfter != 0 {
 				i.flags |= flagMasterReboot
 				i.rebootTime = now
@@ -56,9 +56,9 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		if r.Role == InfoRoleSlave {
 			i.slaveConfChangeTime = now
 		}
-		typ := "-role-change"
+		typ := EventRoleChangeUnexpected
 		if (i.kind == kindMaster && r.Role == InfoRoleMaster) || (i.kind == kindReplica && r.Role == InfoRoleSlave) {
-			typ = "+role-change"
+			typ = EventRoleChange
 		}
 		role := "slave"
 		if r.Role == InfoRoleMaster {
@@ -78,7 +78,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			if !i.has(flagPromoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
 				now-i.roleReportedTime > wait {
 				if s.sendSlaveOf(i, &m.addr) {
-					s.event(LevelNotice, "+convert-to-slave", i, "")
+					s.event(LevelNotice, EventConvertToSlave, i, "")
 				}
 			}
 		}
@@ -88,7 +88,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		wait := m.failoverTimeout
 		if s.masterLooksSane(m, now) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait {
 			if s.sendSlaveOf(i, &m.addr) {
-				s.event(LevelNotice, "+fix-slave-config", i, "")
+				s.event(LevelNotice, EventFixSlaveConfig, i, "")
 			}
 		}
 	}
@@ -97,12 +97,12 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			s.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
 			i.flags &^= flagReconfSent
 			i.flags |= flagReconfInprog
-			s.event(LevelNotice, "+slave-reconf-inprog", i, "")
+			s.event(LevelNotice, EventSlaveReconfInprog, i, "")
 		}
 		if i.has(flagReconfInprog) && i.masterLinkUp {
 			i.flags &^= flagReconfInprog
 			i.flags |= flagReconfDone
-			s.event(LevelNotice, "+slave-reconf-done", i, "")
+			s.event(LevelNotice, EventSlaveReconfDone, i, "")
 		}
 	}
 }
@@ -121,7 +121,7 @@ func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
 		return
 	}
 	r := s.createReplica(m, valid, now)
-	s.event(LevelNotice, "+slave", r, "")
+	s.event(LevelNotice, EventReplica, r, "")
 	s.persistSoon("new replica")
 }
 

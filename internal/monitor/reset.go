@@ -69,7 +69,7 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bo
 			continue
 		}
 		r := s.createReplica(m, a, now)
-		s.event(LevelNotice, "+slave", r, "")
+		s.event(LevelNotice, EventReplica, r, "")
 	}
 	s.persist("switch master")
 	return true
@@ -81,12 +81,19 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 		return
 	}
 	old, to := m.addr, m.promoted.addr
-	s.eventFor(LevelWarning, "+switch-master", m, m.name+" "+s.announceHost(old)+" "+strconv.Itoa(old.Port)+
+	s.eventFor(LevelWarning, EventSwitchMaster, m, m.name+" "+s.announceHost(old)+" "+strconv.Itoa(old.Port)+
 		" "+s.announceHost(to)+" "+strconv.Itoa(to.Port))
 	m.endTimeline(PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
-	// go-sentinel's extension: the failover's phases and durations, once
-	// per failover this Sentinel led (notice level: no notification
-	// script runs for it).
-	s.event(LevelNotice, "+failover-timeline", &m.instance, " "+m.lastTimeline.String())
+	s.emitTimeline(m)
 	s.resetMasterAndChangeAddress(m, to, now)
+}
+
+// emitTimeline emits go-sentinel's extension +failover-timeline: the
+// phases and durations of the failover of m that just ended, once per
+// failover this Sentinel led (notice level: no notification script runs
+// for it). The event carries a copy of the timeline.
+func (s *Sentinel) emitTimeline(m *master) {
+	tl := m.lastTimeline
+	tl.Marks = append([]Mark(nil), tl.Marks...)
+	s.emit(s.eventAbout(LevelNotice, EventFailoverTimeline, &m.instance, " "+tl.String()).withTimeline(&tl))
 }

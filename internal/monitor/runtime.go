@@ -73,7 +73,7 @@ func (s *Sentinel) Monitor(at time.Time, name, host string, port, quorum int) er
 	spec.FailoverTimeout = s.timing.DefaultFailoverTimeout
 	m := s.addMaster(spec, ms(at))
 	s.persist("monitor")
-	s.event(LevelWarning, "+monitor", &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
+	s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
 	return nil
 }
 
@@ -83,7 +83,7 @@ func (s *Sentinel) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	s.event(LevelWarning, "-monitor", &m.instance, "")
+	s.event(LevelWarning, EventUnmonitor, &m.instance, "")
 	for _, r := range m.sortedReplicas() {
 		s.releaseLink(r)
 	}
@@ -114,7 +114,7 @@ func (s *Sentinel) Reset(at time.Time, pattern string) int {
 		}
 		m := s.masters[name]
 		s.resetMaster(m, false, ms(at))
-		s.event(LevelWarning, "+reset-master", &m.instance, "")
+		s.event(LevelWarning, EventResetMaster, &m.instance, "")
 		n++
 	}
 	return n
@@ -230,7 +230,7 @@ func (s *Sentinel) Set(name string, args []string, exe Executables) error {
 	}
 	for _, op := range ops {
 		op.apply()
-		s.event(LevelWarning, "+set", &m.instance, " "+strings.Join(op.args, " "))
+		s.event(LevelWarning, EventSet, &m.instance, " "+strings.Join(op.args, " "))
 	}
 	s.persist("set")
 	return nil

@@ -61,7 +61,7 @@ func TestSetValidation(t *testing.T) {
 			if !persisted {
 				t.Fatal("SET must persist before the reply")
 			}
-			for _, e := range out.Events {
+			for _, e := range out.Events() {
 				if e.Type != "+set" {
 					continue
 				}

@@ -97,7 +97,7 @@ func (s *Sentinel) runScripts(now int64) {
 	}
 	for _, j := range s.scripts {
 		if j.running && j.pid != 0 && now-j.startTime > s.timing.ScriptMaxRuntime.Milliseconds() {
-			s.event(LevelWarning, "-script-timeout", nil, j.argv[0]+" "+strconv.Itoa(j.pid))
+			s.event(LevelWarning, EventScriptTimeout, nil, j.argv[0]+" "+strconv.Itoa(j.pid))
 			s.act(KillScript{ID: j.id})
 		}
 	}
@@ -115,7 +115,7 @@ func (s *Sentinel) findScript(id uint64) (int, *scriptJob) {
 func (s *Sentinel) scriptStarted(in ScriptStarted) {
 	if _, j := s.findScript(in.ID); j != nil {
 		j.pid = in.PID
-		s.event(LevelDebug, "+script-child", nil, strconv.Itoa(in.PID))
+		s.event(LevelDebug, EventScriptChild, nil, strconv.Itoa(in.PID))
 	}
 }
 
@@ -131,13 +131,13 @@ func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 		return
 	}
 	if in.StartFailed {
-		s.event(LevelWarning, "-script-error", nil, j.argv[0]+" 99 0")
+		s.event(LevelWarning, EventScriptError, nil, j.argv[0]+" 99 0")
 		j.running = false
 		j.pid = 0
 		return
 	}
 	sig := strconv.Itoa(in.Signal)
-	s.event(LevelDebug, "-script-child", nil, strconv.Itoa(j.pid)+" "+strconv.Itoa(in.ExitCode)+" "+sig)
+	s.event(LevelDebug, EventScriptChildEnd, nil, strconv.Itoa(j.pid)+" "+strconv.Itoa(in.ExitCode)+" "+sig)
 	if (in.ExitCode == 1 || in.Signal != 0) && j.retryNum != scriptMaxRetry {
 		j.running = false
 		j.pid = 0
@@ -145,7 +145,7 @@ func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 		return
 	}
 	if in.Signal != 0 || in.ExitCode != 0 {
-		s.event(LevelWarning, "-script-error", nil, j.argv[0]+" "+sig+" "+strconv.Itoa(in.ExitCode))
+		s.event(LevelWarning, EventScriptError, nil, j.argv[0]+" "+sig+" "+strconv.Itoa(in.ExitCode))
 	}
 	s.scripts = append(s.scripts[:k], s.scripts[k+1:]...)
 }

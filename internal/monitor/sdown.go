@@ -30,7 +30,7 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.rebootDownAfter)
 	if down {
 		if !i.has(flagSDown) {
-			s.event(LevelWarning, "+sdown", i, "")
+			s.event(LevelWarning, EventSDown, i, "")
 			i.sdownSince = now
 			i.flags |= flagSDown
 			if i.kind == kindMaster {
@@ -41,7 +41,7 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 		s.deadline(l.actPingTime + i.downAfter + 1)
 	} else if i.has(flagSDown) {
 		i.flags &^= flagSDown | flagScriptKillSent
-		s.event(LevelWarning, "-sdown", i, "")
+		s.event(LevelWarning, EventSDownEnd, i, "")
 	}
 }
 
@@ -64,12 +64,12 @@ func (s *Sentinel) checkODown(m *master, now int64) {
 			s.busy(now)
 			m.flags |= flagODown
 			m.odownSince = now
-			s.event(LevelWarning, "+odown", &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.quorum))
+			s.event(LevelWarning, EventODown, &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.quorum))
 		}
 	} else if m.has(flagODown) {
 		m.electionAt = 0
 		m.flags &^= flagODown
-		s.event(LevelWarning, "-odown", &m.instance, "")
+		s.event(LevelWarning, EventODownEnd, &m.instance, "")
 	}
 }
 

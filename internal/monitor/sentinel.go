@@ -135,7 +135,7 @@ func New(p Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentinel {
 	s.log(LevelWarning, "Sentinel ID is "+s.myID)
 	for _, name := range s.names {
 		m := s.masters[name]
-		s.event(LevelWarning, "+monitor", &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
+		s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
 	}
 	return s
 }
@@ -308,7 +308,12 @@ func (s *Sentinel) Ready() Ready {
 
 // event emits an event about inst (nil for events with no instance) with
 // msg appended to the instance prefix.
-func (s *Sentinel) event(l Level, typ string, inst *instance, msg string) {
+func (s *Sentinel) event(l Level, typ EventType, inst *instance, msg string) {
+	s.emit(s.eventAbout(l, typ, inst, msg))
+}
+
+// eventAbout builds the event s.event emits.
+func (s *Sentinel) eventAbout(l Level, typ EventType, inst *instance, msg string) Event {
 	e := Event{Level: l, Type: typ}
 	if inst != nil {
 		e.Msg = inst.prefix(s.announceHost) + msg
@@ -319,12 +324,18 @@ func (s *Sentinel) event(l Level, typ string, inst *instance, msg string) {
 	} else {
 		e.Msg = msg
 	}
-	s.emit(e)
+	return e
+}
+
+// withTimeline returns e carrying tl.
+func (e Event) withTimeline(tl *Timeline) Event {
+	e.Timeline = tl
+	return e
 }
 
 // eventFor emits an event with a bare message that still belongs to a
 // master (`+new-epoch`, `+vote-for-leader`, `+switch-master`).
-func (s *Sentinel) eventFor(l Level, typ string, m *master, msg string) {
+func (s *Sentinel) eventFor(l Level, typ EventType, m *master, msg string) {
 	e := Event{Level: l, Type: typ, Msg: msg}
 	if m != nil {
 		e.Master = m.name
@@ -339,14 +350,13 @@ func (s *Sentinel) emit(e Event) {
 		return
 	}
 	e.Epoch = s.currentEpoch
-	s.out.Events = append(s.out.Events, e)
 	ev := e
 	s.out.Logs = append(s.out.Logs, LogLine{Level: e.Level, Text: e.String(), Event: &ev})
 	if e.Level != LevelWarning || e.Master == "" {
 		return
 	}
 	if m := s.masters[e.Master]; m != nil && m.notificationScript != "" {
-		s.scheduleScript(m.notificationScript, e.Type, e.Msg)
+		s.scheduleScript(m.notificationScript, string(e.Type), e.Msg)
 	}
 }
 

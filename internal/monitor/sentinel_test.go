@@ -65,19 +65,19 @@ func TestMonitorEventsInNameOrder(t *testing.T) {
 		{Level: LevelWarning, Type: "+monitor", Msg: "master zeta 127.0.0.1 7000 quorum 2", Master: "zeta",
 			Role: "master", Name: "zeta", Addr: Addr{"127.0.0.1", 7000}},
 	}
-	if len(r.Events) != len(want) {
-		t.Fatalf("events = %#v", r.Events)
+	if len(r.Events()) != len(want) {
+		t.Fatalf("events = %#v", r.Events())
 	}
 	for i := range want {
-		if r.Events[i] != want[i] {
-			t.Errorf("event %d = %#v, want %#v", i, r.Events[i], want[i])
+		if r.Events()[i] != want[i] {
+			t.Errorf("event %d = %#v, want %#v", i, r.Events()[i], want[i])
 		}
 	}
-	if got := r.Events[0].String(); got != "+monitor master alpha 10.0.0.1 30000 quorum 1" {
+	if got := r.Events()[0].String(); got != "+monitor master alpha 10.0.0.1 30000 quorum 1" {
 		t.Errorf("String() = %q", got)
 	}
 	for k, l := range r.Logs[1:] {
-		if l.Event == nil || *l.Event != r.Events[k] {
+		if l.Event == nil || *l.Event != r.Events()[k] {
 			t.Errorf("log line %d %q does not carry its event", k+1, l.Text)
 		}
 	}
@@ -120,8 +120,8 @@ func TestTilt(t *testing.T) {
 			var got []string
 			for _, d := range tt.steps {
 				s.Tick(t0.Add(d))
-				for _, e := range s.Ready().Events {
-					got = append(got, e.Type)
+				for _, e := range s.Ready().Events() {
+					got = append(got, string(e.Type))
 				}
 			}
 			on, _ := s.Tilt()
@@ -152,8 +152,8 @@ func TestTiltExits(t *testing.T) {
 	for i := 0; i < 400; i++ { // 40 s of ticks at 100 ms
 		now = now.Add(100 * time.Millisecond)
 		s.Tick(now)
-		for _, e := range s.Ready().Events {
-			types = append(types, e.Type)
+		for _, e := range s.Ready().Events() {
+			types = append(types, string(e.Type))
 		}
 	}
 	if on, _ := s.Tilt(); on {

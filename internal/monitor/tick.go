@@ -44,7 +44,7 @@ func (s *Sentinel) checkTilt(now int64) {
 		if delta < 0 || delta > s.timing.TiltTrigger.Milliseconds() {
 			s.tilt = true
 			s.tiltStart = now
-			s.event(LevelWarning, "+tilt", nil, "#tilt mode entered")
+			s.event(LevelWarning, EventTilt, nil, "#tilt mode entered")
 		}
 	}
 	s.lastTick = now
@@ -62,7 +62,7 @@ func (s *Sentinel) handleInstance(i *instance, now int64) {
 			return
 		}
 		s.tilt = false
-		s.event(LevelWarning, "-tilt", nil, "#tilt mode exited")
+		s.event(LevelWarning, EventTiltEnd, nil, "#tilt mode exited")
 	}
 	s.checkSDown(i, now)
 	if i.kind == kindMaster {

@@ -14,13 +14,13 @@ func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (strin
 	if epoch > s.currentEpoch {
 		s.currentEpoch = epoch
 		s.persist("new epoch")
-		s.eventFor(LevelWarning, "+new-epoch", m, strconv.FormatUint(s.currentEpoch, 10))
+		s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 	}
 	if m.leaderEpoch < epoch && s.currentEpoch <= epoch {
 		m.leader = runID
 		m.leaderEpoch = s.currentEpoch
 		s.persist("vote")
-		s.eventFor(LevelWarning, "+vote-for-leader", m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
+		s.eventFor(LevelWarning, EventVoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
 		if !strings.EqualFold(m.leader, s.myID) {
 			m.failoverStartTime = now + int64(s.rnd.Intn(1000))
 		}

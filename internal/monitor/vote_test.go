@@ -35,11 +35,11 @@ func TestIsMasterDownByAddr(t *testing.T) {
 	}
 	out := s.Ready()
 	types := map[string]bool{}
-	for _, e := range out.Events {
-		types[e.Type] = true
+	for _, e := range out.Events() {
+		types[string(e.Type)] = true
 	}
 	if !types["+new-epoch"] || !types["+vote-for-leader"] {
-		t.Errorf("events %v", out.Events)
+		t.Errorf("events %v", out.Events())
 	}
 	persisted := false
 	for _, a := range out.Actions {
@@ -89,8 +89,8 @@ func TestMasterDownOnlyWhenSDownAndNotInTilt(t *testing.T) {
 func TestScriptQueue(t *testing.T) {
 	s := masterCore(t, 2)
 	s.masters["m"].notificationScript = "/bin/notify"
-	s.event(LevelWarning, "+sdown", &s.masters["m"].instance, "")
-	s.event(LevelNotice, "+slave", &s.masters["m"].instance, "") // notice: no script
+	s.event(LevelWarning, EventSDown, &s.masters["m"].instance, "")
+	s.event(LevelNotice, EventReplica, &s.masters["m"].instance, "") // notice: no script
 	s.Ready()
 	now := t0
 	s.runScripts(ms(now))
@@ -120,17 +120,17 @@ func TestScriptQueue(t *testing.T) {
 	// Running too long: killed with -script-timeout.
 	s.runScripts(ms(now.Add(31*time.Second + 61*time.Second)))
 	out = s.Ready()
-	if _, ok := out.Actions[0].(KillScript); !ok || out.Events[0].Type != "-script-timeout" || out.Events[0].Msg != "/bin/notify 43" {
-		t.Fatalf("timeout: %#v %#v", out.Actions, out.Events)
+	if _, ok := out.Actions[0].(KillScript); !ok || out.Events()[0].Type != "-script-timeout" || out.Events()[0].Msg != "/bin/notify 43" {
+		t.Fatalf("timeout: %#v %#v", out.Actions, out.Events())
 	}
 	// Exit code 2 is final, with -script-error.
 	s.Step(now, ScriptExited{ID: st2.ID, ExitCode: 2})
 	out = s.Ready()
 	found := false
-	for _, e := range out.Events {
+	for _, e := range out.Events() {
 		found = found || (e.Type == "-script-error" && e.Msg == "/bin/notify 0 2")
 	}
 	if !found || len(s.PendingScripts(now)) != 0 {
-		t.Fatalf("events %#v pending %d", out.Events, len(s.PendingScripts(now)))
+		t.Fatalf("events %#v pending %d", out.Events(), len(s.PendingScripts(now)))
 	}
 }

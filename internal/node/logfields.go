@@ -34,10 +34,11 @@ func logLevel(l monitor.Level) logging.Level {
 // eventFields are the structured fields of an event's log line: type,
 // then the instance it is about (role, name, ip, port; absent for events
 // about no instance), the master it belongs to, the current epoch; and
-// for +failover-timeline the timeline (tl, when known).
-func eventFields(ev monitor.Event, tl *monitor.Timeline) []zap.Field {
+// for +failover-timeline the timeline it carries.
+func eventFields(ev monitor.Event) []zap.Field {
+	tl := ev.Timeline
 	f := make([]zap.Field, 0, 10)
-	f = append(f, zap.String("type", ev.Type))
+	f = append(f, zap.String("type", string(ev.Type)))
 	if ev.Role != "" {
 		f = append(f, zap.String("role", ev.Role), zap.String("name", ev.Name),
 			zap.String("ip", ev.Addr.Host), zap.Int("port", ev.Addr.Port))

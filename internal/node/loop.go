@@ -37,10 +37,9 @@ type Effects struct {
 	Links LinkEffects
 	// Scripts carries out StartScript and KillScript.
 	Scripts ScriptEffects
-	// Observe, if set, sees every event after it was published, with the
-	// failover timeline of a +failover-timeline event (the metrics). It
-	// runs on the loop and must not block.
-	Observe func(ev monitor.Event, tl *monitor.Timeline)
+	// Observe, if set, sees every event after it was published (the
+	// metrics). It runs on the loop and must not block.
+	Observe func(ev monitor.Event)
 }
 
 // LinkEffects carries out the core's link actions (links.Links).
@@ -216,7 +215,7 @@ type loopEffects struct{ l *Loop }
 // logger that writes them (log-format json).
 func (e loopEffects) Log(line monitor.LogLine) {
 	if fl, ok := e.l.log.(FieldLogger); ok && line.Event != nil {
-		fl.LogFields(logLevel(line.Level), line.Text, eventFields(*line.Event, e.l.timelineOf(*line.Event))...)
+		fl.LogFields(logLevel(line.Level), line.Text, eventFields(*line.Event)...)
 		return
 	}
 	e.l.logAt(line.Level, line.Text)
@@ -224,25 +223,11 @@ func (e loopEffects) Log(line monitor.LogLine) {
 
 func (e loopEffects) Event(ev monitor.Event) {
 	if ev.Published() {
-		e.l.fx.Publish(ev.Type, ev.Msg)
+		e.l.fx.Publish(string(ev.Type), ev.Msg)
 	}
 	if e.l.fx.Observe != nil {
-		e.l.fx.Observe(ev, e.l.timelineOf(ev))
+		e.l.fx.Observe(ev)
 	}
-}
-
-// timelineOf returns the timeline a +failover-timeline event reports:
-// the core's last timeline of the master, which the event was emitted
-// with in the step whose output is being carried out. It is nil for
-// other events.
-func (l *Loop) timelineOf(ev monitor.Event) *monitor.Timeline {
-	if ev.Type != monitor.EventFailoverTimeline {
-		return nil
-	}
-	if tl, ok := l.core.LastTimeline(ev.Master); ok {
-		return &tl
-	}
-	return nil
 }
 
 func (e loopEffects) Persist(p monitor.PersistConfig) error {

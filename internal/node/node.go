@@ -133,7 +133,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err := n.srv.Listen(); err != nil {
 		return nil, err
 	}
-	var observe func(monitor.Event, *monitor.Timeline)
+	var observe func(monitor.Event)
 	if cfg.Server.MetricsAddr != "" {
 		m := metrics.New(n.read)
 		if n.metrics, err = metrics.Listen(cfg.Server.MetricsAddr, m); err != nil {

@@ -61,10 +61,10 @@ func TestLoopLogsEventFieldsAndObserves(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var seen []string
-	fx := withFakes(Effects{Observe: func(ev monitor.Event, tl *monitor.Timeline) {
+	fx := withFakes(Effects{Observe: func(ev monitor.Event) {
 		mu.Lock()
 		defer mu.Unlock()
-		seen = append(seen, fmt.Sprintf("%s %s %v", ev.Type, ev.Master, tl != nil))
+		seen = append(seen, fmt.Sprintf("%s %s %v", ev.Type, ev.Master, ev.Timeline != nil))
 	}})
 	p := monitor.Persisted{CurrentEpoch: 4, Masters: []monitor.MasterSpec{monitor.NewMasterSpec("m", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
 	core := monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
@@ -115,8 +115,8 @@ func TestTimelineFields(t *testing.T) {
 		{Phase: monitor.PhaseSwitched, At: at.Add(1060 * time.Millisecond), Note: "10.0.0.2 6379"},
 	}}
 	ev := monitor.Event{Level: monitor.LevelNotice, Type: monitor.EventFailoverTimeline, Master: "m", Role: "master", Name: "m",
-		Addr: monitor.Addr{Host: "10.0.0.1", Port: 6379}, Epoch: 5, Msg: "master m 10.0.0.1 6379 " + tl.String()}
-	log.LogFields(logLevel(ev.Level), ev.String(), eventFields(ev, &tl)...)
+		Addr: monitor.Addr{Host: "10.0.0.1", Port: 6379}, Epoch: 5, Msg: "master m 10.0.0.1 6379 " + tl.String(), Timeline: &tl}
+	log.LogFields(logLevel(ev.Level), ev.String(), eventFields(ev)...)
 	lines := jsonLines(t, buf.String())
 	got := lines[0]
 	if got["led"] != true || got["total_ms"] != 1060.0 || got["level"] != "notice" || got["msg"] != ev.String() {

@@ -51,7 +51,7 @@ func fleet(t *testing.T, seed int64, replicas int, specs ...monitor.MasterSpec) 
 // waitEvent runs c until node (any node if "") emits an event of type typ
 // at or after since and returns the first such event; it fails the test
 // when none comes within d. It scans each event once.
-func waitEvent(c *Cluster, since time.Time, node, typ string, d time.Duration) EventRecord {
+func waitEvent(c *Cluster, since time.Time, node string, typ monitor.EventType, d time.Duration) EventRecord {
 	c.tb.Helper()
 	var found EventRecord
 	seen := 0
@@ -372,9 +372,9 @@ func TestSplitVoteElectsNobodyThenOne(t *testing.T) {
 func TestLeaderDiesMidFailover(t *testing.T) {
 	t.Parallel()
 	const ft = 10 * time.Second
-	for _, at := range []string{"+promoted-slave", "+slave-reconf-sent", "+slave-reconf-done"} {
+	for _, at := range []monitor.EventType{"+promoted-slave", "+slave-reconf-sent", "+slave-reconf-done"} {
 		for seed := int64(800); seed < 803; seed++ {
-			t.Run(at+"/"+strconv.FormatInt(seed, 10), func(t *testing.T) {
+			t.Run(string(at)+"/"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 				t.Parallel()
 				c := Standard(t, seed, Topology{Replicas: 3, DownAfter: downAfter, FailoverTimeout: ft})
 				settle(t, c, 3)
@@ -566,7 +566,7 @@ func reconfRun(t *testing.T, seed int64, ps int, syncDelay time.Duration) (busie
 		c.Fatalf("ps %d: reconf_slaves never ended", ps)
 	}
 	took = c.Now().Sub(start.At)
-	for _, typ := range []string{"+failover-end-for-timeout", "-slave-reconf-sent-timeout"} {
+	for _, typ := range []monitor.EventType{monitor.EventFailoverEndForTimeout, monitor.EventSlaveReconfSentTimeout} {
 		if e := c.EventsSince(crash, "", typ); len(e) != 0 {
 			c.Fatalf("ps %d: %v", ps, e)
 		}
@@ -655,7 +655,7 @@ func TestReplicaSelectionOrder(t *testing.T) {
 				if want == "-" {
 					first := waitEvent(c, crash, "", "-failover-abort-no-good-slave", time.Minute)
 					waitEvent(c, first.At.Add(time.Nanosecond), "", "-failover-abort-no-good-slave", 2*time.Minute)
-					for _, typ := range []string{"+selected-slave", "+promoted-slave", "+switch-master", "-failover-abort-slave-timeout"} {
+					for _, typ := range []monitor.EventType{"+selected-slave", "+promoted-slave", "+switch-master", "-failover-abort-slave-timeout"} {
 						if e := c.EventsSince(crash, "", typ); len(e) != 0 {
 							c.Fatalf("%s with only priority-0 replicas: %v", typ, e)
 						}
@@ -727,13 +727,13 @@ func TestForcedFailover(t *testing.T) {
 				if v := votesIn(c, n, epoch); v != "" {
 					c.Fatalf("%s voted for %s in the forced epoch %d", n, v, epoch)
 				}
-				for _, typ := range []string{"+sdown", "+odown", "+try-failover", "+elected-leader"} {
+				for _, typ := range []monitor.EventType{"+sdown", "+odown", "+try-failover", "+elected-leader"} {
 					if e := masterEvents(c, start, n, typ); len(e) != 0 {
 						c.Fatalf("%s: %v", n, e)
 					}
 				}
 			}
-			for _, typ := range []string{"-failover-abort-not-elected", "-failover-abort-no-good-slave", "-failover-abort-slave-timeout"} {
+			for _, typ := range []monitor.EventType{"-failover-abort-not-elected", "-failover-abort-no-good-slave", "-failover-abort-slave-timeout"} {
 				if e := c.EventsSince(start, "", typ); len(e) != 0 {
 					c.Fatalf("%v", e)
 				}

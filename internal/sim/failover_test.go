@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
 // scenarioFailover crashes the master of a settled standard cluster and
@@ -247,7 +249,10 @@ func TestLeaderRestartsDuringReconf(t *testing.T) {
 // done after that point may happen, in particular no further event.
 func TestSimulatedCrashStopsAtOnce(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ flag, last string }{
+	for _, tc := range []struct {
+		flag string
+		last monitor.EventType
+	}{
 		{"crash-after-election", "+elected-leader"},
 		{"crash-after-promotion", "+promoted-slave"},
 	} {

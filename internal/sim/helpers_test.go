@@ -63,7 +63,7 @@ func sentinelsOf(t *testing.T, n *Node) [][]monitor.KV {
 // masterEvents returns the events of node of type typ whose message is
 // about the master object (not a replica or sentinel of it), at or after
 // since.
-func masterEvents(c *Cluster, since time.Time, node, typ string) []EventRecord {
+func masterEvents(c *Cluster, since time.Time, node string, typ monitor.EventType) []EventRecord {
 	var out []EventRecord
 	for _, e := range c.EventsSince(since, node, typ) {
 		if strings.HasPrefix(e.Msg, "master "+masterName+" ") {

@@ -47,18 +47,18 @@ func newInvariants() invariants {
 // failoverActs are the events a leader emits while it carries out its
 // failover; each must come from a failover whose epoch is not older than
 // a config epoch the node has persisted for that master.
-var failoverActs = map[string]bool{
-	"+selected-slave": true, "+failover-state-send-slaveof-noone": true,
-	"+failover-state-wait-promotion": true, "+promoted-slave": true,
-	"+failover-state-reconf-slaves": true, "+slave-reconf-sent": true,
-	"+slave-reconf-sent-be": true, "+failover-end": true, "+failover-end-for-timeout": true,
+var failoverActs = map[monitor.EventType]bool{
+	monitor.EventSelectedSlave: true, monitor.EventStateSendSlaveofNoone: true,
+	monitor.EventStateWaitPromotion: true, monitor.EventPromotedSlave: true,
+	monitor.EventStateReconfSlaves: true, monitor.EventSlaveReconfSent: true,
+	monitor.EventSlaveReconfSentBE: true, monitor.EventFailoverEnd: true, monitor.EventFailoverEndForTimeout: true,
 }
 
 // observeEvent checks the events that carry votes and elections: a node
 // never votes for two run ids in one epoch of one master, and one epoch of
 // one master elects at most one leader.
 func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
-	if failoverActs[e.Type] || (e.Type == "+switch-master" && c.leaderSwitch(n, e.Master)) {
+	if failoverActs[e.Type] || (e.Type == monitor.EventSwitchMaster && c.leaderSwitch(n, e.Master)) {
 		p, _ := n.Core.FailoverProgress(e.Master)
 		if persisted := c.inv.persistedCE[n.Name][e.Master]; p.Epoch < persisted {
 			c.fail("%s: %s from its failover of epoch %d after persisting config epoch %d", n.Name, e, p.Epoch, persisted)
@@ -66,7 +66,7 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 		}
 	}
 	switch e.Type {
-	case "+vote-for-leader":
+	case monitor.EventVoteForLeader:
 		f := strings.Fields(e.Msg)
 		if len(f) != 2 {
 			c.fail("%s: malformed %s", n.Name, e)
@@ -88,7 +88,7 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 			return
 		}
 		votes[k] = f[0]
-	case "+promoted-slave":
+	case monitor.EventPromotedSlave:
 		p, ok := n.Core.FailoverProgress(e.Master)
 		if !ok || !p.HasPromoted {
 			c.fail("%s: %s with no promoted replica in its state", n.Name, e)
@@ -102,7 +102,7 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 		}
 		c.inv.promoted[k] = p.Promoted
 		c.inv.promotedBy[k] = n.Name
-	case "+elected-leader":
+	case monitor.EventElectedLeader:
 		k := epochKey{e.Master, n.Core.CurrentEpoch()}
 		if prev, ok := c.inv.leaders[k]; ok && prev != n.Name {
 			c.fail("two leaders in epoch %d of %s: %s and %s", k.epoch, k.master, prev, n.Name)

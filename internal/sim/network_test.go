@@ -65,7 +65,7 @@ func TestShortPartitionLosesNothing(t *testing.T) {
 	c.Heal()
 	c.Run(5 * time.Second) // the invariants check every reply arrives once
 	for _, e := range c.EventsSince(cut, "s1", "") {
-		if strings.HasSuffix(e.Type, "-link-reconnection") || e.Type == "+sdown" {
+		if strings.HasSuffix(string(e.Type), "-link-reconnection") || e.Type == "+sdown" {
 			c.Fatalf("a short partition caused %s", e)
 		}
 	}

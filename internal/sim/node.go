@@ -116,10 +116,7 @@ func (c *Cluster) step(n *Node, in monitor.Input) {
 func (c *Cluster) drain(n *Node) {
 	c.touch(n)
 	r := n.Core.Ready()
-	fx := &simEffects{c: c, n: n, inc: n.inc, echoes: map[string]int{}}
-	for _, e := range r.Events { // events are logged too; trace them once
-		fx.echoes[e.String()]++
-	}
+	fx := &simEffects{c: c, n: n, inc: n.inc}
 	if _, err := monitor.Apply(r, fx); err != nil {
 		c.fail("%s: %v", n.Name, err)
 	}
@@ -137,10 +134,9 @@ func (c *Cluster) act(n *Node, a monitor.Action) {
 // simulated connections, the disk is the node's Disk, scripts are
 // modelled, Exit crashes the node.
 type simEffects struct {
-	c      *Cluster
-	n      *Node
-	inc    int // the incarnation the Ready belongs to
-	echoes map[string]int
+	c   *Cluster
+	n   *Node
+	inc int // the incarnation the Ready belongs to
 }
 
 // live reports whether the node is still the incarnation that produced
@@ -150,9 +146,8 @@ func (fx *simEffects) live() bool { return !fx.n.crashed && fx.n.inc == fx.inc }
 func (fx *simEffects) Log(l monitor.LogLine) {
 	c, n := fx.c, fx.n
 	c.logs = append(c.logs, LogRecord{At: c.now, Node: n.Name, LogLine: l})
-	if fx.echoes[l.Text] > 0 {
-		fx.echoes[l.Text]--
-		return
+	if l.Event != nil {
+		return // traced by Event
 	}
 	c.tracef(n.Name, "log %s", l.Text)
 }

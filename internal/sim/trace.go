@@ -51,7 +51,7 @@ func (c *Cluster) Logs() []LogRecord { return append([]LogRecord(nil), c.logs...
 
 // EventsOf returns the events of node (any node if "") of type typ (any
 // type if ""), in order.
-func (c *Cluster) EventsOf(node, typ string) []EventRecord {
+func (c *Cluster) EventsOf(node string, typ monitor.EventType) []EventRecord {
 	var out []EventRecord
 	for _, e := range c.events {
 		if (node == "" || e.Node == node) && (typ == "" || e.Type == typ) {
@@ -63,7 +63,7 @@ func (c *Cluster) EventsOf(node, typ string) []EventRecord {
 
 // EventsSince returns the events of node and type (as EventsOf) at or
 // after t.
-func (c *Cluster) EventsSince(t time.Time, node, typ string) []EventRecord {
+func (c *Cluster) EventsSince(t time.Time, node string, typ monitor.EventType) []EventRecord {
 	var out []EventRecord
 	for _, e := range c.EventsOf(node, typ) {
 		if !e.At.Before(t) {
@@ -75,7 +75,7 @@ func (c *Cluster) EventsSince(t time.Time, node, typ string) []EventRecord {
 
 // HasEvent reports whether node (any if "") emitted an event of type typ
 // whose message contains sub, at or after t.
-func (c *Cluster) HasEvent(t time.Time, node, typ, sub string) bool {
+func (c *Cluster) HasEvent(t time.Time, node string, typ monitor.EventType, sub string) bool {
 	for _, e := range c.EventsSince(t, node, typ) {
 		if strings.Contains(e.Msg, sub) {
 			return true
