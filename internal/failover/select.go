@@ -1,7 +1,10 @@
-// Package failover picks the replica to promote when a master fails, with
-// Redis Sentinel 7.0's rules. It is a pure leaf the core uses: the caller
-// describes each replica as a Candidate with ages measured against the
-// same now.
+// Package failover holds the rules of a failover, with Redis Sentinel
+// 7.0's semantics: the states a leader goes through and when each times
+// out (state.go), which replica to promote and which are excluded
+// (select.go), and how the other replicas are pointed at the promoted one
+// and when that ends (reconf.go). It is a pure leaf the core
+// (internal/monitor) uses: the caller describes each replica with ages
+// measured against the same now, and carries out the decisions.
 package failover
 
 import (

@@ -225,7 +225,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	if m.leader != "" && m.leaderEpoch == s.currentEpoch {
 		t.Add(m.leader)
 	}
-	if m.failoverState == failWaitStart {
+	if m.failoverState == failover.WaitStart {
 		// Votes only mean something while an election runs here; after
 		// it, the peers' last replies still name who they voted for.
 		el.VotesForMe = t.Votes(s.myID)
@@ -269,19 +269,15 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	return e, nil
 }
 
-// failoverDeadline is the time left before m's failover state times out.
+// failoverDeadline is the time left, in ms, before m's failover state
+// times out; 0 when it has no deadline.
 func (s *Sentinel) failoverDeadline(m *master, now int64) int64 {
-	var deadline int64
-	switch m.failoverState {
-	case failWaitStart:
-		timeout := min(s.timing.ElectionTimeout.Milliseconds(), m.failoverTimeout)
-		deadline = m.failoverStartTime + timeout
-	case failSendSlaveofNoone, failWaitPromotion, failReconfSlaves:
-		deadline = m.failoverStateChangeTime + m.failoverTimeout
-	default:
+	d, ok := failover.Deadline(m.failoverState, time.UnixMilli(m.failoverStartTime),
+		time.UnixMilli(m.failoverStateChangeTime), s.timeouts(m))
+	if !ok {
 		return 0
 	}
-	return max(0, deadline-now)
+	return max(0, ms(d)-now)
 }
 
 // explainWhy decides the stage and the reasons the master is not
@@ -347,19 +343,19 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 		return stage, why
 	}
 	switch m.failoverState {
-	case failWaitStart:
+	case failover.WaitStart:
 		why = append(why, fmt.Sprintf("waiting to be elected leader of epoch %d: %d vote(s) for this Sentinel, %d needed (majority of %d Sentinels, at least the quorum %d); gives up in %s",
 			f.Epoch, e.Election.VotesForMe, e.Election.VotesNeeded, ag.Voters, ag.Quorum, msText(f.DeadlineMs)))
 		if ag.Reachable < e.Election.VotesNeeded {
 			why = append(why, fmt.Sprintf("only %d Sentinels can vote: the election cannot be won", ag.Reachable))
 		}
-	case failSelectSlave:
+	case failover.SelectSlave:
 		s.explainReplicas(e, &why)
-	case failSendSlaveofNoone:
+	case failover.SendSlaveofNoone:
 		why = append(why, fmt.Sprintf("waiting for a live connection to %s to send SLAVEOF NO ONE; gives up in %s", f.Promoted, msText(f.DeadlineMs)))
-	case failWaitPromotion:
+	case failover.WaitPromotion:
 		why = append(why, fmt.Sprintf("SLAVEOF NO ONE sent to %s; waiting for its INFO to report role master; gives up in %s", f.Promoted, msText(f.DeadlineMs)))
-	case failReconfSlaves:
+	case failover.ReconfSlaves:
 		why = append(why, fmt.Sprintf("%s is promoted; pointing the other replicas at it (parallel-syncs %d); ends at the latest in %s", f.Promoted, m.parallelSyncs, msText(f.DeadlineMs)))
 	}
 	return stage, why

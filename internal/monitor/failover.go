@@ -81,16 +81,13 @@ func (s *Sentinel) electionRank(m *master) (rank int, lowerDown bool) {
 // startFailover enters wait_start with a new epoch; the self-vote of the
 // next election step persists it.
 func (s *Sentinel) startFailover(m *master, now int64) {
-	m.failoverState = failWaitStart
 	m.flags |= flagFailoverInProgress
 	s.currentEpoch++
 	m.failoverEpoch = s.currentEpoch
 	s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
-	s.event(LevelWarning, EventTryFailover, &m.instance, "")
 	m.failoverStartTime = now + int64(s.rnd.Intn(1000))
-	m.failoverStateChangeTime = now
 	m.beginTimeline(true)
-	m.mark(PhaseStart, now, "epoch "+strconv.FormatUint(m.failoverEpoch, 10))
+	s.enter(m, failover.WaitStart, now, "epoch "+strconv.FormatUint(m.failoverEpoch, 10))
 }
 
 // Failover starts a failover without asking the other Sentinels
@@ -134,51 +131,100 @@ func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
 	return t.Winner(len(m.sentinels)+1, m.quorum)
 }
 
+// stateEntry is what entering a failover state does besides setting it:
+// the timeline phase it marks, the SIMULATE-FAILURE crash it triggers,
+// and the event announcing it, about the master or about the promoted
+// replica, as Redis emits them.
+type stateEntry struct {
+	phase         Phase
+	crash         SimFailure
+	event         EventType
+	level         Level
+	aboutPromoted bool
+}
+
+// stateEntries lists, for every state but None, what enter does.
+var stateEntries = [...]stateEntry{
+	failover.WaitStart:        {phase: PhaseStart, event: EventTryFailover, level: LevelWarning},
+	failover.SelectSlave:      {phase: PhaseElected, crash: SimCrashAfterElection, event: EventStateSelectSlave, level: LevelWarning},
+	failover.SendSlaveofNoone: {phase: PhaseSelected, event: EventStateSendSlaveofNoone, level: LevelNotice, aboutPromoted: true},
+	failover.WaitPromotion:    {event: EventStateWaitPromotion, level: LevelNotice, aboutPromoted: true},
+	failover.ReconfSlaves:     {phase: PhasePromoted, crash: SimCrashAfterPromotion, event: EventStateReconfSlaves, level: LevelWarning},
+	failover.UpdateConfig:     {phase: PhaseEnd, event: EventFailoverEnd, level: LevelWarning},
+}
+
+// enter is the one way a failover moves to another state (abort and
+// reset aside, which end it): it sets the state and its change time,
+// marks the timeline phase (with note), crashes here if SIMULATE-FAILURE
+// asks for it, and emits the state's event. It reports false when the
+// core crashed: the caller then does nothing more.
+func (s *Sentinel) enter(m *master, st failover.State, now int64, note string) bool {
+	e := stateEntries[st]
+	m.failoverState = st
+	m.failoverStateChangeTime = now
+	if e.phase != "" {
+		m.mark(e.phase, now, note)
+	}
+	if e.crash != 0 && s.simFailure&e.crash != 0 {
+		s.crash()
+		return false
+	}
+	about := &m.instance
+	if e.aboutPromoted {
+		about = m.promoted
+	}
+	s.event(e.level, e.event, about, "")
+	return true
+}
+
+// timeouts are the limits m's failover runs under.
+func (s *Sentinel) timeouts(m *master) failover.Timeouts {
+	return failover.Timeouts{Failover: msDuration(m.failoverTimeout), Election: s.timing.ElectionTimeout}
+}
+
+// expired reports whether m's failover has passed its state's deadline.
+func (s *Sentinel) expired(m *master, now int64) bool {
+	return failover.Expired(m.failoverState, time.UnixMilli(m.failoverStartTime),
+		time.UnixMilli(m.failoverStateChangeTime), time.UnixMilli(now), s.timeouts(m))
+}
+
 // failoverStateMachine advances a running failover one step (§10.1).
+// update_config is not handled here: the switch to the promoted replica
+// happens at the end of the tick (switchDue, switchMaster), as Redis
+// defers it out of its loop over the masters.
 func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 	if !m.has(flagFailoverInProgress) {
 		return
 	}
 	switch m.failoverState {
-	case failWaitStart:
+	case failover.WaitStart:
 		s.failoverWaitStart(m, now)
-	case failSelectSlave:
+	case failover.SelectSlave:
 		s.failoverSelectSlave(m, now)
-	case failSendSlaveofNoone:
+	case failover.SendSlaveofNoone:
 		s.failoverSendSlaveofNoone(m, now)
-	case failWaitPromotion:
-		if now-m.failoverStateChangeTime > m.failoverTimeout {
-			s.event(LevelWarning, EventAbortSlaveTimeout, &m.instance, "")
-			s.abortFailover(m, now, "slave-timeout")
+	case failover.WaitPromotion:
+		if s.expired(m, now) {
+			s.abortFailover(m, now, EventAbortSlaveTimeout, "")
 		}
-	case failReconfSlaves:
+	case failover.ReconfSlaves:
 		s.failoverReconfNextSlave(m, now)
 	}
 }
 
+// failoverWaitStart counts the votes: elected, or forced, it goes on to
+// select_slave; otherwise it gives up once the election timed out.
 func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 	winner := s.leader(m, m.failoverEpoch, now)
 	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
 	if !isLeader && !m.has(flagForceFailover) {
-		timeout := s.timing.ElectionTimeout.Milliseconds()
-		if timeout > m.failoverTimeout {
-			timeout = m.failoverTimeout
-		}
-		if now-m.failoverStartTime > timeout {
-			s.event(LevelWarning, EventAbortNotElected, &m.instance, "")
-			s.abortFailover(m, now, "not-elected")
+		if s.expired(m, now) {
+			s.abortFailover(m, now, EventAbortNotElected, "")
 		}
 		return
 	}
 	s.event(LevelWarning, EventElectedLeader, &m.instance, "")
-	m.mark(PhaseElected, now, "")
-	if s.simFailure&SimCrashAfterElection != 0 {
-		s.crash()
-		return
-	}
-	m.failoverState = failSelectSlave
-	m.failoverStateChangeTime = now
-	s.event(LevelWarning, EventStateSelectSlave, &m.instance, "")
+	s.enter(m, failover.SelectSlave, now, "")
 }
 
 // crash is SIMULATE-FAILURE: log and ask the process to exit with 99.
@@ -233,54 +279,56 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 	return cands, limits
 }
 
+// failoverSelectSlave chooses the replica to promote, or gives up.
 func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
 	r := s.selectReplica(m, now)
 	if r == nil {
-		s.event(LevelWarning, EventAbortNoGoodSlave, &m.instance, "")
-		s.abortFailover(m, now, "no-good-slave")
+		s.abortFailover(m, now, EventAbortNoGoodSlave, "")
 		return
 	}
 	s.event(LevelWarning, EventSelectedSlave, r, "")
-	m.mark(PhaseSelected, now, r.name)
 	r.flags |= flagPromoted
 	m.promoted = r
-	m.failoverState = failSendSlaveofNoone
-	m.failoverStateChangeTime = now
-	s.event(LevelNotice, EventStateSendSlaveofNoone, r, "")
+	s.enter(m, failover.SendSlaveofNoone, now, r.name)
 }
 
+// failoverSendSlaveofNoone sends SLAVEOF NO ONE to the chosen replica
+// once it can be reached, or gives up when that took too long.
 func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 	r := m.promoted
 	if r.link.disconnected(r.kind) {
-		if now-m.failoverStateChangeTime > m.failoverTimeout {
-			s.event(LevelWarning, EventAbortSlaveTimeout, &m.instance, "")
-			s.abortFailover(m, now, "slave-timeout")
+		if s.expired(m, now) {
+			s.abortFailover(m, now, EventAbortSlaveTimeout, "")
 		}
 		return
 	}
 	if !s.sendSlaveOf(r, nil) {
 		return
 	}
-	s.event(LevelNotice, EventStateWaitPromotion, r, "")
-	m.failoverState = failWaitPromotion
-	m.failoverStateChangeTime = now
+	s.enter(m, failover.WaitPromotion, now, "")
 }
 
-// promotionConfirmed: the replica we promoted reports role master (§4.2
-// step 4). Our epoch becomes the master's config epoch, which makes every
-// other Sentinel adopt the new address from our hellos.
+// promotionReported handles a replica's INFO that reports role master
+// and reports whether it was the replica this Sentinel is promoting
+// (§4.2 step 4): then the promotion is confirmed.
+func (s *Sentinel) promotionReported(m *master, r *instance, now int64) bool {
+	if !r.has(flagPromoted) || !m.has(flagFailoverInProgress) || m.failoverState != failover.WaitPromotion {
+		return false
+	}
+	s.promotionConfirmed(m, r, now)
+	return true
+}
+
+// promotionConfirmed: the replica we promoted reports role master. Our
+// epoch becomes the master's config epoch, which makes every other
+// Sentinel adopt the new address from our hellos.
 func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	m.configEpoch = m.failoverEpoch
-	m.failoverState = failReconfSlaves
-	m.failoverStateChangeTime = now
 	s.persist("promotion")
 	s.event(LevelWarning, EventPromotedSlave, r, "")
-	m.mark(PhasePromoted, now, r.name)
-	if s.simFailure&SimCrashAfterPromotion != 0 {
-		s.crash()
+	if !s.enter(m, failover.ReconfSlaves, now, r.name) {
 		return
 	}
-	s.event(LevelWarning, EventStateReconfSlaves, &m.instance, "")
 	s.clientReconfigScript(m, "leader", m.addr, r.addr)
 	s.forceHello(m)
 }
@@ -297,84 +345,134 @@ func (s *Sentinel) forceHello(m *master) {
 	}
 }
 
+// reconfReplicas describes m's replicas, in name order, for planning
+// their reconfiguration at now.
+func (s *Sentinel) reconfReplicas(m *master, now int64) []failover.Replica {
+	replicas := m.sortedReplicas()
+	out := make([]failover.Replica, len(replicas))
+	for k, r := range replicas {
+		out[k] = failover.Replica{
+			ID:           r.name,
+			Promoted:     r.has(flagPromoted),
+			Sent:         r.has(flagReconfSent),
+			InProgress:   r.has(flagReconfInprog),
+			Done:         r.has(flagReconfDone),
+			SinceSent:    msDuration(now - r.slaveReconfSentTime),
+			Disconnected: r.link.disconnected(r.kind),
+			Down:         r.has(flagSDown),
+		}
+	}
+	return out
+}
+
 // failoverReconfNextSlave points up to parallel-syncs replicas at a time
 // to the promoted one (§10.3), then checks for the end (§10.4).
 func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
-	inProgress := 0
-	replicas := m.sortedReplicas()
-	for _, r := range replicas {
-		if r.has(flagReconfSent | flagReconfInprog) {
-			inProgress++
-		}
-	}
-	for _, r := range replicas {
-		if inProgress >= m.parallelSyncs {
-			break
-		}
-		if r.has(flagPromoted | flagReconfDone) {
-			continue
-		}
-		if r.has(flagReconfSent) && now-r.slaveReconfSentTime > s.timing.SlaveReconfTimeout.Milliseconds() {
+	plan := failover.PlanReconf(s.reconfReplicas(m, now), m.parallelSyncs, s.timing.SlaveReconfTimeout)
+	for _, a := range plan {
+		r := m.replicas[a.ID]
+		if a.TimedOut {
 			s.event(LevelNotice, EventSlaveReconfSentTimeout, r, "")
 			r.flags &^= flagReconfSent
 			r.flags |= flagReconfDone
 		}
-		if r.has(flagReconfSent|flagReconfInprog) || r.link.disconnected(r.kind) {
-			continue
-		}
-		if s.sendSlaveOf(r, &m.promoted.addr) {
+		if a.Send && s.sendSlaveOf(r, &m.promoted.addr) {
 			r.flags |= flagReconfSent
 			r.slaveReconfSentTime = now
 			s.event(LevelNotice, EventSlaveReconfSent, r, "")
-			inProgress++
 		}
 	}
 	s.failoverDetectEnd(m, now)
 }
 
+// failoverDetectEnd ends reconf_slaves when every replica was
+// reconfigured, or when it timed out (then the replicas left get SLAVEOF
+// once more, best effort).
 func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 	p := m.promoted
-	if p == nil || p.has(flagSDown) {
+	end, again := failover.PlanEnd(s.reconfReplicas(m, now), p == nil || p.has(flagSDown), s.expired(m, now))
+	if end == failover.NotYet {
 		return
 	}
-	notReconfigured := 0
-	for _, r := range m.replicas {
-		if r.has(flagPromoted|flagReconfDone) || r.has(flagSDown) {
-			continue
-		}
-		notReconfigured++
-	}
-	timeout := false
-	if now-m.failoverStateChangeTime > m.failoverTimeout {
-		notReconfigured = 0
-		timeout = true
+	if end == failover.EndedForTimeout {
 		s.event(LevelWarning, EventFailoverEndForTimeout, &m.instance, "")
 	}
-	if notReconfigured == 0 {
-		s.event(LevelWarning, EventFailoverEnd, &m.instance, "")
-		m.mark(PhaseEnd, now, "")
-		m.failoverState = failUpdateConfig
-		m.failoverStateChangeTime = now
-	}
-	if timeout {
-		for _, r := range m.sortedReplicas() {
-			if r.has(flagPromoted|flagReconfDone|flagReconfSent) || r.link.disconnected(r.kind) {
-				continue
-			}
-			if s.sendSlaveOf(r, &p.addr) {
-				s.event(LevelNotice, EventSlaveReconfSentBE, r, "")
-				r.flags |= flagReconfSent
-			}
+	s.enter(m, failover.UpdateConfig, now, "")
+	for _, id := range again {
+		r := m.replicas[id]
+		if s.sendSlaveOf(r, &p.addr) {
+			s.event(LevelNotice, EventSlaveReconfSentBE, r, "")
+			r.flags |= flagReconfSent
 		}
 	}
 }
 
-// abortFailover gives up a failover that has not promoted anything yet
-// (or, superseded, one that has); reason goes to the timeline.
-func (s *Sentinel) abortFailover(m *master, now int64, reason string) {
+// replicaReconfProgress follows a replica being reconfigured from its
+// INFO (§4.2 steps 6 and 7): it follows the promoted replica
+// (+slave-reconf-inprog), then its link to it is up (+slave-reconf-done).
+func (s *Sentinel) replicaReconfProgress(i *instance) {
+	m := i.master
+	if !i.has(flagReconfSent | flagReconfInprog) {
+		return
+	}
+	if i.has(flagReconfSent) && i.slaveMasterHost != "" && m.promoted != nil &&
+		s.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
+		i.flags &^= flagReconfSent
+		i.flags |= flagReconfInprog
+		s.event(LevelNotice, EventSlaveReconfInprog, i, "")
+	}
+	if i.has(flagReconfInprog) && i.masterLinkUp {
+		i.flags &^= flagReconfInprog
+		i.flags |= flagReconfDone
+		s.event(LevelNotice, EventSlaveReconfDone, i, "")
+	}
+}
+
+// switchDue reports whether m's failover reached update_config: the tick
+// then ends with switchMaster. Redis picks the switch up after its loop
+// over the masters (one per tick), because the switch changes the
+// dictionary it walks.
+func (s *Sentinel) switchDue(m *master) bool { return m.failoverState == failover.UpdateConfig }
+
+// switchMaster ends a failover we led (§10.6): +switch-master, the
+// timeline, and the master's new address.
+func (s *Sentinel) switchMaster(m *master, now int64) {
+	if m.promoted == nil {
+		return
+	}
+	old, to := m.addr, m.promoted.addr
+	s.announceSwitch(m, old, s.announceAddr(to))
+	m.endTimeline(PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
+	s.emitTimeline(m)
+	s.resetMasterAndChangeAddress(m, to, now)
+}
+
+// announceSwitch emits +switch-master for m, from the address it had to
+// the address to (as announced).
+func (s *Sentinel) announceSwitch(m *master, from, to Addr) {
+	s.eventFor(LevelWarning, EventSwitchMaster, m, m.name+" "+s.announceHost(from)+" "+strconv.Itoa(from.Port)+
+		" "+to.Host+" "+strconv.Itoa(to.Port))
+}
+
+// emitTimeline emits go-sentinel's extension +failover-timeline: the
+// phases and durations of the failover of m that just ended, once per
+// failover this Sentinel led (notice level: no notification script runs
+// for it). The event carries a copy of the timeline.
+func (s *Sentinel) emitTimeline(m *master) {
+	tl := m.lastTimeline
+	tl.Marks = append([]Mark(nil), tl.Marks...)
+	s.emit(s.eventAbout(LevelNotice, EventFailoverTimeline, &m.instance, " "+tl.String()).withTimeline(&tl))
+}
+
+// abortFailover gives up a failover (one that has not promoted anything
+// yet or, superseded, one that has): it emits the abort event typ (with
+// msg), closes the timeline with the reason, and clears the state.
+func (s *Sentinel) abortFailover(m *master, now int64, typ EventType, msg string) {
+	s.event(LevelWarning, typ, &m.instance, msg)
+	reason, _ := typ.AbortReason()
 	m.endTimeline(PhaseAborted, now, reason)
 	m.flags &^= flagFailoverInProgress | flagForceFailover
-	m.failoverState = failNone
+	m.failoverState = failover.None
 	m.failoverStateChangeTime = now
 	if m.promoted != nil {
 		m.promoted.flags &^= flagPromoted

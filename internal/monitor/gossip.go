@@ -137,9 +137,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
 	announced := m.currentAddr()
 	m.configEpoch = h.MasterConfigEpoch
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
-		s.event(LevelWarning, EventAbortSuperseded, &m.instance,
-			" #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
-		s.abortFailover(m, now, "superseded")
+		s.abortFailover(m, now, EventAbortSuperseded, " #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
 	}
 	sameAsMaster := h.MasterPort == m.addr.Port && s.addrMatchesHost(m.addr, h.MasterIP)
 	if sameAsMaster && sameAddr(announced, m.addr) {
@@ -151,8 +149,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
 		old = announced // we announced the replica we had promoted
 	}
 	s.event(LevelWarning, EventConfigUpdateFrom, si, "")
-	s.eventFor(LevelWarning, EventSwitchMaster, m, m.name+" "+s.announceHost(old)+" "+
-		strconv.Itoa(old.Port)+" "+h.MasterIP+" "+strconv.Itoa(h.MasterPort))
+	s.announceSwitch(m, old, Addr{Host: h.MasterIP, Port: h.MasterPort})
 	m.beginTimeline(false)
 	m.mark(PhaseConfigHop, now, si.name)
 	m.endTimeline(PhaseSwitched, now, h.MasterIP+" "+strconv.Itoa(h.MasterPort))

@@ -3,26 +3,9 @@ package monitor
 import (
 	"sort"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
-
-// failState is a step of the failover state machine.
-type failState int
-
-// The failover states, with the names `failover-state` shows.
-const (
-	failNone failState = iota
-	failWaitStart
-	failSelectSlave
-	failSendSlaveofNoone
-	failWaitPromotion
-	failReconfSlaves
-	failUpdateConfig
-)
-
-var failStateNames = []string{"none", "wait_start", "select_slave", "send_slaveof_noone",
-	"wait_promotion", "reconf_slaves", "update_config"}
-
-func (f failState) String() string { return failStateNames[f] }
 
 // master is a monitored master with its settings, its replicas and the
 // other Sentinels that monitor it.
@@ -42,7 +25,7 @@ type master struct {
 	configEpoch uint64
 	// instance.leader / instance.leaderEpoch hold our own vote.
 
-	failoverState           failState
+	failoverState           failover.State
 	failoverStateChangeTime int64
 	failoverStartTime       int64
 	failoverEpoch           uint64
@@ -124,7 +107,7 @@ func sortedByName(set map[string]*instance) []*instance {
 // currentAddr is the address clients should use: the promoted replica's
 // once a failover reached reconf_slaves, else the master's.
 func (m *master) currentAddr() Addr {
-	if m.has(flagFailoverInProgress) && m.promoted != nil && m.failoverState >= failReconfSlaves {
+	if m.has(flagFailoverInProgress) && m.promoted != nil && m.failoverState.Promoted() {
 		return m.promoted.addr
 	}
 	return m.addr

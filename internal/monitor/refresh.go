@@ -71,9 +71,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	}
 	m := i.master
 	if i.kind == kindReplica && r.Role == InfoRoleMaster {
-		if i.has(flagPromoted) && m.has(flagFailoverInProgress) && m.failoverState == failWaitPromotion {
-			s.promotionConfirmed(m, i, now)
-		} else {
+		if !s.promotionReported(m, i, now) {
 			wait := 4 * s.timing.PublishPeriod.Milliseconds()
 			if !i.has(flagPromoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
 				now-i.roleReportedTime > wait {
@@ -92,18 +90,8 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			}
 		}
 	}
-	if i.kind == kindReplica && r.Role == InfoRoleSlave && i.has(flagReconfSent|flagReconfInprog) {
-		if i.has(flagReconfSent) && i.slaveMasterHost != "" && m.promoted != nil &&
-			s.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
-			i.flags &^= flagReconfSent
-			i.flags |= flagReconfInprog
-			s.event(LevelNotice, EventSlaveReconfInprog, i, "")
-		}
-		if i.has(flagReconfInprog) && i.masterLinkUp {
-			i.flags &^= flagReconfInprog
-			i.flags |= flagReconfDone
-			s.event(LevelNotice, EventSlaveReconfDone, i, "")
-		}
+	if i.kind == kindReplica && r.Role == InfoRoleSlave {
+		s.replicaReconfProgress(i)
 	}
 }
 

@@ -1,6 +1,6 @@
 package monitor
 
-import "strconv"
+import "github.com/go-sentinel/go-sentinel/internal/failover"
 
 // resetMaster forgets what was learned about m (§10.7): replicas, and the
 // Sentinels unless keepSentinels, flags, failover state, vote target, run
@@ -23,7 +23,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	s.closeLinks(&m.instance)
 	m.flags = 0
 	m.leader = ""
-	m.failoverState = failNone
+	m.failoverState = failover.None
 	m.failoverStateChangeTime = 0
 	m.failoverStartTime = 0
 	m.promoted = nil
@@ -73,27 +73,4 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bo
 	}
 	s.persist("switch master")
 	return true
-}
-
-// switchMaster ends a failover we led (§10.6).
-func (s *Sentinel) switchMaster(m *master, now int64) {
-	if m.promoted == nil {
-		return
-	}
-	old, to := m.addr, m.promoted.addr
-	s.eventFor(LevelWarning, EventSwitchMaster, m, m.name+" "+s.announceHost(old)+" "+strconv.Itoa(old.Port)+
-		" "+s.announceHost(to)+" "+strconv.Itoa(to.Port))
-	m.endTimeline(PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
-	s.emitTimeline(m)
-	s.resetMasterAndChangeAddress(m, to, now)
-}
-
-// emitTimeline emits go-sentinel's extension +failover-timeline: the
-// phases and durations of the failover of m that just ended, once per
-// failover this Sentinel led (notice level: no notification script runs
-// for it). The event carries a copy of the timeline.
-func (s *Sentinel) emitTimeline(m *master) {
-	tl := m.lastTimeline
-	tl.Marks = append([]Mark(nil), tl.Marks...)
-	s.emit(s.eventAbout(LevelNotice, EventFailoverTimeline, &m.instance, " "+tl.String()).withTimeline(&tl))
 }

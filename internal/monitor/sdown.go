@@ -3,6 +3,8 @@ package monitor
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
 // checkSDown decides whether an instance is subjectively down (§7.1) and
@@ -98,7 +100,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			continue
 		}
 		runid := "*"
-		if m.failoverState > failNone {
+		if m.failoverState > failover.None {
 			runid = s.myID
 		}
 		s.send(si, sentAsk, "SENTINEL", "is-master-down-by-addr", s.announceHost(m.addr),

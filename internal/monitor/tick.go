@@ -22,7 +22,7 @@ func (s *Sentinel) Tick(now time.Time) {
 		for _, si := range m.sortedSentinels() {
 			s.handleInstance(si, t)
 		}
-		if m.failoverState == failUpdateConfig {
+		if s.switchDue(m) {
 			switching = m
 		}
 		if m.has(flagFailoverInProgress) {

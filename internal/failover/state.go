@@ -1,0 +1,79 @@
+package failover
+
+import "time"
+
+// State is a step of the failover state machine a leader runs, in the
+// order the steps happen (Redis's SENTINEL_FAILOVER_STATE_*).
+type State int
+
+// The failover states. None is the zero value: no failover runs.
+const (
+	None             State = iota
+	WaitStart              // elected or not yet: counting votes
+	SelectSlave            // elected: choosing the replica to promote
+	SendSlaveofNoone       // sending SLAVEOF NO ONE to the chosen replica
+	WaitPromotion          // waiting for its INFO to report role master
+	ReconfSlaves           // pointing the other replicas at the promoted one
+	UpdateConfig           // done: the master's address is switched next
+)
+
+// stateNames are the names `failover-state` shows, by State.
+var stateNames = [...]string{
+	None:             "none",
+	WaitStart:        "wait_start",
+	SelectSlave:      "select_slave",
+	SendSlaveofNoone: "send_slaveof_noone",
+	WaitPromotion:    "wait_promotion",
+	ReconfSlaves:     "reconf_slaves",
+	UpdateConfig:     "update_config",
+}
+
+// String returns the name SENTINEL MASTER's failover-state field shows.
+func (s State) String() string {
+	if s < 0 || int(s) >= len(stateNames) {
+		return "unknown"
+	}
+	return stateNames[s]
+}
+
+// Promoted reports whether a replica was promoted by the time a failover
+// reaches s: from reconf_slaves on, clients are given its address.
+func (s State) Promoted() bool { return s >= ReconfSlaves }
+
+// Timeouts are the limits a failover runs under.
+type Timeouts struct {
+	// Failover is the master's failover-timeout.
+	Failover time.Duration
+	// Election is how long a Sentinel waits to be elected (Redis's
+	// SENTINEL_ELECTION_TIMEOUT, 10 s); the shorter of the two applies.
+	Election time.Duration
+}
+
+// Deadline returns when a failover in state s times out, and false for
+// the states that have none. started is when the failover started (its
+// failover_start_time, which Redis moves by up to a second at random),
+// entered when it entered s. A state times out once the clock is past the
+// deadline:
+//
+//   - wait_start: the election ends min(Election, Failover) after started
+//     (-failover-abort-not-elected);
+//   - send_slaveof_noone and wait_promotion: Failover after entered
+//     (-failover-abort-slave-timeout);
+//   - reconf_slaves: Failover after entered, when the failover ends
+//     anyway (+failover-end-for-timeout).
+func Deadline(s State, started, entered time.Time, t Timeouts) (time.Time, bool) {
+	switch s {
+	case WaitStart:
+		return started.Add(min(t.Election, t.Failover)), true
+	case SendSlaveofNoone, WaitPromotion, ReconfSlaves:
+		return entered.Add(t.Failover), true
+	}
+	return time.Time{}, false
+}
+
+// Expired reports whether a failover in state s has passed its Deadline
+// at now; false for the states that have none.
+func Expired(s State, started, entered, now time.Time, t Timeouts) bool {
+	d, ok := Deadline(s, started, entered, t)
+	return ok && now.After(d)
+}

@@ -1,0 +1,62 @@
+package failover
+
+import (
+	"testing"
+	"time"
+)
+
+func TestStateNames(t *testing.T) {
+	want := []string{"none", "wait_start", "select_slave", "send_slaveof_noone", "wait_promotion", "reconf_slaves", "update_config"}
+	for s := None; s <= UpdateConfig; s++ {
+		if s.String() != want[s] {
+			t.Errorf("%d: %q, want %q", s, s.String(), want[s])
+		}
+	}
+	if State(99).String() != "unknown" {
+		t.Errorf("out of range: %q", State(99).String())
+	}
+	for s := None; s <= UpdateConfig; s++ {
+		if s.Promoted() != (s >= ReconfSlaves) {
+			t.Errorf("%s: Promoted %v", s, s.Promoted())
+		}
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	started, entered := t0, t0.Add(3*time.Second)
+	long := Timeouts{Failover: 180 * time.Second, Election: 10 * time.Second}
+	short := Timeouts{Failover: 4 * time.Second, Election: 10 * time.Second}
+	for _, tt := range []struct {
+		s    State
+		t    Timeouts
+		want time.Duration // from t0
+		ok   bool
+	}{
+		{None, long, 0, false},
+		{WaitStart, long, 10 * time.Second, true}, // the election timeout
+		{WaitStart, short, 4 * time.Second, true}, // failover-timeout when shorter
+		{SelectSlave, long, 0, false},             // decided in one step
+		{SendSlaveofNoone, long, 183 * time.Second, true},
+		{WaitPromotion, short, 7 * time.Second, true},
+		{ReconfSlaves, long, 183 * time.Second, true},
+		{UpdateConfig, long, 0, false},
+	} {
+		d, ok := Deadline(tt.s, started, entered, tt.t)
+		if ok != tt.ok || (ok && d != t0.Add(tt.want)) {
+			t.Errorf("%s: %v %v, want %v %v", tt.s, d.Sub(t0), ok, tt.want, tt.ok)
+		}
+		if !ok {
+			if Expired(tt.s, started, entered, t0.Add(time.Hour), tt.t) {
+				t.Errorf("%s expired without a deadline", tt.s)
+			}
+			continue
+		}
+		if Expired(tt.s, started, entered, t0.Add(tt.want), tt.t) {
+			t.Errorf("%s expired at its deadline", tt.s)
+		}
+		if !Expired(tt.s, started, entered, t0.Add(tt.want+time.Millisecond), tt.t) {
+			t.Errorf("%s not expired past its deadline", tt.s)
+		}
+	}
+}
