@@ -29,7 +29,7 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 			closes, persists := 0, 0
 			for k := 0; k < 20; k++ {
 				now := t0.Add(time.Duration(k) * 100 * time.Millisecond)
-				if err := s.Step(now, HelloFromClient{Payload: hello}); err != nil {
+				if _, err := s.Step(now, HelloFromClient{Payload: hello}); err != nil {
 					t.Fatal(err)
 				}
 				s.Tick(now)

@@ -42,10 +42,10 @@ func (s *Sentinel) ConfigGet(patterns []string) []KV {
 	return out
 }
 
-// ConfigSet changes global parameters (SENTINEL CONFIG SET p v ...). Every
-// pair is checked before any is applied; then the config is persisted, and
-// new Sentinel credentials drop the links to other Sentinels.
-func (s *Sentinel) ConfigSet(args []string) error {
+// configSet changes global parameters (ConfigSet). Every pair is checked
+// before any is applied; then the config is persisted, and new Sentinel
+// credentials drop the links to other Sentinels.
+func (s *Sentinel) configSet(args []string) error {
 	if len(args) == 0 || len(args)%2 != 0 {
 		return ErrConfigSetShape
 	}

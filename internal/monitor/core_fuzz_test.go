@@ -107,7 +107,7 @@ func FuzzHelloThroughCore(f *testing.F) {
 		now := fuzzT0
 		for _, h := range []string{h1, h2, h3} {
 			now = now.Add(time.Second)
-			_ = s.Step(now, monitor.HelloFromClient{Payload: h})
+			_, _ = s.Step(now, monitor.HelloFromClient{Payload: h})
 			s.Tick(now)
 			s.Ready()
 		}
@@ -140,7 +140,7 @@ func FuzzInfoThroughCore(f *testing.F) {
 				case monitor.OpenLink:
 					links[a.ID] = a.Addr
 					if a.Kind == monitor.CmdLink {
-						_ = s.Step(now, monitor.LinkLocalAddr{ID: a.ID, Addr: monitor.Addr{Host: "127.0.0.1", Port: 40000}})
+						_, _ = s.Step(now, monitor.LinkLocalAddr{ID: a.ID, Addr: monitor.Addr{Host: "127.0.0.1", Port: 40000}})
 					}
 				case monitor.Send:
 					if len(a.Args) == 0 || a.Args[0] != "INFO" {
@@ -157,7 +157,7 @@ func FuzzInfoThroughCore(f *testing.F) {
 						continue
 					}
 					answered[addr] = true
-					_ = s.Step(now, monitor.CommandReply{ID: a.ID, Tag: a.Tag, Reply: monitor.Reply{Kind: monitor.ReplyString, Str: text}})
+					_, _ = s.Step(now, monitor.CommandReply{ID: a.ID, Tag: a.Tag, Reply: monitor.Reply{Kind: monitor.ReplyString, Str: text}})
 				}
 			}
 		}
@@ -182,7 +182,7 @@ func TestHelloAddressesStoredAsRedis(t *testing.T) {
 		for i, host := range []string{"127.1", "::ffff:1.2.3.4", "fe80::1%lo"} {
 			h := monitor.Hello{SentinelIP: host, SentinelPort: 26380 + i, RunID: strings.Repeat(string(rune('a'+i)), 40),
 				MasterName: "other", MasterIP: "::1", MasterPort: 7000}
-			_ = s.Step(fuzzT0, monitor.HelloFromClient{Payload: h.Encode()})
+			_, _ = s.Step(fuzzT0, monitor.HelloFromClient{Payload: h.Encode()})
 		}
 		var got []string
 		for _, m := range s.Snapshot().Masters {

@@ -90,14 +90,13 @@ func (s *Sentinel) startFailover(m *master, now int64) {
 	s.enter(m, failover.WaitStart, now, "epoch "+strconv.FormatUint(m.failoverEpoch, 10))
 }
 
-// Failover starts a failover without asking the other Sentinels
-// (SENTINEL FAILOVER).
-func (s *Sentinel) Failover(at time.Time, name string) error {
+// forceFailover starts a failover without asking the other Sentinels
+// (Failover).
+func (s *Sentinel) forceFailover(now int64, name string) error {
 	m, err := s.master(name)
 	if err != nil {
 		return err
 	}
-	now := ms(at)
 	if m.has(flagFailoverInProgress) {
 		return ErrFailoverInProgress
 	}

@@ -133,11 +133,11 @@ func TestHelloChannelOnTheWire(t *testing.T) {
 		}
 	}
 	for _, id := range []LinkID{cc, pc} {
-		if err := s.Step(t0, LinkConnected{ID: id}); err != nil {
+		if _, err := s.Step(t0, LinkConnected{ID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Step(t0, LinkLocalAddr{ID: cc, Addr: Addr{"10.0.0.9", 40000}}); err != nil {
+	if _, err := s.Step(t0, LinkLocalAddr{ID: cc, Addr: Addr{"10.0.0.9", 40000}}); err != nil {
 		t.Fatal(err)
 	}
 	s.Tick(t0.Add(2500 * time.Millisecond))

@@ -131,7 +131,7 @@ func (in *interaction) run(line string, input []string) []string {
 		in.fatalf("%q before new", line)
 	}
 	step := func(v monitor.Input) {
-		if err := in.s.Step(in.now, v); err != nil {
+		if _, err := in.s.Step(in.now, v); err != nil {
 			in.fatalf("%s: %v", line, err)
 		}
 	}
@@ -176,7 +176,7 @@ func (in *interaction) run(line string, input []string) []string {
 	case "hello":
 		step(monitor.HelloFromClient{Payload: args[0]})
 	case "failover":
-		if err := in.s.Failover(in.now, args[0]); err != nil {
+		if _, err := in.s.Step(in.now, monitor.Failover{Name: args[0]}); err != nil {
 			return append([]string{"error " + err.Error()}, in.ready()...)
 		}
 	case "is-master-down":

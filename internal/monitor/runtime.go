@@ -51,9 +51,10 @@ func (e *ArgError) Error() string {
 	}
 }
 
-// Monitor starts monitoring a new master (SENTINEL MONITOR); the caller has
-// validated the numbers. It emits `+monitor` and persists.
-func (s *Sentinel) Monitor(at time.Time, name, host string, port, quorum int) error {
+// monitorMaster starts monitoring a new master (Monitor). It emits
+// `+monitor` and persists.
+func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
+	name, host, port, quorum := in.Name, in.Host, in.Port, in.Quorum
 	if quorum <= 0 {
 		return ErrQuorumTooSmall
 	}
@@ -71,14 +72,14 @@ func (s *Sentinel) Monitor(at time.Time, name, host string, port, quorum int) er
 	spec := NewMasterSpec(name, a, quorum)
 	spec.DownAfter = s.timing.DefaultDownAfter
 	spec.FailoverTimeout = s.timing.DefaultFailoverTimeout
-	m := s.addMaster(spec, ms(at))
+	m := s.addMaster(spec, now)
 	s.persist("monitor")
 	s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
 	return nil
 }
 
-// Remove stops monitoring a master (SENTINEL REMOVE).
-func (s *Sentinel) Remove(name string) error {
+// removeMaster stops monitoring a master (Remove).
+func (s *Sentinel) removeMaster(name string) error {
 	m, err := s.master(name)
 	if err != nil {
 		return err
@@ -103,17 +104,17 @@ func (s *Sentinel) Remove(name string) error {
 	return nil
 }
 
-// Reset forgets the replicas, Sentinels and failover state of every master
-// whose name matches the glob pattern (SENTINEL RESET) and returns how
-// many. It does not persist, as Redis does not.
-func (s *Sentinel) Reset(at time.Time, pattern string) int {
+// resetMasters forgets the replicas, Sentinels and failover state of
+// every master whose name matches the glob pattern (Reset) and returns
+// how many. It does not persist, as Redis does not.
+func (s *Sentinel) resetMasters(now int64, pattern string) int {
 	n := 0
 	for _, name := range s.MasterNames() {
 		if !glob.Match(pattern, name, false) {
 			continue
 		}
 		m := s.masters[name]
-		s.resetMaster(m, false, ms(at))
+		s.resetMaster(m, false, now)
 		s.event(LevelWarning, EventResetMaster, &m.instance, "")
 		n++
 	}
@@ -127,15 +128,11 @@ type setOp struct {
 	apply func()
 }
 
-// Executables says which paths name a file this process may execute; the
-// caller finds out before calling the core, which does no I/O.
-type Executables map[string]bool
-
-// Set changes master options (SENTINEL SET name option value ...). Unlike
-// Redis it checks every pair before applying any, so a bad pair changes
-// nothing. exe must say, for every script path among the values, whether
-// it is executable (a path missing from it is not).
-func (s *Sentinel) Set(name string, args []string, exe Executables) error {
+// setOptions changes master options (Set). Unlike Redis it checks every
+// pair before applying any, so a bad pair changes nothing. A script path
+// missing from in.Executables is not executable.
+func (s *Sentinel) setOptions(in Set) error {
+	name, args, exe := in.Name, in.Args, in.Executables
 	m, err := s.master(name)
 	if err != nil {
 		return err
@@ -301,10 +298,9 @@ func (s *Sentinel) DebugValues() []KV {
 	return out
 }
 
-// Debug sets timing knobs (SENTINEL DEBUG param value ...), left to right
-// as Redis does: pairs before a bad one stay applied. They are not
-// persisted.
-func (s *Sentinel) Debug(args []string) error {
+// debugSet sets timing knobs (Debug), left to right as Redis does: pairs
+// before a bad one stay applied. They are not persisted.
+func (s *Sentinel) debugSet(args []string) error {
 	for j := 0; j < len(args); j += 2 {
 		var target *time.Duration
 		for _, p := range debugParams {
@@ -324,10 +320,11 @@ func (s *Sentinel) Debug(args []string) error {
 	return nil
 }
 
-// SetSimulateFailure resets the SIMULATE-FAILURE flags, then sets them
-// from names left to right as Redis does: it stops at "help" (reporting
-// help) or at an unknown name (an error), keeping the flags set so far.
-func (s *Sentinel) SetSimulateFailure(names []string) (help bool, err error) {
+// simulateFailure resets the SIMULATE-FAILURE flags, then sets them from
+// names left to right as Redis does (SimulateFailure): it stops at "help"
+// (reporting help) or at an unknown name (an error), keeping the flags
+// set so far.
+func (s *Sentinel) simulateFailure(names []string) (help bool, err error) {
 	s.simFailure = 0
 	for _, n := range names {
 		switch strings.ToLower(n) {

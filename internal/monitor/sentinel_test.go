@@ -180,10 +180,10 @@ func TestNextTickInBounds(t *testing.T) {
 
 func TestStep(t *testing.T) {
 	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(8)))})
-	if err := s.Step(t0, FlushConfig{}); err != nil {
+	if _, err := s.Step(t0, FlushConfig{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Step(t0, Shutdown{}); err != nil {
+	if _, err := s.Step(t0, Shutdown{}); err != nil {
 		t.Fatal(err)
 	}
 	r := s.Ready()

@@ -6,22 +6,21 @@ import (
 	"time"
 )
 
-// FlushConfig asks for the config to be rewritten (SENTINEL FLUSHCONFIG).
-type FlushConfig struct{}
-
-// Shutdown tells the core the process is stopping; it persists its state.
-type Shutdown struct{}
-
-func (FlushConfig) isInput() {}
-func (Shutdown) isInput()    {}
-
 // Input is something that happened outside the core: a reply from an
-// instance, a hello, a command from a client. Step applies one.
+// instance, a hello, a script's exit, a command from a client (the
+// command inputs are in commands.go). Step applies one.
 type Input interface{ isInput() }
 
-// Step applies one input at time now. Errors are values the RESP layer
-// turns into replies; a failed Step changes nothing.
-func (s *Sentinel) Step(now time.Time, in Input) error {
+// Answer is what a command input answers its caller: ResetCount for
+// Reset, SimulateFailureHelp for SimulateFailure, and nil for every other
+// input (the others answer only with their error).
+type Answer any
+
+// Step applies one input at time now: every change to the core enters
+// here. Errors are values the RESP layer turns into replies; a command
+// that fails changes nothing (except where Redis applies a command's
+// arguments left to right: Debug, SimulateFailure).
+func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 	t := ms(now)
 	switch in := in.(type) {
 	case CommandReply:
@@ -55,8 +54,25 @@ func (s *Sentinel) Step(now time.Time, in Input) error {
 		s.persist("flushconfig")
 	case Shutdown:
 		s.persist("shutdown")
+	case Monitor:
+		return nil, s.monitorMaster(t, in)
+	case Remove:
+		return nil, s.removeMaster(in.Name)
+	case Reset:
+		return ResetCount(s.resetMasters(t, in.Pattern)), nil
+	case Set:
+		return nil, s.setOptions(in)
+	case ConfigSet:
+		return nil, s.configSet(in.Args)
+	case Debug:
+		return nil, s.debugSet(in.Args)
+	case SimulateFailure:
+		help, err := s.simulateFailure(in.Names)
+		return SimulateFailureHelp(help), err
+	case Failover:
+		return nil, s.forceFailover(t, in.Name)
 	default:
-		return fmt.Errorf("%w: %T", ErrUnknownInput, in)
+		return nil, fmt.Errorf("%w: %T", ErrUnknownInput, in)
 	}
-	return nil
+	return nil, nil
 }

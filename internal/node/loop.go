@@ -125,13 +125,13 @@ func (l *Loop) Run() {
 	for {
 		select {
 		case <-l.stop:
-			if err := l.core.Step(l.now(), monitor.Shutdown{}); err != nil {
+			if _, err := l.core.Step(l.now(), monitor.Shutdown{}); err != nil {
 				l.log.Warningf("shutdown: %v", err)
 			}
 			l.drain()
 			return
 		case in := <-l.inputs:
-			if err := l.core.Step(l.now(), in); err != nil {
+			if _, err := l.core.Step(l.now(), in); err != nil {
 				l.log.Warningf("core: %v", err)
 			}
 			l.drain()

@@ -18,6 +18,18 @@ func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, Val
 	return out, nil
 }
 
+// step applies a command input to the core (monitor.Sentinel.Step, the
+// one way a command changes it) and returns its answer; a stopped loop or
+// the command's error becomes the error reply (nil on success).
+func (x *ctx) step(in monitor.Input) (monitor.Answer, Outcome, Value) {
+	var ans monitor.Answer
+	out, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
+		ans, err = core.Step(now, in)
+		return err
+	})
+	return ans, out, ev
+}
+
 // run is exec for a core call that can fail: a stopped loop or fn's error
 // becomes the error reply (nil on success).
 func (x *ctx) run(fn func(core *monitor.Sentinel, now time.Time) error) (Outcome, Value) {
@@ -44,14 +56,11 @@ func cmdSentinelMyID(x *ctx) Value {
 const errSaveConfig = Err("ERR Failed to save config file. Check server logs.")
 
 func cmdSentinelFlushConfig(x *ctx) Value {
-	var stepErr error
-	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
-		stepErr = core.Step(now, monitor.FlushConfig{})
-	})
+	_, out, ev := x.step(monitor.FlushConfig{})
 	if ev != nil {
 		return ev
 	}
-	if stepErr != nil || out.PersistErr != nil {
+	if out.PersistErr != nil {
 		return errSaveConfig
 	}
 	return OK

@@ -49,21 +49,15 @@ func cmdSentinelMonitor(x *ctx) Value {
 			return Err("ERR " + monitor.ErrInvalidAddress.Error())
 		}
 	}
-	var err error
-	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
-		err = core.Monitor(now, x.arg(2), host, int(port), int(quorum))
-	})
+	_, out, ev := x.step(monitor.Monitor{Name: x.arg(2), Host: host, Port: int(port), Quorum: int(quorum)})
 	if ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return saved(out)
 }
 
 func cmdSentinelRemove(x *ctx) Value {
-	out, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Remove(x.arg(2)) })
+	_, out, ev := x.step(monitor.Remove{Name: x.arg(2)})
 	if ev != nil {
 		return ev
 	}
@@ -81,7 +75,7 @@ func cmdSentinelSet(x *ctx) Value {
 	for _, a := range args {
 		exe[a] = executable(a)
 	}
-	out, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Set(x.arg(2), args, exe) })
+	_, out, ev := x.step(monitor.Set{Name: x.arg(2), Args: args, Executables: exe})
 	if ev != nil {
 		return ev
 	}
@@ -89,11 +83,11 @@ func cmdSentinelSet(x *ctx) Value {
 }
 
 func cmdSentinelReset(x *ctx) Value {
-	var n int
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { n = core.Reset(now, x.arg(2)) }); ev != nil {
+	n, _, ev := x.step(monitor.Reset{Pattern: x.arg(2)})
+	if ev != nil {
 		return ev
 	}
-	return Int(n)
+	return Int(int64(n.(monitor.ResetCount)))
 }
 
 func cmdSentinelDebug(x *ctx) Value {
@@ -108,7 +102,7 @@ func cmdSentinelDebug(x *ctx) Value {
 	for _, a := range x.args[2:] {
 		args = append(args, string(a))
 	}
-	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error { return core.Debug(args) }); ev != nil {
+	if _, _, ev := x.step(monitor.Debug{Args: args}); ev != nil {
 		return ev
 	}
 	return OK
@@ -162,13 +156,13 @@ func cmdSentinelConfig(x *ctx) Value {
 		var err error
 		out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
 			if len(rest) > 0 {
-				if err = core.ConfigSet(rest); err != nil {
+				if _, err = core.Step(now, monitor.ConfigSet{Args: rest}); err != nil {
 					return
 				}
 			}
 			if level != "" {
 				x.srv.opts.Backend.SetLogLevel(level)
-				_ = core.Step(now, monitor.FlushConfig{})
+				_, _ = core.Step(now, monitor.FlushConfig{})
 			}
 		})
 		if ev != nil {
@@ -187,16 +181,12 @@ func cmdSentinelSimulateFailure(x *ctx) Value {
 	for _, a := range x.args[2:] {
 		names = append(names, string(a))
 	}
-	var help bool
-	var err error
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { help, err = core.SetSimulateFailure(names) }); ev != nil {
-		return ev
-	}
-	if help {
+	ans, _, ev := x.step(monitor.SimulateFailure{Names: names})
+	if ans == monitor.SimulateFailureHelp(true) {
 		return Array{Bulk("crash-after-election"), Bulk("crash-after-promotion")}
 	}
-	if err != nil {
-		return errReply(err)
+	if ev != nil {
+		return ev
 	}
 	return OK
 }
@@ -228,7 +218,7 @@ func cmdSentinelPendingScripts(x *ctx) Value {
 }
 
 func cmdSentinelFailover(x *ctx) Value {
-	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) error { return core.Failover(now, x.arg(2)) }); ev != nil {
+	if _, _, ev := x.step(monitor.Failover{Name: x.arg(2)}); ev != nil {
 		return ev
 	}
 	return OK

@@ -158,9 +158,7 @@ func cmdPublish(x *ctx) Value {
 		return Err("ERR Only HELLO messages are accepted by Sentinel instances.")
 	}
 	payload := x.arg(2)
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
-		_ = core.Step(now, monitor.HelloFromClient{Payload: payload})
-	}); ev != nil {
+	if _, _, ev := x.step(monitor.HelloFromClient{Payload: payload}); ev != nil {
 		return ev
 	}
 	return Int(1)

@@ -79,20 +79,21 @@ func (c *Cluster) SetPingError(name, text string) {
 	c.tracef(name, "ping error %q", text)
 }
 
-// Command runs fn against the core of the Sentinel node called name at the
-// node's local time, as a command a client sent to its port would, then
-// carries out what the core produced (events, logs, actions) and checks
-// the invariants, like any step. It returns fn's error.
-func (c *Cluster) Command(name string, fn func(core *monitor.Sentinel, now time.Time) error) error {
+// Command steps the core of the Sentinel node called name with a command
+// input at the node's local time, as a client's command to its port
+// would, then carries out what the core produced (events, logs, actions)
+// and checks the invariants, like any step. It returns the command's
+// answer and error.
+func (c *Cluster) Command(name string, in monitor.Input) (monitor.Answer, error) {
 	c.mustKnow(name)
 	n := c.Node(name)
 	if n == nil || n.crashed {
 		c.Fatalf("Command: %q is not a running Sentinel node", name)
-		return nil
+		return nil, nil
 	}
-	c.tracef(name, "command")
-	err := fn(n.Core, n.Now())
+	c.tracef(name, "command %T", in)
+	ans, err := n.Core.Step(n.Now(), in)
 	c.drain(n)
 	c.afterStep()
-	return err
+	return ans, err
 }

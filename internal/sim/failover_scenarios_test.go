@@ -697,12 +697,12 @@ func TestForcedFailover(t *testing.T) {
 			c := Standard(t, seed, Topology{DownAfter: downAfter})
 			settle(t, c, 2)
 			c.Run(time.Duration(c.Rand().Intn(3000)) * time.Millisecond)
-			failover := func(core *monitor.Sentinel, now time.Time) error { return core.Failover(now, masterName) }
+			failover := monitor.Failover{Name: masterName}
 			start := c.Now()
-			if err := c.Command("s1", failover); err != nil {
+			if _, err := c.Command("s1", failover); err != nil {
 				c.Fatalf("SENTINEL FAILOVER: %v", err)
 			}
-			if err := c.Command("s1", failover); !errors.Is(err, monitor.ErrFailoverInProgress) {
+			if _, err := c.Command("s1", failover); !errors.Is(err, monitor.ErrFailoverInProgress) {
 				c.Fatalf("second SENTINEL FAILOVER: %v, want ErrFailoverInProgress", err)
 			}
 			epoch := c.Node("s1").Core.CurrentEpoch()
@@ -711,7 +711,7 @@ func TestForcedFailover(t *testing.T) {
 				c.Fatalf("forced leader elected %v after the command, want within a tick", d)
 			}
 			waitEvent(c, start, "s1", "+failover-state-reconf-slaves", time.Minute)
-			if err := c.Command("s1", failover); !errors.Is(err, monitor.ErrFailoverInProgress) {
+			if _, err := c.Command("s1", failover); !errors.Is(err, monitor.ErrFailoverInProgress) {
 				c.Fatalf("SENTINEL FAILOVER in reconf_slaves: %v, want ErrFailoverInProgress", err)
 			}
 			waitAllSwitched(c, start, time.Minute)

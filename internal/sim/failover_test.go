@@ -157,7 +157,7 @@ func TestLeaderCrashesAfterPromotion(t *testing.T) {
 			c := Standard(t, seed, Topology{DownAfter: downAfter, FailoverTimeout: 20 * time.Second})
 			settle(t, c, 2)
 			for _, n := range c.Nodes() {
-				if _, err := n.Core.SetSimulateFailure([]string{"crash-after-promotion"}); err != nil {
+				if _, err := c.Command(n.Name, monitor.SimulateFailure{Names: []string{"crash-after-promotion"}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -177,7 +177,7 @@ func TestLeaderCrashesAfterPromotion(t *testing.T) {
 			for _, n := range c.Nodes() {
 				if n.Crashed() {
 					leader = n
-				} else if _, err := n.Core.SetSimulateFailure(nil); err != nil {
+				} else if _, err := c.Command(n.Name, monitor.SimulateFailure{Names: nil}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -261,7 +261,7 @@ func TestSimulatedCrashStopsAtOnce(t *testing.T) {
 			c := Standard(t, 410, Topology{DownAfter: downAfter, FailoverTimeout: 20 * time.Second})
 			settle(t, c, 2)
 			for _, n := range c.Nodes() {
-				if _, err := n.Core.SetSimulateFailure([]string{tc.flag}); err != nil {
+				if _, err := c.Command(n.Name, monitor.SimulateFailure{Names: []string{tc.flag}}); err != nil {
 					t.Fatal(err)
 				}
 			}

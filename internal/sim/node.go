@@ -104,7 +104,7 @@ func (c *Cluster) scheduleTick(n *Node) {
 
 // step hands an input to a node's core and carries out what it produced.
 func (c *Cluster) step(n *Node, in monitor.Input) {
-	if err := n.Core.Step(n.Now(), in); err != nil {
+	if _, err := n.Core.Step(n.Now(), in); err != nil {
 		c.fail("%s: Step(%T) failed: %v", n.Name, in, err)
 		return
 	}
