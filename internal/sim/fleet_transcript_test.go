@@ -1,0 +1,576 @@
+package sim_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/sim"
+)
+
+// rewrite makes TestFleetTranscripts write what the fleet produced back
+// into the testdata files instead of comparing: go test ./internal/sim
+// -run TestFleetTranscripts -rewrite, then read the diff.
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the fleet transcripts")
+
+// TestFleetTranscripts runs the transcripts in testdata/fleet: each drives
+// a whole simulated fleet (Sentinel cores, modelled Redis servers, the
+// network between them) and lists what came out, so a fleet behaviour
+// reads as a transcript rather than as code.
+//
+// The file format is the one of internal/monitor's TestInteractions: a
+// command line, optional input lines, a `----` line, then the expected
+// output up to a blank line; lines starting with # outside blocks are
+// comments. No command takes input lines. The commands:
+//
+//	fleet [seed=N] [sentinels=3] [replicas=2] [quorum=2] [down-after=5s]
+//	      [failover-timeout=D] [master=m] [accel=redis|default]
+//	                                  a fresh sim.Standard cluster, run until every
+//	                                  Sentinel knows every replica and Sentinel, with
+//	                                  every link up
+//	run DURATION [types=T,...] [skip=T,...] [node=N,...] [until=T] [time]
+//	                                  advance the clock; prints the events emitted,
+//	                                  `<node>: <type> <msg>`; types/skip keep/drop
+//	                                  event types (a trailing * matches a prefix);
+//	                                  until stops after the first event of type T
+//	                                  (of the nodes kept); time prefixes each line
+//	                                  with its offset from the fleet command
+//	kill-master                       crash the running master server
+//	kill NAME / crash-sentinel NODE   crash a server or a Sentinel
+//	restart NAME                      restart a server, or a Sentinel from its disk
+//	partition A,B | C,D               cut the network between two groups
+//	block A,B -> C,D                  cut it one way
+//	isolate NAME / heal               cut one endpoint off / remove every cut
+//	clock-jump NODE DURATION          move a Sentinel's clock
+//	ping-error SERVER [TEXT...]       the server answers PING with TEXT ("" = PONG)
+//	server NAME IP:PORT [replicaof=S] add a modelled Redis server
+//	sentinel NODE|* SUBCOMMAND ARGS...
+//	                                  a client's SENTINEL command to one Sentinel (or
+//	                                  every one); prints the reply, then the events
+//	                                  the command emitted; the subcommands are those
+//	                                  of clientCommand; "" is an empty argument
+//	masters [NODE...]                 the address each Sentinel gives for each master
+//	                                  (GET-MASTER-ADDR-BY-NAME)
+//	master NODE|* NAME                the same for one master
+//	replicas NODE MASTER / sentinels NODE MASTER
+//	                                  the SENTINEL REPLICAS / SENTINELS views, shortly
+//	explain NODE MASTER [full]        SENTINEL EXPLAIN: the stage, why, election and
+//	                                  failover lines; full prints every line
+//	servers                           each server's role
+//	epochs                            each Sentinel's current and config epochs (a
+//	                                  crashed one's, from its disk)
+//	invariants                        "ok", or the simulator's broken invariant
+//
+// NODE may be `leader`, the Sentinel that last emitted +elected-leader,
+// or `crashed`, the first Sentinel that is down; a server NAME may be
+// `master`, the first running master. In every output a Sentinel's run
+// id is printed as its node name. A broken invariant fails the test even
+// with -rewrite. FLEET_TRACE=1 logs the simulator's trace of each file's
+// last fleet.
+func TestFleetTranscripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/fleet/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fleet transcripts: %v", err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			t.Parallel()
+			runFleetFile(t, f)
+		})
+	}
+}
+
+// recorder is the sim.TB of a transcript's cluster: it keeps the first
+// failure (a broken invariant, with the trace) so that the transcript can
+// print it, and the test fails after the command that broke it.
+type recorder struct{ msg string }
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Fatalf(format string, args ...any) {
+	if r.msg == "" {
+		r.msg = fmt.Sprintf(format, args...)
+	}
+}
+
+// fleet is the state of one transcript.
+type fleet struct {
+	t        *testing.T
+	c        *sim.Cluster
+	rec      *recorder
+	master   string // the master name of the fleet command
+	reported bool   // the recorded failure was reported
+}
+
+func runFleetFile(t *testing.T, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var out strings.Builder
+	f := &fleet{t: t}
+	for k := 0; k < len(lines); k++ {
+		line := lines[k]
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			out.WriteString(line + "\n")
+			continue
+		}
+		start := k
+		var input []string
+		for k++; k < len(lines) && lines[k] != "----"; k++ {
+			input = append(input, lines[k])
+		}
+		if k >= len(lines) {
+			t.Fatalf("%s:%d: block without ----", path, start+1)
+		}
+		if len(input) > 0 {
+			t.Fatalf("%s:%d: %s takes no input lines", path, start+1, line)
+		}
+		var want []string
+		for k++; k < len(lines) && lines[k] != ""; k++ {
+			want = append(want, lines[k])
+		}
+		got := f.run(line)
+		if f.rec != nil && f.rec.msg != "" && !f.reported {
+			f.reported = true
+			t.Errorf("%s:%d: %s: %s", path, start+1, line, f.rec.msg)
+		}
+		out.WriteString(line + "\n----\n")
+		for _, l := range got {
+			out.WriteString(l + "\n")
+		}
+		if k < len(lines) {
+			out.WriteString("\n")
+		}
+		if !*rewrite && strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:%d: %s\n--- want\n%s\n--- got\n%s", path, start+1, line, strings.Join(want, "\n"), strings.Join(got, "\n"))
+		}
+	}
+	if os.Getenv("FLEET_TRACE") != "" && f.c != nil {
+		t.Logf("trace of the last fleet of %s:\n%s", path, f.c.TraceString())
+	}
+	if *rewrite {
+		text := strings.TrimRight(out.String(), "\n") + "\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (f *fleet) fatalf(format string, args ...any) {
+	f.t.Helper()
+	f.t.Fatalf(format, args...)
+}
+
+// run carries out one command line and returns its output lines.
+func (f *fleet) run(line string) []string {
+	fields := strings.Fields(line)
+	cmd, args := fields[0], fields[1:]
+	if cmd != "fleet" && f.c == nil {
+		f.fatalf("%q before fleet", line)
+	}
+	c := f.c
+	switch cmd {
+	case "fleet":
+		return f.newFleet(args)
+	case "run":
+		return f.runFor(args)
+	case "kill-master":
+		if s := c.KillMaster(); s != nil {
+			return []string{s.Name + " crashed"}
+		}
+		return []string{"no master is running"}
+	case "kill", "crash-sentinel":
+		f.want(line, args, 1)
+		name := f.endpoint(args[0])
+		if cmd == "crash-sentinel" && c.Node(name) == nil {
+			f.fatalf("%s: %s is not a Sentinel", line, name)
+		}
+		c.Crash(name)
+		return []string{name + " crashed"}
+	case "restart":
+		f.want(line, args, 1)
+		name := f.endpoint(args[0])
+		c.Restart(name)
+		if n := c.Node(name); n != nil {
+			return []string{fmt.Sprintf("%s restarted from its disk: current-epoch %d", name, n.Core.CurrentEpoch())}
+		}
+		return []string{name + " restarted"}
+	case "partition", "block":
+		sep := map[string]string{"partition": "|", "block": "->"}[cmd]
+		a, b, ok := strings.Cut(strings.Join(args, " "), sep)
+		if !ok {
+			f.fatalf("%s: want A,B %s C,D", line, sep)
+		}
+		ga, gb := f.group(a), f.group(b)
+		if cmd == "partition" {
+			c.Partition(ga, gb)
+		} else {
+			c.Block(ga, gb)
+		}
+	case "isolate":
+		f.want(line, args, 1)
+		name := f.endpoint(args[0])
+		c.Isolate(name)
+		return []string{name + " isolated"}
+	case "heal":
+		c.Heal()
+	case "clock-jump":
+		f.want(line, args, 2)
+		c.ClockJump(f.node(args[0]).Name, f.duration(args[1]))
+	case "ping-error":
+		if len(args) == 0 {
+			f.fatalf("%s: want a server", line)
+		}
+		c.SetPingError(f.server(args[0]).Name, strings.Trim(strings.Join(args[1:], " "), `"`))
+	case "server":
+		return f.addServer(line, args)
+	case "sentinel":
+		return f.sentinel(line, args)
+	case "masters", "master":
+		return f.masters(line, cmd, args)
+	case "replicas", "sentinels":
+		f.want(line, args, 2)
+		return f.instances(cmd, f.node(args[0]), args[1])
+	case "explain":
+		if len(args) < 2 {
+			f.fatalf("%s: want NODE MASTER", line)
+		}
+		return f.explain(f.node(args[0]), args[1], len(args) > 2 && args[2] == "full")
+	case "servers":
+		return f.servers()
+	case "epochs":
+		return f.epochs()
+	case "invariants":
+		if err := c.Err(); err != nil {
+			return []string{err.Error()}
+		}
+		return []string{"ok"}
+	default:
+		f.fatalf("unknown command %q", line)
+	}
+	return nil
+}
+
+// sentinel is the sentinel command: the reply of clientCommand on one
+// node or every node, then the events each command emitted.
+func (f *fleet) sentinel(line string, args []string) []string {
+	c := f.c
+	if len(args) < 2 {
+		f.fatalf("%s: want NODE SUBCOMMAND", line)
+	}
+	for k, a := range args {
+		if a == `""` {
+			args[k] = "" // an empty argument
+		}
+	}
+	nodes := c.Nodes()
+	if args[0] != "*" {
+		nodes = []*sim.Node{f.node(args[0])}
+	}
+	ids := f.ids()
+	var out []string
+	for _, n := range nodes {
+		from := len(c.Events())
+		for _, l := range clientCommand(c, n.Name, args[1:]) {
+			if args[0] == "*" {
+				l = n.Name + ": " + l
+			}
+			out = append(out, ids.Replace(l))
+		}
+		for _, e := range c.Events()[from:] {
+			out = append(out, e.Node+": "+ids.Replace(e.String()))
+		}
+	}
+	return out
+}
+
+// newFleet builds a standard cluster and settles it.
+func (f *fleet) newFleet(args []string) []string {
+	o := sim.Options{Seed: 1}
+	var top sim.Topology
+	for _, a := range args {
+		k, v, _ := strings.Cut(a, "=")
+		switch k {
+		case "seed":
+			o.Seed = int64(f.num(v))
+		case "sentinels":
+			top.Sentinels = f.num(v)
+		case "replicas":
+			top.Replicas = f.num(v)
+			if top.Replicas == 0 {
+				top.Replicas = -1 // Topology's "none"
+			}
+		case "quorum":
+			top.Quorum = f.num(v)
+		case "down-after":
+			top.DownAfter = f.duration(v)
+		case "failover-timeout":
+			top.FailoverTimeout = f.duration(v)
+		case "master":
+			top.MasterName = v
+		case "accel":
+			if v == "redis" {
+				o.Accel = &monitor.Accel{}
+			}
+		default:
+			f.fatalf("fleet: unknown option %q", a)
+		}
+	}
+	f.rec = &recorder{}
+	f.reported = false
+	f.c = sim.StandardWith(f.rec, o, top)
+	f.master = top.MasterName
+	if f.master == "" {
+		f.master = "m"
+	}
+	c := f.c
+	replicas, others := len(c.Servers())-1, len(c.Nodes())-1
+	settled := c.RunUntil(func() bool {
+		for _, n := range c.Nodes() {
+			if !f.settled(n, replicas, others) {
+				return false
+			}
+		}
+		return true
+	}, 30*time.Second)
+	out := f.servers()
+	for _, n := range c.Nodes() {
+		out = append(out, fmt.Sprintf("%s sentinel %s:%d", n.Name, n.IP, n.Port))
+	}
+	if !settled {
+		return append(out, "not settled after 30s")
+	}
+	return append(out, "settled at "+f.offset(c.Now()))
+}
+
+// settled reports whether n knows the fleet master's replicas and other
+// Sentinels, with every link up.
+func (f *fleet) settled(n *sim.Node, replicas, others int) bool {
+	now := n.Now()
+	reps, err1 := n.Core.Replicas(now, f.master)
+	sents, err2 := n.Core.Sentinels(now, f.master)
+	kv, err3 := n.Core.Master(now, f.master)
+	if err1 != nil || err2 != nil || err3 != nil || len(reps) != replicas || len(sents) != others {
+		return false
+	}
+	for _, kv := range append(append(reps, sents...), kv) {
+		if strings.Contains(sim.Field(kv, "flags"), "disconnected") {
+			return false
+		}
+	}
+	return true
+}
+
+// runFor is the run command.
+func (f *fleet) runFor(args []string) []string {
+	c := f.c
+	if len(args) == 0 {
+		f.fatalf("run: want a duration")
+	}
+	d := f.duration(args[0])
+	var types, skip, nodes []string
+	var until string
+	stamp := false
+	for _, a := range args[1:] {
+		k, v, _ := strings.Cut(a, "=")
+		switch k {
+		case "types":
+			types = strings.Split(v, ",")
+		case "skip":
+			skip = strings.Split(v, ",")
+		case "node":
+			for _, n := range strings.Split(v, ",") {
+				nodes = append(nodes, f.node(n).Name)
+			}
+		case "until":
+			until = v
+		case "time":
+			stamp = true
+		default:
+			f.fatalf("run: unknown option %q", a)
+		}
+	}
+	kept := func(e sim.EventRecord) bool {
+		return (len(nodes) == 0 || contains(nodes, e.Node)) && (len(types) == 0 || matchType(types, e.Type)) && !matchType(skip, e.Type)
+	}
+	from := len(c.Events())
+	reached := true
+	if until != "" {
+		before := len(c.EventsOf("", monitor.EventType(until)))
+		reached = c.RunUntil(func() bool {
+			evs := c.EventsOf("", monitor.EventType(until))
+			for _, e := range evs[before:] {
+				if len(nodes) == 0 || contains(nodes, e.Node) {
+					return true
+				}
+			}
+			return false
+		}, d)
+	} else {
+		c.Run(d)
+	}
+	ids := f.ids()
+	var out []string
+	for _, e := range c.Events()[from:] {
+		if !kept(e) {
+			continue
+		}
+		l := e.Node + ": " + ids.Replace(e.String())
+		if stamp {
+			l = f.offset(e.At) + " " + l
+		}
+		out = append(out, l)
+	}
+	if !reached {
+		out = append(out, fmt.Sprintf("no %s within %v", until, d))
+	}
+	return out
+}
+
+// clientCommand carries out SENTINEL <args> as a client connected to node
+// would send it, and renders the reply. It is the one place that maps a
+// subcommand onto the core call that implements it (run through
+// Cluster.Command, which carries out what the core produced): when the
+// core's command API changes, only this function changes. Errors print the
+// core's error text; a crashed node refuses the connection.
+func clientCommand(c *sim.Cluster, node string, args []string) []string {
+	n := c.Node(node)
+	if n.Crashed() {
+		return []string{"(connection refused)"}
+	}
+	sub, rest := strings.ToLower(args[0]), args[1:]
+	if sub == "config" && len(rest) > 0 {
+		sub, rest = "config-"+strings.ToLower(rest[0]), rest[1:]
+	}
+	arg := func(k int) string {
+		if k < len(rest) {
+			return rest[k]
+		}
+		return ""
+	}
+	from := func(k int) []string { return rest[min(k, len(rest)):] }
+	var reply []string
+	run := func(fn func(core *monitor.Sentinel, now time.Time) error) {
+		if err := c.Command(node, fn); err != nil {
+			reply = []string{"(error) " + err.Error()}
+		} else if reply == nil {
+			reply = []string{"OK"}
+		}
+	}
+	switch sub {
+	case "failover":
+		run(func(core *monitor.Sentinel, now time.Time) error { return core.Failover(now, arg(0)) })
+	case "set":
+		exe := monitor.Executables{}
+		run(func(core *monitor.Sentinel, _ time.Time) error { return core.Set(arg(0), from(1), exe) })
+	case "monitor":
+		port, _ := strconv.Atoi(arg(2))
+		quorum, _ := strconv.Atoi(arg(3))
+		run(func(core *monitor.Sentinel, now time.Time) error {
+			return core.Monitor(now, arg(0), arg(1), port, quorum)
+		})
+	case "remove":
+		run(func(core *monitor.Sentinel, _ time.Time) error { return core.Remove(arg(0)) })
+	case "reset":
+		run(func(core *monitor.Sentinel, now time.Time) error {
+			reply = []string{fmt.Sprintf("(integer) %d", core.Reset(now, arg(0)))}
+			return nil
+		})
+	case "config-set":
+		run(func(core *monitor.Sentinel, _ time.Time) error { return core.ConfigSet(rest) })
+	case "config-get":
+		run(func(core *monitor.Sentinel, _ time.Time) error {
+			reply = kvLines(core.ConfigGet(rest))
+			return nil
+		})
+	case "flushconfig":
+		run(func(core *monitor.Sentinel, now time.Time) error { return core.Step(now, monitor.FlushConfig{}) })
+	case "is-master-down-by-addr":
+		port, _ := strconv.Atoi(arg(1))
+		epoch, _ := strconv.ParseUint(arg(2), 10, 64)
+		runID := arg(3)
+		if p := c.Node(runID); p != nil {
+			runID = p.Core.MyID() // a node name stands for its run id
+		}
+		run(func(core *monitor.Sentinel, now time.Time) error {
+			r := core.IsMasterDownByAddr(now, arg(0), port, epoch, runID)
+			down := 0
+			if r.Down {
+				down = 1
+			}
+			reply = []string{fmt.Sprintf("down %d leader %s epoch %d", down, r.Leader, r.LeaderEpoch)}
+			return nil
+		})
+	case "simulate-failure":
+		run(func(core *monitor.Sentinel, _ time.Time) error {
+			if help, err := core.SetSimulateFailure(rest); help {
+				reply = []string{"crash-after-election", "crash-after-promotion"}
+			} else if err != nil {
+				return err
+			}
+			return nil
+		})
+	case "debug":
+		run(func(core *monitor.Sentinel, _ time.Time) error {
+			if len(rest) == 0 {
+				reply = kvLines(core.DebugValues())
+				return nil
+			}
+			return core.Debug(rest)
+		})
+	case "ckquorum":
+		run(func(core *monitor.Sentinel, _ time.Time) error {
+			usable, err := core.CkQuorum(arg(0))
+			if err == nil {
+				reply = []string{fmt.Sprintf("OK %d usable Sentinels", usable)}
+			}
+			return err
+		})
+	default:
+		return []string{"(error) unknown subcommand " + args[0]}
+	}
+	return reply
+}
+
+// kvLines renders a list of parameters, one `name value` a line ("" for
+// an empty value).
+func kvLines(kv []monitor.KV) []string {
+	out := []string{}
+	for _, p := range kv {
+		v := p.Value
+		if v == "" {
+			v = `""`
+		}
+		out = append(out, p.Key+" "+v)
+	}
+	if len(out) == 0 {
+		out = append(out, "(empty)")
+	}
+	return out
+}
+
+// addServer is the server command.
+func (f *fleet) addServer(line string, args []string) []string {
+	if len(args) < 2 {
+		f.fatalf("%s: want NAME IP:PORT [replicaof=S]", line)
+	}
+	a := f.addr(args[1])
+	if len(args) > 2 {
+		m, ok := strings.CutPrefix(args[2], "replicaof=")
+		if !ok {
+			f.fatalf("%s: unknown option %q", line, args[2])
+		}
+		f.c.AddReplica(args[0], a, f.server(m))
+		return nil
+	}
+	f.c.AddServer(args[0], a)
+	return nil
+}
