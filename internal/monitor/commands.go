@@ -62,13 +62,25 @@ type SimulateFailureHelp bool
 // asking the other Sentinels.
 type Failover struct{ Name string }
 
-func (FlushConfig) isInput()     {}
-func (Shutdown) isInput()        {}
-func (Monitor) isInput()         {}
-func (Remove) isInput()          {}
-func (Reset) isInput()           {}
-func (Set) isInput()             {}
-func (ConfigSet) isInput()       {}
-func (Debug) isInput()           {}
-func (SimulateFailure) isInput() {}
-func (Failover) isInput()        {}
+// IsMasterDownByAddr is another Sentinel's SENTINEL
+// IS-MASTER-DOWN-BY-ADDR: is the master at IP:Port down, and, unless RunID
+// is "*", a request for our vote for RunID in Epoch. It answers
+// MasterDownReply.
+type IsMasterDownByAddr struct {
+	IP    string
+	Port  int
+	Epoch uint64
+	RunID string
+}
+
+func (IsMasterDownByAddr) isInput() {}
+func (FlushConfig) isInput()        {}
+func (Shutdown) isInput()           {}
+func (Monitor) isInput()            {}
+func (Remove) isInput()             {}
+func (Reset) isInput()              {}
+func (Set) isInput()                {}
+func (ConfigSet) isInput()          {}
+func (Debug) isInput()              {}
+func (SimulateFailure) isInput()    {}
+func (Failover) isInput()           {}

@@ -71,6 +71,8 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 		return SimulateFailureHelp(help), err
 	case Failover:
 		return nil, s.forceFailover(t, in.Name)
+	case IsMasterDownByAddr:
+		return s.IsMasterDownByAddr(now, in.IP, in.Port, in.Epoch, in.RunID), nil
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrUnknownInput, in)
 	}

@@ -437,10 +437,10 @@ func (f *fleet) runFor(args []string) []string {
 
 // clientCommand carries out SENTINEL <args> as a client connected to node
 // would send it, and renders the reply. It is the one place that maps a
-// subcommand onto the core call that implements it (run through
-// Cluster.Command, which carries out what the core produced): when the
-// core's command API changes, only this function changes. Errors print the
-// core's error text; a crashed node refuses the connection.
+// subcommand onto the core: a mutating one is a command input stepped
+// through Cluster.Command (which carries out what the core produced), a
+// read calls the core's read method. Errors print the core's error text;
+// a crashed node refuses the connection.
 func clientCommand(c *sim.Cluster, node string, args []string) []string {
 	n := c.Node(node)
 	if n.Crashed() {
@@ -458,41 +458,43 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 	}
 	from := func(k int) []string { return rest[min(k, len(rest)):] }
 	var reply []string
-	run := func(fn func(core *monitor.Sentinel, now time.Time) error) {
-		if err := c.Command(node, fn); err != nil {
+	// step sends a command input to the node; the reads below use its
+	// core's read methods directly.
+	step := func(in monitor.Input) monitor.Answer {
+		ans, err := c.Command(node, in)
+		if err != nil {
 			reply = []string{"(error) " + err.Error()}
 		} else if reply == nil {
 			reply = []string{"OK"}
 		}
+		return ans
+	}
+	read := func(err error, lines ...string) {
+		if err != nil {
+			reply = []string{"(error) " + err.Error()}
+			return
+		}
+		reply = lines
 	}
 	switch sub {
 	case "failover":
-		run(func(core *monitor.Sentinel, now time.Time) error { return core.Failover(now, arg(0)) })
+		step(monitor.Failover{Name: arg(0)})
 	case "set":
-		exe := monitor.Executables{}
-		run(func(core *monitor.Sentinel, _ time.Time) error { return core.Set(arg(0), from(1), exe) })
+		step(monitor.Set{Name: arg(0), Args: from(1), Executables: monitor.Executables{}})
 	case "monitor":
 		port, _ := strconv.Atoi(arg(2))
 		quorum, _ := strconv.Atoi(arg(3))
-		run(func(core *monitor.Sentinel, now time.Time) error {
-			return core.Monitor(now, arg(0), arg(1), port, quorum)
-		})
+		step(monitor.Monitor{Name: arg(0), Host: arg(1), Port: port, Quorum: quorum})
 	case "remove":
-		run(func(core *monitor.Sentinel, _ time.Time) error { return core.Remove(arg(0)) })
+		step(monitor.Remove{Name: arg(0)})
 	case "reset":
-		run(func(core *monitor.Sentinel, now time.Time) error {
-			reply = []string{fmt.Sprintf("(integer) %d", core.Reset(now, arg(0)))}
-			return nil
-		})
+		reply = []string{fmt.Sprintf("(integer) %d", step(monitor.Reset{Pattern: arg(0)}))}
 	case "config-set":
-		run(func(core *monitor.Sentinel, _ time.Time) error { return core.ConfigSet(rest) })
+		step(monitor.ConfigSet{Args: rest})
 	case "config-get":
-		run(func(core *monitor.Sentinel, _ time.Time) error {
-			reply = kvLines(core.ConfigGet(rest))
-			return nil
-		})
+		read(nil, kvLines(n.Core.ConfigGet(rest))...)
 	case "flushconfig":
-		run(func(core *monitor.Sentinel, now time.Time) error { return core.Step(now, monitor.FlushConfig{}) })
+		step(monitor.FlushConfig{})
 	case "is-master-down-by-addr":
 		port, _ := strconv.Atoi(arg(1))
 		epoch, _ := strconv.ParseUint(arg(2), 10, 64)
@@ -500,40 +502,26 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 		if p := c.Node(runID); p != nil {
 			runID = p.Core.MyID() // a node name stands for its run id
 		}
-		run(func(core *monitor.Sentinel, now time.Time) error {
-			r := core.IsMasterDownByAddr(now, arg(0), port, epoch, runID)
-			down := 0
-			if r.Down {
-				down = 1
-			}
-			reply = []string{fmt.Sprintf("down %d leader %s epoch %d", down, r.Leader, r.LeaderEpoch)}
-			return nil
-		})
+		ans, _ := c.Command(node, monitor.IsMasterDownByAddr{IP: arg(0), Port: port, Epoch: epoch, RunID: runID})
+		r := ans.(monitor.MasterDownReply)
+		down := 0
+		if r.Down {
+			down = 1
+		}
+		reply = []string{fmt.Sprintf("down %d leader %s epoch %d", down, r.Leader, r.LeaderEpoch)}
 	case "simulate-failure":
-		run(func(core *monitor.Sentinel, _ time.Time) error {
-			if help, err := core.SetSimulateFailure(rest); help {
-				reply = []string{"crash-after-election", "crash-after-promotion"}
-			} else if err != nil {
-				return err
-			}
-			return nil
-		})
+		if step(monitor.SimulateFailure{Names: rest}) == monitor.SimulateFailureHelp(true) {
+			reply = []string{"crash-after-election", "crash-after-promotion"}
+		}
 	case "debug":
-		run(func(core *monitor.Sentinel, _ time.Time) error {
-			if len(rest) == 0 {
-				reply = kvLines(core.DebugValues())
-				return nil
-			}
-			return core.Debug(rest)
-		})
+		if len(rest) == 0 {
+			read(nil, kvLines(n.Core.DebugValues())...)
+		} else {
+			step(monitor.Debug{Args: rest})
+		}
 	case "ckquorum":
-		run(func(core *monitor.Sentinel, _ time.Time) error {
-			usable, err := core.CkQuorum(arg(0))
-			if err == nil {
-				reply = []string{fmt.Sprintf("OK %d usable Sentinels", usable)}
-			}
-			return err
-		})
+		usable, err := n.Core.CkQuorum(arg(0))
+		read(err, fmt.Sprintf("OK %d usable Sentinels", usable))
 	default:
 		return []string{"(error) unknown subcommand " + args[0]}
 	}
