@@ -96,22 +96,22 @@ func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
 	fmt.Fprintf(b, "\nmaster %s\n", splitargs.Quote(m.Name))
 	row := func(k string, v any) { fmt.Fprintf(b, "  %-30s %v\n", k, v) }
 	row("address", fmt.Sprintf("%s %d", m.Addr.Host, m.Addr.Port))
-	row("quorum", m.Quorum)
-	row("down-after-milliseconds", ms(m.DownAfter))
-	row("failover-timeout", ms(m.FailoverTimeout))
-	row("parallel-syncs", m.ParallelSyncs)
-	row("master-reboot-down-after-period", ms(m.RebootDownAfter))
+	row(monitor.OptionQuorum, m.Quorum)
+	row(monitor.OptionDownAfter, ms(m.DownAfter))
+	row(monitor.OptionFailoverTimeout, ms(m.FailoverTimeout))
+	row(monitor.OptionParallelSyncs, m.ParallelSyncs)
+	row(monitor.OptionRebootDownAfter, ms(m.RebootDownAfter))
 	if m.NotificationScript != "" {
-		row("notification-script", splitargs.Quote(m.NotificationScript))
+		row(monitor.OptionNotificationScript, splitargs.Quote(m.NotificationScript))
 	}
 	if m.ClientReconfigScript != "" {
-		row("client-reconfig-script", splitargs.Quote(m.ClientReconfigScript))
+		row(monitor.OptionClientReconfigScript, splitargs.Quote(m.ClientReconfigScript))
 	}
 	if m.AuthUser != "" {
-		row("auth-user", splitargs.Quote(m.AuthUser))
+		row(monitor.OptionAuthUser, splitargs.Quote(m.AuthUser))
 	}
 	if m.AuthPass != "" {
-		row("auth-pass", secretMask)
+		row(monitor.OptionAuthPass, secretMask)
 	}
 	row("config-epoch", m.ConfigEpoch)
 	row("leader-epoch", m.LeaderEpoch)
@@ -122,7 +122,7 @@ func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
 		row("known-sentinel", fmt.Sprintf("%s %d %s", s.Addr.Host, s.Addr.Port, s.RunID))
 	}
 	for _, r := range m.RenameCommands {
-		row("rename-command", quoteWords([]string{r.Command, r.Renamed}))
+		row(monitor.OptionRenameCommand, quoteWords([]string{r.Command, r.Renamed}))
 	}
 }
 

@@ -98,63 +98,63 @@ var sentinelDirectives = []sentinelDirective{
 		},
 	},
 	{
-		name: "down-after-milliseconds", argc: []int{3}, pass: 2,
+		name: monitor.OptionDownAfter, argc: []int{3}, pass: 2,
 		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.DownAfter }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("down-after-milliseconds", m, m.DownAfter != w.defDownAfter, millisText(m.DownAfter))
+			w.masterOptional(monitor.OptionDownAfter, m, m.DownAfter != w.defDownAfter, millisText(m.DownAfter))
 		},
 	},
 	{
-		name: "failover-timeout", argc: []int{3}, pass: 2,
+		name: monitor.OptionFailoverTimeout, argc: []int{3}, pass: 2,
 		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.FailoverTimeout }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("failover-timeout", m, m.FailoverTimeout != w.defFailover, millisText(m.FailoverTimeout))
+			w.masterOptional(monitor.OptionFailoverTimeout, m, m.FailoverTimeout != w.defFailover, millisText(m.FailoverTimeout))
 		},
 	},
 	{
-		name: "parallel-syncs", argc: []int{3}, pass: 2,
+		name: monitor.OptionParallelSyncs, argc: []int{3}, pass: 2,
 		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 			m.spec.ParallelSyncs = atoi(argv[2])
 			return ""
 		}),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("parallel-syncs", m, m.ParallelSyncs != monitor.DefaultParallelSyncs, strconv.Itoa(m.ParallelSyncs))
+			w.masterOptional(monitor.OptionParallelSyncs, m, m.ParallelSyncs != monitor.DefaultParallelSyncs, strconv.Itoa(m.ParallelSyncs))
 		},
 	},
 	{
-		name: "notification-script", argc: []int{3}, pass: 2,
+		name: monitor.OptionNotificationScript, argc: []int{3}, pass: 2,
 		load: masterScript(msgNotificationScript, func(m *monitor.MasterSpec) *string { return &m.NotificationScript }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("notification-script", m, m.NotificationScript != "", m.NotificationScript)
+			w.masterOptional(monitor.OptionNotificationScript, m, m.NotificationScript != "", m.NotificationScript)
 		},
 	},
 	{
-		name: "client-reconfig-script", argc: []int{3}, pass: 2,
+		name: monitor.OptionClientReconfigScript, argc: []int{3}, pass: 2,
 		load: masterScript(msgReconfigScript, func(m *monitor.MasterSpec) *string { return &m.ClientReconfigScript }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("client-reconfig-script", m, m.ClientReconfigScript != "", m.ClientReconfigScript)
+			w.masterOptional(monitor.OptionClientReconfigScript, m, m.ClientReconfigScript != "", m.ClientReconfigScript)
 		},
 	},
 	{
-		name: "auth-pass", argc: []int{3}, pass: 2,
+		name: monitor.OptionAuthPass, argc: []int{3}, pass: 2,
 		load: masterString(func(m *monitor.MasterSpec) *string { return &m.AuthPass }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("auth-pass", m, m.AuthPass != "", m.AuthPass)
+			w.masterOptional(monitor.OptionAuthPass, m, m.AuthPass != "", m.AuthPass)
 		},
 	},
 	{
-		name: "auth-user", argc: []int{3}, pass: 2,
+		name: monitor.OptionAuthUser, argc: []int{3}, pass: 2,
 		load: masterString(func(m *monitor.MasterSpec) *string { return &m.AuthUser }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("auth-user", m, m.AuthUser != "", m.AuthUser)
+			w.masterOptional(monitor.OptionAuthUser, m, m.AuthUser != "", m.AuthUser)
 		},
 	},
 	{
-		name: "master-reboot-down-after-period", alias: "primary-reboot-down-after-period", keepAlias: true,
+		name: monitor.OptionRebootDownAfter, alias: monitor.OptionRebootDownAfterAlias, keepAlias: true,
 		argc: []int{3}, pass: 2,
 		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.RebootDownAfter }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional("master-reboot-down-after-period", m, m.RebootDownAfter != 0, millisText(m.RebootDownAfter))
+			w.masterOptional(monitor.OptionRebootDownAfter, m, m.RebootDownAfter != 0, millisText(m.RebootDownAfter))
 		},
 	},
 	{
@@ -226,7 +226,7 @@ var sentinelDirectives = []sentinelDirective{
 		},
 	},
 	{
-		name: "rename-command", argc: []int{4}, pass: 2,
+		name: monitor.OptionRenameCommand, argc: []int{4}, pass: 2,
 		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 			key := strings.ToLower(argv[2])
 			if m.renames[key] {
@@ -238,7 +238,7 @@ var sentinelDirectives = []sentinelDirective{
 		}),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
 			for _, r := range m.RenameCommands {
-				w.line("rename-command", m.Name, r.Command, r.Renamed)
+				w.line(monitor.OptionRenameCommand, m.Name, r.Command, r.Renamed)
 			}
 		},
 	},

@@ -150,60 +150,60 @@ func (s *Sentinel) setOptions(in Set) error {
 			return n, nil
 		}
 		switch {
-		case lopt == "down-after-milliseconds" && more > 0:
+		case lopt == OptionDownAfter && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { s.setDownAfter(m, v) }})
 			j++
-		case lopt == "failover-timeout" && more > 0:
+		case lopt == OptionFailoverTimeout && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.failoverTimeout = v }})
 			j++
-		case lopt == "parallel-syncs" && more > 0:
+		case lopt == OptionParallelSyncs && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.parallelSyncs = int(v) }})
 			j++
-		case lopt == "quorum" && more > 0:
+		case lopt == OptionQuorum && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.quorum = int(v) }})
 			j++
-		case (lopt == "notification-script" || lopt == "client-reconfig-script") && more > 0:
+		case (lopt == OptionNotificationScript || lopt == OptionClientReconfigScript) && more > 0:
 			v := args[j+1]
 			if s.global.DenyScriptsReconfig {
 				return ErrScriptsDenied
 			}
 			if v != "" && !exe[v] {
-				if lopt == "notification-script" {
+				if lopt == OptionNotificationScript {
 					return ErrNotificationScript
 				}
 				return ErrReconfigScript
 			}
-			if lopt == "notification-script" {
+			if lopt == OptionNotificationScript {
 				ops = append(ops, setOp{args[j : j+2], func() { m.notificationScript = v }})
 			} else {
 				ops = append(ops, setOp{args[j : j+2], func() { m.clientReconfigScript = v }})
 			}
 			j++
-		case lopt == "auth-pass" && more > 0:
+		case lopt == OptionAuthPass && more > 0:
 			v := args[j+1]
 			ops = append(ops, setOp{[]string{opt, "******"}, func() { m.authPass = v; s.dropDataLinks(m) }})
 			j++
-		case lopt == "auth-user" && more > 0:
+		case lopt == OptionAuthUser && more > 0:
 			v := args[j+1]
 			ops = append(ops, setOp{args[j : j+2], func() { m.authUser = v; s.dropDataLinks(m) }})
 			j++
-		case lopt == "rename-command" && more > 1:
+		case lopt == OptionRenameCommand && more > 1:
 			from, to := args[j+1], args[j+2]
 			if from == "" || to == "" {
 				bad := to
@@ -214,7 +214,7 @@ func (s *Sentinel) setOptions(in Set) error {
 			}
 			ops = append(ops, setOp{args[j : j+3], func() { s.setRename(m, from, to) }})
 			j += 2
-		case (lopt == "master-reboot-down-after-period" || lopt == "primary-reboot-down-after-period") && more > 0:
+		case (lopt == OptionRebootDownAfter || lopt == OptionRebootDownAfterAlias) && more > 0:
 			v, err := strconv.ParseInt(args[j+1], 10, 64)
 			if err != nil || v < 0 {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}

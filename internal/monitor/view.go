@@ -97,7 +97,7 @@ func (s *Sentinel) instanceMap(i *instance, now int64) []KV {
 	if i.has(flagODown) {
 		kv = append(kv, KV{"o-down-time", itoa64(now - i.odownSince)})
 	}
-	kv = append(kv, KV{"down-after-milliseconds", itoa64(i.downAfter)})
+	kv = append(kv, KV{OptionDownAfter, itoa64(i.downAfter)})
 	if i.kind != kindSentinel {
 		role := "slave"
 		if i.roleReported == "master" {
@@ -115,15 +115,15 @@ func (s *Sentinel) instanceMap(i *instance, now int64) []KV {
 			KV{"config-epoch", utoa64(m.configEpoch)},
 			KV{"num-slaves", strconv.Itoa(len(m.replicas))},
 			KV{"num-other-sentinels", strconv.Itoa(len(m.sentinels))},
-			KV{"quorum", strconv.Itoa(m.quorum)},
-			KV{"failover-timeout", itoa64(m.failoverTimeout)},
-			KV{"parallel-syncs", strconv.Itoa(m.parallelSyncs)},
+			KV{OptionQuorum, strconv.Itoa(m.quorum)},
+			KV{OptionFailoverTimeout, itoa64(m.failoverTimeout)},
+			KV{OptionParallelSyncs, strconv.Itoa(m.parallelSyncs)},
 		)
 		if m.notificationScript != "" {
-			kv = append(kv, KV{"notification-script", m.notificationScript})
+			kv = append(kv, KV{OptionNotificationScript, m.notificationScript})
 		}
 		if m.clientReconfigScript != "" {
-			kv = append(kv, KV{"client-reconfig-script", m.clientReconfigScript})
+			kv = append(kv, KV{OptionClientReconfigScript, m.clientReconfigScript})
 		}
 	}
 	if i.kind == kindReplica {

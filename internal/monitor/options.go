@@ -1,0 +1,20 @@
+package monitor
+
+// The names of a master's options, one spelling for every place that
+// names one: its config directive (`sentinel <option> <master> <value>`),
+// SENTINEL SET, SENTINEL MASTER's fields, and `check`'s report.
+const (
+	OptionQuorum               = "quorum"
+	OptionDownAfter            = "down-after-milliseconds"
+	OptionFailoverTimeout      = "failover-timeout"
+	OptionParallelSyncs        = "parallel-syncs"
+	OptionNotificationScript   = "notification-script"
+	OptionClientReconfigScript = "client-reconfig-script"
+	OptionAuthPass             = "auth-pass"
+	OptionAuthUser             = "auth-user"
+	OptionRenameCommand        = "rename-command"
+	OptionRebootDownAfter      = "master-reboot-down-after-period"
+	// OptionRebootDownAfterAlias is Redis 7.2's name for
+	// OptionRebootDownAfter, accepted wherever it is.
+	OptionRebootDownAfterAlias = "primary-reboot-down-after-period"
+)
