@@ -14,6 +14,22 @@ const (
 	kindSentinel
 )
 
+// kindRoles are the role names of the kinds, as events, SENTINEL replies
+// and INFO's role field spell them.
+var kindRoles = [...]string{kindMaster: InfoRoleMaster, kindReplica: InfoRoleSlave, kindSentinel: "sentinel"}
+
+// String returns the kind's role name: "master", "slave" or "sentinel".
+func (k kind) String() string { return kindRoles[k] }
+
+// shownRole is how replies and events name a role an instance reported
+// in INFO: "master", or "slave" for anything else (as Redis shows it).
+func shownRole(reported string) string {
+	if reported == InfoRoleMaster {
+		return InfoRoleMaster
+	}
+	return InfoRoleSlave
+}
+
 // flag is one bit of an instance's state, as Redis's SRI_* flags.
 type flag uint32
 
@@ -118,14 +134,7 @@ func (i *instance) flagString() string {
 			parts = append(parts, f.name)
 		}
 	}
-	switch i.kind {
-	case kindMaster:
-		parts = append(parts, "master")
-	case kindReplica:
-		parts = append(parts, "slave")
-	case kindSentinel:
-		parts = append(parts, "sentinel")
-	}
+	parts = append(parts, i.kind.String())
 	if i.link.disconnected(i.kind) {
 		parts = append(parts, "disconnected")
 	}

@@ -83,7 +83,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 		mm := MasterMetrics{
 			Name:               name,
 			Addr:               s.announceAddr(m.addr),
-			Status:             StatusOK,
+			Status:             m.status(),
 			SDown:              m.has(flagSDown),
 			ODown:              m.has(flagODown),
 			Replicas:           len(m.replicas),
@@ -99,11 +99,6 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			FailoverTimeout:    msDuration(m.failoverTimeout),
 			ParallelSyncs:      m.parallelSyncs,
 			LastOKPing:         msDuration(now - m.link.lastAvailTime),
-		}
-		if mm.ODown {
-			mm.Status = StatusODown
-		} else if mm.SDown {
-			mm.Status = StatusSDown
 		}
 		mm.Links = append(mm.Links, s.linkMetrics(&m.instance))
 		for _, r := range m.sortedReplicas() {
@@ -126,7 +121,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 func (s *Sentinel) linkMetrics(i *instance) LinkMetrics {
 	l := i.link
 	lm := LinkMetrics{
-		Role:      [...]string{kindMaster: "master", kindReplica: "slave", kindSentinel: "sentinel"}[i.kind],
+		Role:      i.kind.String(),
 		Name:      i.name,
 		Addr:      s.announceAddr(i.addr),
 		Connected: !l.disconnected(i.kind),

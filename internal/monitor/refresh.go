@@ -60,11 +60,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		if (i.kind == kindMaster && r.Role == InfoRoleMaster) || (i.kind == kindReplica && r.Role == InfoRoleSlave) {
 			typ = EventRoleChange
 		}
-		role := "slave"
-		if r.Role == InfoRoleMaster {
-			role = "master"
-		}
-		s.event(LevelVerbose, typ, i, " new reported role is "+role)
+		s.event(LevelVerbose, typ, i, " new reported role is "+shownRole(r.Role))
 	}
 	if s.tilt {
 		return
@@ -116,7 +112,7 @@ func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
 // masterLooksSane: a master that reports itself master, is not down and
 // answered INFO recently; only then do we push replicas towards it.
 func (s *Sentinel) masterLooksSane(m *master, now int64) bool {
-	return m.roleReported == "master" && !m.has(flagSDown|flagODown) &&
+	return m.roleReported == InfoRoleMaster && !m.has(flagSDown|flagODown) &&
 		now-m.infoRefresh < 2*s.timing.InfoPeriod.Milliseconds()
 }
 

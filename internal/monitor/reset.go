@@ -39,7 +39,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	l.lastPingTime = 0
 	l.lastAvailTime = now
 	l.lastPongTime = now
-	m.roleReported = "master"
+	m.roleReported = InfoRoleMaster
 	m.roleReportedTime = now
 }
 

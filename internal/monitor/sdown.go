@@ -27,7 +27,7 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 		s.closePC(l)
 	}
 	down := elapsed > i.downAfter ||
-		(i.kind == kindMaster && i.roleReported == "slave" &&
+		(i.kind == kindMaster && i.roleReported == InfoRoleSlave &&
 			now-i.roleReportedTime > i.downAfter+2*s.timing.InfoPeriod.Milliseconds()) ||
 		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.rebootDownAfter)
 	if down {

@@ -171,7 +171,13 @@ func (s *Sentinel) addMaster(spec MasterSpec, now int64) *master {
 }
 
 // newInstance builds the common part of an object with a fresh link.
+// A master or replica starts as reporting the role of its kind; a
+// Sentinel reports none.
 func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now int64) instance {
+	role := ""
+	if k != kindSentinel {
+		role = k.String()
+	}
 	return instance{
 		kind:             k,
 		name:             name,
@@ -181,7 +187,7 @@ func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now in
 		downAfter:        m.downAfter,
 		priority:         DefaultSlavePriority,
 		announced:        1,
-		roleReported:     map[kind]string{kindMaster: "master", kindReplica: "slave"}[k],
+		roleReported:     role,
 		roleReportedTime: now,
 		// Redis starts these at creation time, so a Sentinel loaded
 		// from the config shows last-hello-message counting from then.
@@ -318,7 +324,7 @@ func (s *Sentinel) eventAbout(l Level, typ EventType, inst *instance, msg string
 	if inst != nil {
 		e.Msg = inst.prefix(s.announceHost) + msg
 		e.Master = inst.master.name
-		e.Role = [...]string{kindMaster: "master", kindReplica: "slave", kindSentinel: "sentinel"}[inst.kind]
+		e.Role = inst.kind.String()
 		e.Name = inst.name
 		e.Addr = s.announceAddr(inst.addr)
 	} else {

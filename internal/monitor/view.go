@@ -23,6 +23,18 @@ const (
 	StatusODown MasterStatus = "odown"
 )
 
+// status is m's health: odown if it is ODOWN, else sdown if SDOWN, else
+// ok.
+func (m *master) status() MasterStatus {
+	switch {
+	case m.has(flagODown):
+		return StatusODown
+	case m.has(flagSDown):
+		return StatusSDown
+	}
+	return StatusOK
+}
+
 // MasterSummary is the per-master line of INFO sentinel.
 type MasterSummary struct {
 	Name string
@@ -38,16 +50,10 @@ func (s *Sentinel) MasterSummaries() []MasterSummary {
 	out := make([]MasterSummary, 0, len(s.names))
 	for _, name := range s.names {
 		m := s.masters[name]
-		st := StatusOK
-		if m.has(flagODown) {
-			st = StatusODown
-		} else if m.has(flagSDown) {
-			st = StatusSDown
-		}
 		out = append(out, MasterSummary{
 			Name:         name,
 			Addr:         s.announceAddr(m.addr),
-			Status:       st,
+			Status:       m.status(),
 			NumReplicas:  len(m.replicas),
 			NumSentinels: len(m.sentinels),
 		})
@@ -99,13 +105,9 @@ func (s *Sentinel) instanceMap(i *instance, now int64) []KV {
 	}
 	kv = append(kv, KV{OptionDownAfter, itoa64(i.downAfter)})
 	if i.kind != kindSentinel {
-		role := "slave"
-		if i.roleReported == "master" {
-			role = "master"
-		}
 		kv = append(kv,
 			KV{"info-refresh", itoa64(agoOrZero(now, i.infoRefresh))},
-			KV{"role-reported", role},
+			KV{"role-reported", shownRole(i.roleReported)},
 			KV{"role-reported-time", itoa64(now - i.roleReportedTime)},
 		)
 	}
