@@ -163,10 +163,7 @@ func (s *Sentinel) removeSentinelsByRunID(m *master, runID string) int {
 	n := 0
 	for _, si := range m.sortedSentinels() {
 		if si.runID == runID {
-			s.releaseLink(si)
-			si.removed = true
-			delete(m.sentinels, si.name)
-			m.sentinelOrder = nil
+			s.dropSentinel(m, si)
 			n++
 		}
 	}

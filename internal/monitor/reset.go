@@ -7,17 +7,11 @@ import "github.com/go-sentinel/go-sentinel/internal/failover"
 // id; its connections are reopened by the next ticks.
 func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	for _, r := range m.sortedReplicas() {
-		s.releaseLink(r)
-		r.removed = true
-		delete(m.replicas, r.name)
-		m.replicaOrder = nil
+		s.dropReplica(m, r)
 	}
 	if !keepSentinels {
 		for _, si := range m.sortedSentinels() {
-			s.releaseLink(si)
-			si.removed = true
-			delete(m.sentinels, si.name)
-			m.sentinelOrder = nil
+			s.dropSentinel(m, si)
 		}
 	}
 	s.closeLinks(&m.instance)

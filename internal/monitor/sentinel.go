@@ -216,6 +216,22 @@ func (s *Sentinel) createSentinel(m *master, a Addr, runID string, now int64) *i
 	return p
 }
 
+// dropReplica forgets replica r of m, releasing its link.
+func (s *Sentinel) dropReplica(m *master, r *instance) {
+	s.releaseLink(r)
+	r.removed = true
+	delete(m.replicas, r.name)
+	m.replicaOrder = nil
+}
+
+// dropSentinel forgets sentinel object si of m, releasing its link.
+func (s *Sentinel) dropSentinel(m *master, si *instance) {
+	s.releaseLink(si)
+	si.removed = true
+	delete(m.sentinels, si.name)
+	m.sentinelOrder = nil
+}
+
 // findReplica looks a replica of m up by address.
 func (s *Sentinel) findReplica(m *master, a Addr) *instance {
 	for _, r := range m.replicas {
