@@ -1,7 +1,8 @@
 // Package cnum reads decimal numbers the way Redis's C code does, so that
 // garbage is read exactly as Redis reads it: glibc atoi, strtoll and
-// strtoull, as the INFO and hello parsers use them. It is a pure leaf: it
-// imports only the standard library.
+// strtoull, as the INFO and hello parsers use them, and Redis's strict
+// string2ll, as command arguments are read. It is a pure leaf: it imports
+// only the standard library.
 package cnum
 
 import "math"
