@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -172,7 +173,7 @@ func (in *interaction) run(line string, input []string) []string {
 	case "reply":
 		step(monitor.CommandReply{ID: in.link(args[0]), Tag: uint64(in.num(strings.TrimPrefix(args[1], "#"))), Reply: in.reply(args[2:])})
 	case "message":
-		step(monitor.PubSubMessage{ID: in.link(args[0]), Channel: monitor.HelloChannel, Payload: args[1]})
+		step(monitor.PubSubMessage{ID: in.link(args[0]), Channel: gossip.Channel, Payload: args[1]})
 	case "hello":
 		step(monitor.HelloFromClient{Payload: args[0]})
 	case "failover":

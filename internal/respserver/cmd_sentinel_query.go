@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -154,7 +155,7 @@ func cmdSentinelInfoCache(x *ctx) Value {
 // cmdPublish accepts only hellos on the hello channel, processed as if
 // received from an instance (§12.3); the reply is always 1.
 func cmdPublish(x *ctx) Value {
-	if x.arg(1) != monitor.HelloChannel {
+	if x.arg(1) != gossip.Channel {
 		return Err("ERR Only HELLO messages are accepted by Sentinel instances.")
 	}
 	payload := x.arg(2)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -17,7 +18,7 @@ func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
 		if len(args) != 3 {
 			return errWrongArgs(args[0])
 		}
-		if args[1] != monitor.HelloChannel {
+		if args[1] != gossip.Channel {
 			return errReply("ERR Only HELLO messages are accepted by Sentinel instances.")
 		}
 		c.step(n, monitor.HelloFromClient{Payload: args[2]})

@@ -1,4 +1,4 @@
-package monitor
+package gossip
 
 import (
 	"errors"
@@ -10,10 +10,10 @@ import (
 )
 
 // This file holds the hello message, the wire format Sentinels use to
-// learn about each other; gossip.go processes it.
+// learn about each other; the core's gossip.go processes it.
 
-// HelloChannel is the Pub/Sub channel hello messages are published on.
-const HelloChannel = "__sentinel__:hello"
+// Channel is the Pub/Sub channel hello messages are published on.
+const Channel = "__sentinel__:hello"
 
 // helloFields is the number of comma-separated fields in a hello payload.
 const helloFields = 8
