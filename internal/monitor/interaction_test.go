@@ -181,12 +181,12 @@ func (in *interaction) run(line string, input []string) []string {
 			return append([]string{"error " + err.Error()}, in.ready()...)
 		}
 	case "is-master-down":
-		r := in.s.IsMasterDownByAddr(in.now, args[0], in.num(args[1]), uint64(in.num(args[2])), args[3])
-		down := 0
-		if r.Down {
-			down = 1
+		req, err := gossip.ParseAskRequest(args[0], args[1], args[2], args[3])
+		if err != nil {
+			in.fatalf("is-master-down %q: %v", args, err)
 		}
-		return append([]string{fmt.Sprintf("reply %d %s %d", down, r.Leader, r.LeaderEpoch)}, in.ready()...)
+		down, leader, epoch := in.s.IsMasterDownByAddr(in.now, req).Elements()
+		return append([]string{fmt.Sprintf("reply %d %s %d", down, leader, epoch)}, in.ready()...)
 	case "script-started":
 		step(monitor.ScriptStarted{ID: uint64(in.num(args[0])), PID: in.num(args[1])})
 	case "script-exited":
