@@ -20,7 +20,7 @@ targets=(
   "./internal/respserver FuzzQueryReader"
   "./internal/respserver FuzzServerConn"
   "./internal/acl FuzzACLRules"
-  "./internal/monitor FuzzDecodeHello"
+  "./internal/gossip FuzzDecodeHello"
   "./internal/monitor FuzzHelloThroughCore"
   "./internal/monitor FuzzParseInfo"
   "./internal/monitor FuzzInfoThroughCore"

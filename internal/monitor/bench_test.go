@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
 // benchCore builds a core watching n masters with 2 replicas and 2 other
@@ -74,7 +76,7 @@ func BenchmarkTickSteadyState(b *testing.B) {
 // Sentinel.
 func BenchmarkHelloProcessing(b *testing.B) {
 	s, now := benchCore(b, 1)
-	h := Hello{SentinelIP: "10.0.1.1", SentinelPort: 26379, RunID: "1111111111111111111111111111111111111111",
+	h := gossip.Hello{SentinelIP: "10.0.1.1", SentinelPort: 26379, RunID: "1111111111111111111111111111111111111111",
 		MasterName: "m000", MasterIP: "10.0.0.1", MasterPort: 7000}.Encode()
 	b.ReportAllocs()
 	b.ResetTimer()

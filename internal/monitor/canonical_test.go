@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
 // TestHelloNonCanonicalAddressIsNotAChange feeds the same peer's hello
@@ -23,7 +25,7 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 			s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 			s.Ready()
 			peer := strings.Repeat("b", 40)
-			hello := Hello{SentinelIP: tc.peer, SentinelPort: 26379, RunID: peer, MasterName: "m",
+			hello := gossip.Hello{SentinelIP: tc.peer, SentinelPort: 26379, RunID: peer, MasterName: "m",
 				MasterIP: tc.master, MasterPort: 6379}.Encode()
 			var events []string
 			closes, persists := 0, 0

@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/go-sentinel/go-sentinel/internal/gossip"
+
 // This file holds the inputs of the mutating client commands: each is
 // applied by Step, like every other change to the core. The read-only
 // commands are methods (view.go, explain.go, config_cmd.go).
@@ -63,15 +65,10 @@ type SimulateFailureHelp bool
 type Failover struct{ Name string }
 
 // IsMasterDownByAddr is another Sentinel's SENTINEL
-// IS-MASTER-DOWN-BY-ADDR: is the master at IP:Port down, and, unless RunID
-// is "*", a request for our vote for RunID in Epoch. It answers
-// MasterDownReply.
-type IsMasterDownByAddr struct {
-	IP    string
-	Port  int
-	Epoch uint64
-	RunID string
-}
+// IS-MASTER-DOWN-BY-ADDR: is the master at the request's address down,
+// and, when the request asks for it, our vote. It answers a
+// gossip.AskReply.
+type IsMasterDownByAddr struct{ Request gossip.AskRequest }
 
 func (IsMasterDownByAddr) isInput() {}
 func (FlushConfig) isInput()        {}

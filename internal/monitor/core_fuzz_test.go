@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -91,11 +92,11 @@ func nilEmpty(p monitor.Persisted) monitor.Persisted {
 // FuzzHelloThroughCore processes up to three hellos, as `PUBLISH
 // __sentinel__:hello` on our port delivers them, with timer ticks between.
 func FuzzHelloThroughCore(f *testing.F) {
-	known := monitor.Hello{SentinelIP: "127.0.0.2", SentinelPort: 26379, RunID: fuzzOtherID,
+	known := gossip.Hello{SentinelIP: "127.0.0.2", SentinelPort: 26379, RunID: fuzzOtherID,
 		CurrentEpoch: 5, MasterName: "mymaster", MasterIP: "127.0.0.1", MasterPort: 6379, MasterConfigEpoch: 3}.Encode()
-	moved := monitor.Hello{SentinelIP: "127.0.0.3", SentinelPort: 26380, RunID: fuzzOtherID,
+	moved := gossip.Hello{SentinelIP: "127.0.0.3", SentinelPort: 26380, RunID: fuzzOtherID,
 		CurrentEpoch: 7, MasterName: "mymaster", MasterIP: "127.0.0.9", MasterPort: 6390, MasterConfigEpoch: 9}.Encode()
-	newcomer := monitor.Hello{SentinelIP: "127.0.0.2", SentinelPort: 26379, RunID: strings.Repeat("2", 40),
+	newcomer := gossip.Hello{SentinelIP: "127.0.0.2", SentinelPort: 26379, RunID: strings.Repeat("2", 40),
 		CurrentEpoch: 1, MasterName: "other", MasterIP: "::1", MasterPort: 7000}.Encode()
 	f.Add(known, moved, newcomer, false)
 	f.Add(newcomer, known, moved, true)
@@ -180,7 +181,7 @@ func TestHelloAddressesStoredAsRedis(t *testing.T) {
 	for _, resolve := range []bool{false, true} {
 		s := fuzzCore(resolve)
 		for i, host := range []string{"127.1", "::ffff:1.2.3.4", "fe80::1%lo"} {
-			h := monitor.Hello{SentinelIP: host, SentinelPort: 26380 + i, RunID: strings.Repeat(string(rune('a'+i)), 40),
+			h := gossip.Hello{SentinelIP: host, SentinelPort: 26380 + i, RunID: strings.Repeat(string(rune('a'+i)), 40),
 				MasterName: "other", MasterIP: "::1", MasterPort: 7000}
 			_, _ = s.Step(fuzzT0, monitor.HelloFromClient{Payload: h.Encode()})
 		}

@@ -3,6 +3,8 @@ package monitor
 import (
 	"strconv"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
 // helloPort is the port we announce: announce-port, else the TLS port
@@ -33,7 +35,7 @@ func (s *Sentinel) sendHello(i *instance, now int64) bool {
 	}
 	m := i.master
 	cur := m.currentAddr()
-	h := Hello{
+	h := gossip.Hello{
 		SentinelIP:        ip,
 		SentinelPort:      s.helloPort(),
 		RunID:             s.myID,
@@ -43,7 +45,7 @@ func (s *Sentinel) sendHello(i *instance, now int64) bool {
 		MasterPort:        cur.Port,
 		MasterConfigEpoch: m.configEpoch,
 	}
-	return s.send(i, sentHello, "PUBLISH", HelloChannel, h.Encode())
+	return s.send(i, sentHello, "PUBLISH", gossip.Channel, h.Encode())
 }
 
 // pubsubMessage handles what arrives on a pub/sub connection: any of it
@@ -54,7 +56,7 @@ func (s *Sentinel) pubsubMessage(in PubSubMessage, now int64) {
 		return
 	}
 	ref.link.pcLastActivity = now
-	if in.Channel != HelloChannel || ContainsRunID(in.Payload, s.myID) {
+	if in.Channel != gossip.Channel || gossip.ContainsRunID(in.Payload, s.myID) {
 		return
 	}
 	s.processHello(in.Payload, now)
@@ -63,7 +65,7 @@ func (s *Sentinel) pubsubMessage(in PubSubMessage, now int64) {
 // processHello learns from a hello message (§6.3): the Sentinel that sent
 // it, its epoch, and a newer configuration of the master.
 func (s *Sentinel) processHello(payload string, now int64) {
-	h, err := DecodeHello(payload)
+	h, err := gossip.DecodeHello(payload)
 	if err != nil {
 		return
 	}
@@ -133,7 +135,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 // stuck in reconf_slaves (announcing the replica it promoted) switches
 // when the newer config names its old master, instead of holding the new
 // epoch for the wrong master.
-func (s *Sentinel) adoptConfig(m *master, si *instance, h Hello, now int64) {
+func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int64) {
 	announced := m.currentAddr()
 	m.configEpoch = h.MasterConfigEpoch
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {

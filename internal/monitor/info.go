@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/cnum"
 )
 
 // The reported roles ParseInfo recognises in the `role:` line.
@@ -90,7 +92,7 @@ func ParseInfo(text string) InfoReport {
 		// Redis compares 30 bytes and reads the number from byte 31 without
 		// checking that byte 30 is the colon.
 		if len(l) >= 32 && strings.HasPrefix(l, "master_link_down_since_seconds") {
-			ms := cStrtoll(l[31:]) * 1000 // wraps like the C multiplication
+			ms := cnum.Strtoll(l[31:]) * 1000 // wraps like the C multiplication
 			r.MasterLinkDownTime = time.Duration(ms) * time.Millisecond
 		}
 		if strings.HasPrefix(l, "role:master") {
@@ -105,15 +107,15 @@ func ParseInfo(text string) InfoReport {
 		case strings.HasPrefix(l, "master_host:"):
 			r.MasterHost, r.HasMasterHost = l[12:], true
 		case strings.HasPrefix(l, "master_port:"):
-			r.MasterPort, r.HasMasterPort = cAtoi(l[12:]), true
+			r.MasterPort, r.HasMasterPort = cnum.Atoi(l[12:]), true
 		case strings.HasPrefix(l, "master_link_status:"):
 			r.MasterLinkUp, r.HasMasterLinkStatus = isUpASCIIFold(l[19:]), true
 		case strings.HasPrefix(l, "slave_priority:"):
-			r.SlavePriority, r.HasSlavePriority = cAtoi(l[15:]), true
+			r.SlavePriority, r.HasSlavePriority = cnum.Atoi(l[15:]), true
 		case strings.HasPrefix(l, "slave_repl_offset:"):
-			r.SlaveReplOffset, r.HasSlaveReplOffset = cStrtoull(l[18:]), true
+			r.SlaveReplOffset, r.HasSlaveReplOffset = cnum.Strtoull(l[18:]), true
 		case strings.HasPrefix(l, "replica_announced:"):
-			v := cAtoi(l[18:])
+			v := cnum.Atoi(l[18:])
 			r.ReplicaAnnouncedValue, r.ReplicaAnnounced, r.HasReplicaAnnounced = v, v != 0, true
 		}
 	}
@@ -149,7 +151,7 @@ func parseInfoReplicaLine(l string) (a Addr, ok bool) {
 		}
 		// atoi stops at the comma or at the NUL Redis writes there, so
 		// reading the rest of the line gives the same number.
-		return Addr{Host: ip, Port: cAtoi(l[p+5:])}, true
+		return Addr{Host: ip, Port: cnum.Atoi(l[p+5:])}, true
 	}
 	colon := strings.IndexByte(l, ':')
 	if colon < 0 {
@@ -164,7 +166,7 @@ func parseInfoReplicaLine(l string) (a Addr, ok bool) {
 	if strings.IndexByte(port, ',') < 0 {
 		return Addr{}, false
 	}
-	return Addr{Host: rest[:comma], Port: cAtoi(port)}, true
+	return Addr{Host: rest[:comma], Port: cnum.Atoi(port)}, true
 }
 
 // isUpASCIIFold reports whether s is "up" compared ASCII case-insensitively,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -172,7 +173,7 @@ func (in *interaction) run(line string, input []string) []string {
 	case "reply":
 		step(monitor.CommandReply{ID: in.link(args[0]), Tag: uint64(in.num(strings.TrimPrefix(args[1], "#"))), Reply: in.reply(args[2:])})
 	case "message":
-		step(monitor.PubSubMessage{ID: in.link(args[0]), Channel: monitor.HelloChannel, Payload: args[1]})
+		step(monitor.PubSubMessage{ID: in.link(args[0]), Channel: gossip.Channel, Payload: args[1]})
 	case "hello":
 		step(monitor.HelloFromClient{Payload: args[0]})
 	case "failover":
@@ -180,12 +181,16 @@ func (in *interaction) run(line string, input []string) []string {
 			return append([]string{"error " + err.Error()}, in.ready()...)
 		}
 	case "is-master-down":
-		r := in.s.IsMasterDownByAddr(in.now, args[0], in.num(args[1]), uint64(in.num(args[2])), args[3])
-		down := 0
-		if r.Down {
-			down = 1
+		req, err := gossip.ParseAskRequest(args[0], args[1], args[2], args[3])
+		if err != nil {
+			in.fatalf("is-master-down %q: %v", args, err)
 		}
-		return append([]string{fmt.Sprintf("reply %d %s %d", down, r.Leader, r.LeaderEpoch)}, in.ready()...)
+		ans, err := in.s.Step(in.now, monitor.IsMasterDownByAddr{Request: req})
+		if err != nil {
+			in.fatalf("is-master-down %q: %v", args, err)
+		}
+		down, leader, epoch := ans.(gossip.AskReply).Elements()
+		return append([]string{fmt.Sprintf("reply %d %s %d", down, leader, epoch)}, in.ready()...)
 	case "script-started":
 		step(monitor.ScriptStarted{ID: uint64(in.num(args[0])), PID: in.num(args[1])})
 	case "script-exited":

@@ -1,6 +1,10 @@
 package monitor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
+)
 
 // maxPendingPerRef bounds the commands waiting for a reply on a link, per
 // object sharing it; periodic commands are skipped beyond it.
@@ -75,7 +79,7 @@ func (s *Sentinel) openLink(i *instance, k LinkKind) LinkID {
 		Renames:    i.master.renameMap(),
 	}
 	if k == PubSubLink {
-		a.Channel = HelloChannel
+		a.Channel = gossip.Channel
 	}
 	s.act(a)
 	return id

@@ -2,9 +2,9 @@ package monitor
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
 // checkSDown decides whether an instance is subjectively down (§7.1) and
@@ -99,34 +99,52 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		if !force && elapsed < period {
 			continue
 		}
-		runid := "*"
+		req := gossip.AskRequest{IP: s.announceHost(m.addr), Port: m.addr.Port,
+			CurrentEpoch: s.currentEpoch, RunID: gossip.NoVote}
 		if m.failoverState > failover.None {
-			runid = s.myID
+			req.RunID = s.myID
 		}
-		s.send(si, sentAsk, "SENTINEL", "is-master-down-by-addr", s.announceHost(m.addr),
-			strconv.Itoa(m.addr.Port), strconv.FormatUint(s.currentEpoch, 10), runid)
+		s.send(si, sentAsk, req.Args()...)
 	}
 }
 
 // askReply records another Sentinel's answer (§7.4): exactly an integer, a
 // bulk string and an integer, or it is ignored.
 func (s *Sentinel) askReply(si *instance, r Reply, now int64) {
-	if r.Kind != ReplyArray || len(r.Elems) != 3 || r.Elems[0].Kind != ReplyInt ||
-		r.Elems[1].Kind != ReplyString || r.Elems[2].Kind != ReplyInt {
+	rep, ok := gossip.ParseAskReply(askElems(r))
+	if !ok {
 		return
 	}
 	si.lastMasterDownReplyTime = now
-	if r.Elems[0].Int == 1 {
+	if rep.Down {
 		si.flags |= flagMasterDown
 	} else {
 		si.flags &^= flagMasterDown
 	}
-	if leader := r.Elems[1].Str; leader != "*" {
-		epoch := uint64(r.Elems[2].Int)
-		if si.leaderEpoch != epoch {
-			s.log(LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, leader, epoch))
+	if rep.Leader != gossip.NoVote {
+		if si.leaderEpoch != rep.LeaderEpoch {
+			s.log(LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, rep.Leader, rep.LeaderEpoch))
 		}
-		si.leader = leader
-		si.leaderEpoch = epoch
+		si.leader = rep.Leader
+		si.leaderEpoch = rep.LeaderEpoch
 	}
+}
+
+// askElems gives the elements of an array reply to gossip.ParseAskReply:
+// integers as int64, strings as string, anything else as nil. A reply that
+// is not an array has no elements.
+func askElems(r Reply) []any {
+	if r.Kind != ReplyArray {
+		return nil
+	}
+	out := make([]any, len(r.Elems))
+	for i, e := range r.Elems {
+		switch e.Kind {
+		case ReplyInt:
+			out[i] = e.Int
+		case ReplyString:
+			out[i] = e.Str
+		}
+	}
+	return out
 }

@@ -12,8 +12,9 @@ import (
 type Input interface{ isInput() }
 
 // Answer is what a command input answers its caller: ResetCount for
-// Reset, SimulateFailureHelp for SimulateFailure, and nil for every other
-// input (the others answer only with their error).
+// Reset, SimulateFailureHelp for SimulateFailure, gossip.AskReply for
+// IsMasterDownByAddr, and nil for every other input (the others answer
+// only with their error).
 type Answer any
 
 // Step applies one input at time now: every change to the core enters
@@ -72,7 +73,7 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 	case Failover:
 		return nil, s.forceFailover(t, in.Name)
 	case IsMasterDownByAddr:
-		return s.IsMasterDownByAddr(now, in.IP, in.Port, in.Epoch, in.RunID), nil
+		return s.answerAsk(t, in.Request), nil
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrUnknownInput, in)
 	}

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
 // vote is another Sentinel asking for our vote for runID in epoch (§8.2):
@@ -28,23 +29,16 @@ func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (strin
 	return m.leader, m.leaderEpoch
 }
 
-// MasterDownReply is the answer to SENTINEL IS-MASTER-DOWN-BY-ADDR.
-type MasterDownReply struct {
-	Down        bool
-	Leader      string // "*" when no vote was asked for or none was cast
-	LeaderEpoch uint64
-}
-
-// IsMasterDownByAddr answers another Sentinel (§7.5): whether we think the
-// master at ip:port is down (never while in TILT) and, when runID is not
-// "*", our vote for the leader of epoch.
-func (s *Sentinel) IsMasterDownByAddr(at time.Time, ip string, port int, epoch uint64, runID string) MasterDownReply {
-	now := ms(at)
-	rep := MasterDownReply{Leader: "*"}
+// answerAsk answers another Sentinel's IsMasterDownByAddr (§7.5): whether
+// we think the master at req.IP:req.Port is down (never while in TILT)
+// and, when req asks for a vote, our vote for the leader of
+// req.CurrentEpoch.
+func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
+	rep := gossip.NoVoteReply()
 	var m *master
 	for _, name := range s.names {
 		cand := s.masters[name]
-		if cand.addr.Port == port && s.addrMatchesHost(cand.addr, ip) {
+		if cand.addr.Port == req.Port && s.addrMatchesHost(cand.addr, req.IP) {
 			m = cand
 			break
 		}
@@ -53,8 +47,8 @@ func (s *Sentinel) IsMasterDownByAddr(at time.Time, ip string, port int, epoch u
 		return rep
 	}
 	rep.Down = m.has(flagSDown) && !s.tilt
-	if runID != "*" {
-		leader, le := s.vote(m, epoch, runID, now)
+	if req.AsksVote() {
+		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
 		if leader != "" {
 			rep.Leader = leader
 		}

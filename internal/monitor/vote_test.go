@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
 func masterCore(t *testing.T, quorum int) *Sentinel {
@@ -21,15 +23,15 @@ func TestIsMasterDownByAddr(t *testing.T) {
 	const third = "2222222222222222222222222222222222222222"
 	s := masterCore(t, 2)
 	// Unknown master: not down, no vote.
-	if r := s.IsMasterDownByAddr(t0, "10.0.0.9", 6379, 1, other); r != (MasterDownReply{Leader: "*"}) {
+	if r := ask(s, t0, gossip.AskRequest{IP: "10.0.0.9", Port: 6379, CurrentEpoch: 1, RunID: other}); r != gossip.NoVoteReply() {
 		t.Fatalf("unknown master: %+v", r)
 	}
 	// Known, up, no vote asked.
-	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 0, "*"); r != (MasterDownReply{Leader: "*"}) {
+	if r := ask(s, t0, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, RunID: gossip.NoVote}); r != gossip.NoVoteReply() {
 		t.Fatalf("no vote: %+v", r)
 	}
 	// First vote request for epoch 3 wins the vote and raises our epoch.
-	r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 3, other)
+	r := ask(s, t0, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, CurrentEpoch: 3, RunID: other})
 	if r.Leader != other || r.LeaderEpoch != 3 || s.CurrentEpoch() != 3 {
 		t.Fatalf("vote: %+v epoch %d", r, s.CurrentEpoch())
 	}
@@ -53,15 +55,15 @@ func TestIsMasterDownByAddr(t *testing.T) {
 		t.Error("leader-epoch not in the snapshot")
 	}
 	// A second asker in the same epoch gets the first vote back.
-	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 3, third); r.Leader != other || r.LeaderEpoch != 3 {
+	if r := ask(s, t0, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, CurrentEpoch: 3, RunID: third}); r.Leader != other || r.LeaderEpoch != 3 {
 		t.Fatalf("second asker: %+v", r)
 	}
 	// An older epoch does not change the vote.
-	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 2, third); r.Leader != other {
+	if r := ask(s, t0, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, CurrentEpoch: 2, RunID: third}); r.Leader != other {
 		t.Fatalf("older epoch: %+v", r)
 	}
 	// A newer epoch gets a new vote.
-	if r := s.IsMasterDownByAddr(t0, "127.0.0.1", 6379, 4, third); r.Leader != third || r.LeaderEpoch != 4 {
+	if r := ask(s, t0, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, CurrentEpoch: 4, RunID: third}); r.Leader != third || r.LeaderEpoch != 4 {
 		t.Fatalf("newer epoch: %+v", r)
 	}
 }
@@ -74,14 +76,14 @@ func TestMasterDownOnlyWhenSDownAndNotInTilt(t *testing.T) {
 		now = now.Add(100 * time.Millisecond)
 		s.Tick(now)
 	}
-	if r := s.IsMasterDownByAddr(now, "127.0.0.1", 6379, 0, "*"); !r.Down {
+	if r := ask(s, now, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, RunID: gossip.NoVote}); !r.Down {
 		t.Fatal("a master that never answered for 32 s must be down")
 	}
 	s.Tick(now.Add(5 * time.Second)) // clock jump: TILT
 	if on, _ := s.Tilt(); !on {
 		t.Fatal("no tilt")
 	}
-	if r := s.IsMasterDownByAddr(now, "127.0.0.1", 6379, 0, "*"); r.Down {
+	if r := ask(s, now, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, RunID: gossip.NoVote}); r.Down {
 		t.Fatal("in TILT the reply must say not down")
 	}
 }
@@ -133,4 +135,13 @@ func TestScriptQueue(t *testing.T) {
 	if !found || len(s.PendingScripts(now)) != 0 {
 		t.Fatalf("events %#v pending %d", out.Events(), len(s.PendingScripts(now)))
 	}
+}
+
+// ask steps s with an IS-MASTER-DOWN-BY-ADDR at now and returns the reply.
+func ask(s *Sentinel, now time.Time, req gossip.AskRequest) gossip.AskReply {
+	ans, err := s.Step(now, IsMasterDownByAddr{Request: req})
+	if err != nil {
+		panic(err)
+	}
+	return ans.(gossip.AskReply)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -97,25 +98,21 @@ func cmdSentinelGetMasterAddr(x *ctx) Value {
 }
 
 func cmdSentinelIsMasterDown(x *ctx) Value {
-	port, ok := parseLongLong(x.arg(3))
-	if !ok || port < -1<<31 || port > 1<<31-1 {
-		return errIntArg
+	req, err := gossip.ParseAskRequest(x.arg(2), x.arg(3), x.arg(4), x.arg(5))
+	if err != nil {
+		return errIntArg // gossip.ErrNotInteger, its only error
 	}
-	epoch, ok := parseLongLong(x.arg(4))
-	if !ok {
-		return errIntArg
-	}
-	var rep monitor.MasterDownReply
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
-		rep = core.IsMasterDownByAddr(now, x.arg(2), int(port), uint64(epoch), x.arg(5))
-	}); ev != nil {
+	rep, _, ev := x.step(monitor.IsMasterDownByAddr{Request: req})
+	if ev != nil {
 		return ev
 	}
-	down := 0
-	if rep.Down {
-		down = 1
-	}
-	return Array{Int(down), Bulk(rep.Leader), Int(int64(rep.LeaderEpoch))}
+	return askReplyValue(rep.(gossip.AskReply))
+}
+
+// askReplyValue writes an IS-MASTER-DOWN-BY-ADDR reply as its RESP array.
+func askReplyValue(rep gossip.AskReply) Value {
+	down, leader, epoch := rep.Elements()
+	return Array{Int(down), Bulk(leader), Int(epoch)}
 }
 
 func cmdSentinelCkQuorum(x *ctx) Value {
@@ -154,7 +151,7 @@ func cmdSentinelInfoCache(x *ctx) Value {
 // cmdPublish accepts only hellos on the hello channel, processed as if
 // received from an instance (§12.3); the reply is always 1.
 func cmdPublish(x *ctx) Value {
-	if x.arg(1) != monitor.HelloChannel {
+	if x.arg(1) != gossip.Channel {
 		return Err("ERR Only HELLO messages are accepted by Sentinel instances.")
 	}
 	payload := x.arg(2)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
 )
@@ -496,19 +497,19 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 	case "flushconfig":
 		step(monitor.FlushConfig{})
 	case "is-master-down-by-addr":
-		port, _ := strconv.Atoi(arg(1))
-		epoch, _ := strconv.ParseUint(arg(2), 10, 64)
 		runID := arg(3)
 		if p := c.Node(runID); p != nil {
 			runID = p.Core.MyID() // a node name stands for its run id
 		}
-		ans, _ := c.Command(node, monitor.IsMasterDownByAddr{IP: arg(0), Port: port, Epoch: epoch, RunID: runID})
-		r := ans.(monitor.MasterDownReply)
-		down := 0
-		if r.Down {
-			down = 1
+		req, err := gossip.ParseAskRequest(arg(0), arg(1), arg(2), runID)
+		if err != nil {
+			read(err)
+			break
 		}
-		reply = []string{fmt.Sprintf("down %d leader %s epoch %d", down, r.Leader, r.LeaderEpoch)}
+		if ans := step(monitor.IsMasterDownByAddr{Request: req}); ans != nil {
+			down, leader, epoch := ans.(gossip.AskReply).Elements()
+			reply = []string{fmt.Sprintf("down %d leader %s epoch %d", down, leader, epoch)}
+		}
 	case "simulate-failure":
 		if step(monitor.SimulateFailure{Names: rest}) == monitor.SimulateFailureHelp(true) {
 			reply = []string{"crash-after-election", "crash-after-promotion"}

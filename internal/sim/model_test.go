@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -169,10 +170,13 @@ func TestSentinelCommands(t *testing.T) {
 	}{
 		{[]string{"PING"}, "+PONG"},
 		{[]string{"PUBLISH", "other", "x"}, "-ERR Only HELLO messages are accepted by Sentinel instances."},
-		{[]string{"PUBLISH", monitor.HelloChannel}, "-ERR wrong number of arguments for 'publish' command"},
-		{[]string{"PUBLISH", monitor.HelloChannel, "garbage"}, ":1"},
+		{[]string{"PUBLISH", gossip.Channel}, "-ERR wrong number of arguments for 'publish' command"},
+		{[]string{"PUBLISH", gossip.Channel, "garbage"}, ":1"},
 		{[]string{"SENTINEL", "is-master-down-by-addr", "10.0.1.1", "x", "0", "*"}, "-ERR value is not an integer or out of range"},
 		{[]string{"SENTINEL", "is-master-down-by-addr", "10.0.1.1", "6379", "y", "*"}, "-ERR value is not an integer or out of range"},
+		{[]string{"SENTINEL", "is-master-down-by-addr", "10.0.1.1", "+6379", "0", "*"}, "-ERR value is not an integer or out of range"},
+		{[]string{"SENTINEL", "is-master-down-by-addr", "10.0.1.1", "2147483648", "0", "*"}, "-ERR value is not an integer or out of range"},
+		{[]string{"SENTINEL", "is-master-down-by-addr", "10.0.1.1", "6379", "00", "*"}, "-ERR value is not an integer or out of range"},
 		{[]string{"SENTINEL", "is-master-down-by-addr", "10.0.1.1"}, "-ERR Unknown subcommand or wrong number of arguments"},
 		{[]string{"SENTINEL"}, "-ERR Unknown subcommand or wrong number of arguments"},
 		{[]string{"SENTINEL", "is-master-down-by-addr", "10.0.1.1", "6379", "0", "*"}, "*[:0 +* :0]"},

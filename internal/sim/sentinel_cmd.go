@@ -1,9 +1,9 @@
 package sim
 
 import (
-	"strconv"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -17,25 +17,24 @@ func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
 		if len(args) != 3 {
 			return errWrongArgs(args[0])
 		}
-		if args[1] != monitor.HelloChannel {
+		if args[1] != gossip.Channel {
 			return errReply("ERR Only HELLO messages are accepted by Sentinel instances.")
 		}
 		c.step(n, monitor.HelloFromClient{Payload: args[2]})
 		return intReply(1)
 	case "SENTINEL":
 		if len(args) == 6 && strings.EqualFold(args[1], "is-master-down-by-addr") {
-			port, err1 := strconv.ParseInt(args[3], 10, 64)
-			epoch, err2 := strconv.ParseInt(args[4], 10, 64)
-			if err1 != nil || err2 != nil {
-				return errReply("ERR value is not an integer or out of range")
+			req, err := gossip.ParseAskRequest(args[2], args[3], args[4], args[5])
+			if err != nil {
+				return errReply("ERR " + err.Error())
 			}
-			r := n.Core.IsMasterDownByAddr(n.Now(), args[2], int(port), uint64(epoch), args[5])
+			ans, err := n.Core.Step(n.Now(), monitor.IsMasterDownByAddr{Request: req})
+			if err != nil {
+				c.fail("%s: IsMasterDownByAddr: %v", n.Name, err)
+			}
 			c.drain(n)
-			down := int64(0)
-			if r.Down {
-				down = 1
-			}
-			return arrayReply(intReply(down), bulk(r.Leader), intReply(int64(r.LeaderEpoch)))
+			down, leader, epoch := ans.(gossip.AskReply).Elements()
+			return arrayReply(intReply(down), bulk(leader), intReply(epoch))
 		}
 		return errReply("ERR Unknown subcommand or wrong number of arguments")
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -30,8 +31,9 @@ func TestTilt(t *testing.T) {
 
 			s1 := c.Node("s1")
 			r0 := c.Server("r0").Addr
-			askS1 := func() monitor.MasterDownReply {
-				return s1.Core.IsMasterDownByAddr(s1.Now(), r0.Host, r0.Port, s1.Core.CurrentEpoch(), "*")
+			askS1 := func() gossip.AskReply {
+				return askDown(c, "s1", gossip.AskRequest{IP: r0.Host, Port: r0.Port,
+					CurrentEpoch: s1.Core.CurrentEpoch(), RunID: gossip.NoVote})
 			}
 			if !askS1().Down {
 				c.Fatalf("s1 says the crashed master is not down before TILT")
@@ -58,7 +60,7 @@ func TestTilt(t *testing.T) {
 			s1ID := s1.Core.MyID()
 			for _, name := range []string{"s2", "s3"} {
 				n := c.Node(name)
-				if !n.Core.IsMasterDownByAddr(n.Now(), r0.Host, r0.Port, 0, "*").Down {
+				if !askDown(c, n.Name, gossip.AskRequest{IP: r0.Host, Port: r0.Port, RunID: gossip.NoVote}).Down {
 					c.Fatalf("%s (not in TILT) says the master is not down", name)
 				}
 				for _, kv := range sentinelsOf(t, n) {
@@ -88,4 +90,13 @@ func TestTilt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// askDown sends node an IS-MASTER-DOWN-BY-ADDR and returns its answer.
+func askDown(c *Cluster, node string, req gossip.AskRequest) gossip.AskReply {
+	ans, err := c.Command(node, monitor.IsMasterDownByAddr{Request: req})
+	if err != nil {
+		c.Fatalf("%s: IsMasterDownByAddr: %v", node, err)
+	}
+	return ans.(gossip.AskReply)
 }

@@ -1,4 +1,4 @@
-package respserver
+package cnum
 
 import "testing"
 
@@ -15,9 +15,9 @@ func TestParseLongLong(t *testing.T) {
 		{"-0", 0, false}, {"01", 0, false}, {"+1", 0, false}, {" 1", 0, false},
 		{"1 ", 0, false}, {"1x", 0, false}, {"0x10", 0, false},
 	} {
-		got, ok := parseLongLong(tt.in)
+		got, ok := ParseLongLong(tt.in)
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseLongLong(%q) = %d, %v", tt.in, got, ok)
+			t.Errorf("ParseLongLong(%q) = %d, %v", tt.in, got, ok)
 		}
 	}
 }

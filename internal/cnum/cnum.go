@@ -1,19 +1,24 @@
-package monitor
+// Package cnum reads decimal numbers the way Redis's C code does, so that
+// garbage is read exactly as Redis reads it: glibc atoi, strtoll and
+// strtoull, as the INFO and hello parsers use them, and Redis's strict
+// string2ll, as command arguments are read. It is a pure leaf: it imports
+// only the standard library.
+package cnum
 
 import "math"
-
-// C number parsing with glibc semantics, shared by the INFO and hello
-// parsers so that garbage is read exactly as Redis reads it.
 
 // isCSpace reports whether c is white space for C isspace in the C locale.
 func isCSpace(c byte) bool {
 	return c == ' ' || (c >= '\t' && c <= '\r')
 }
 
-// cScan reads what C strtol-family functions read in base 10: leading
+// isDigit reports whether c is an ASCII decimal digit.
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// scan reads what C strtol-family functions read in base 10: leading
 // white space, one optional sign, then decimal digits. mag is the magnitude,
 // saturated at math.MaxUint64, and over reports that saturation.
-func cScan(s string) (neg bool, mag uint64, over bool) {
+func scan(s string) (neg bool, mag uint64, over bool) {
 	i := 0
 	for i < len(s) && isCSpace(s[i]) {
 		i++
@@ -22,7 +27,7 @@ func cScan(s string) (neg bool, mag uint64, over bool) {
 		neg = s[i] == '-'
 		i++
 	}
-	for ; i < len(s) && isASCIIDigit(s[i]); i++ {
+	for ; i < len(s) && isDigit(s[i]); i++ {
 		d := uint64(s[i] - '0')
 		if over || mag > (math.MaxUint64-d)/10 {
 			over, mag = true, math.MaxUint64
@@ -33,9 +38,9 @@ func cScan(s string) (neg bool, mag uint64, over bool) {
 	return neg, mag, over
 }
 
-// cStrtoll is glibc strtoll(s, NULL, 10): saturates at the int64 bounds.
-func cStrtoll(s string) int64 {
-	neg, mag, _ := cScan(s)
+// Strtoll is glibc strtoll(s, NULL, 10): saturates at the int64 bounds.
+func Strtoll(s string) int64 {
+	neg, mag, _ := scan(s)
 	if neg {
 		if mag > 1<<63 {
 			return math.MinInt64
@@ -48,16 +53,16 @@ func cStrtoll(s string) int64 {
 	return int64(mag)
 }
 
-// cAtoi is glibc atoi on a 64-bit platform: (int)strtol(s, NULL, 10),
+// Atoi is glibc atoi on a 64-bit platform: (int)strtol(s, NULL, 10),
 // keeping the low 32 bits of the saturated long as gcc does.
-func cAtoi(s string) int {
-	return int(int32(cStrtoll(s)))
+func Atoi(s string) int {
+	return int(int32(Strtoll(s)))
 }
 
-// cStrtoull is glibc strtoull(s, NULL, 10): saturates at MaxUint64 and
+// Strtoull is glibc strtoull(s, NULL, 10): saturates at MaxUint64 and
 // negates (mod 2^64) when a minus sign is present.
-func cStrtoull(s string) uint64 {
-	neg, mag, over := cScan(s)
+func Strtoull(s string) uint64 {
+	neg, mag, over := scan(s)
 	if over {
 		return math.MaxUint64
 	}

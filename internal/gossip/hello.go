@@ -1,17 +1,19 @@
-package monitor
+package gossip
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/cnum"
 )
 
 // This file holds the hello message, the wire format Sentinels use to
-// learn about each other; gossip.go processes it.
+// learn about each other; the core's gossip.go processes it.
 
-// HelloChannel is the Pub/Sub channel hello messages are published on.
-const HelloChannel = "__sentinel__:hello"
+// Channel is the Pub/Sub channel hello messages are published on.
+const Channel = "__sentinel__:hello"
 
 // helloFields is the number of comma-separated fields in a hello payload.
 const helloFields = 8
@@ -87,13 +89,13 @@ func DecodeHello(payload string) (Hello, error) {
 	}
 	return Hello{
 		SentinelIP:        tok[0],
-		SentinelPort:      cAtoi(tok[1]),
+		SentinelPort:      cnum.Atoi(tok[1]),
 		RunID:             tok[2],
-		CurrentEpoch:      cStrtoull(tok[3]),
+		CurrentEpoch:      cnum.Strtoull(tok[3]),
 		MasterName:        tok[4],
 		MasterIP:          tok[5],
-		MasterPort:        cAtoi(tok[6]),
-		MasterConfigEpoch: cStrtoull(tok[7]),
+		MasterPort:        cnum.Atoi(tok[6]),
+		MasterConfigEpoch: cnum.Strtoull(tok[7]),
 	}, nil
 }
 
