@@ -10,6 +10,19 @@ import (
 // package with an isAction method must have its case and its Effects method.
 var ErrUnknownAction = errors.New("unknown core action")
 
+// ErrStopped is what the owner of a core's loop answers once the loop has
+// ended: no input reaches the core any more.
+var ErrStopped = errors.New("sentinel loop stopped")
+
+// Outcome is what carrying out a Ready produced that the caller of the
+// step before it may need: whether the config it asked to persist was
+// saved.
+type Outcome struct {
+	// PersistErr is the error of the config rewrite, if one was asked
+	// for and failed.
+	PersistErr error
+}
+
 // Effects carries out what a core produced: the daemon (package node) and
 // the simulator (package sim) each implement it, and Apply is the one
 // function that hands a Ready to it, so both run the same dispatch. Every
@@ -46,13 +59,13 @@ type Effects interface {
 //     nothing after an Exit is carried out (the core produces nothing
 //     after it anyway).
 //
-// It returns the error of Persist, if any (the rest is carried out
-// regardless, as Redis goes on after a failed config rewrite), or
-// ErrUnknownAction for an action type with no case here.
-func Apply(r Ready, fx Effects) (persistErr error, err error) {
+// It returns the Outcome, with the error of Persist, if any (the rest is
+// carried out regardless, as Redis goes on after a failed config
+// rewrite), and ErrUnknownAction for an action type with no case here.
+func Apply(r Ready, fx Effects) (out Outcome, err error) {
 	for _, a := range r.Actions {
 		if p, ok := a.(PersistConfig); ok {
-			persistErr = fx.Persist(p)
+			out.PersistErr = fx.Persist(p)
 			break // a Ready holds at most one PersistConfig
 		}
 	}
@@ -80,10 +93,10 @@ func Apply(r Ready, fx Effects) (persistErr error, err error) {
 			fx.KillScript(a)
 		case Exit:
 			fx.Exit(a)
-			return persistErr, nil
+			return out, nil
 		default:
-			return persistErr, fmt.Errorf("%w: %T", ErrUnknownAction, a)
+			return out, fmt.Errorf("%w: %T", ErrUnknownAction, a)
 		}
 	}
-	return persistErr, nil
+	return out, nil
 }

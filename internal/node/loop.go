@@ -11,7 +11,6 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
-	"github.com/go-sentinel/go-sentinel/internal/respserver"
 )
 
 // Logger is the logging a node needs.
@@ -94,7 +93,7 @@ const maxDeferredPersist = time.Second
 
 type execReq struct {
 	fn    func(*monitor.Sentinel, time.Time)
-	reply chan respserver.Outcome
+	reply chan monitor.Outcome
 }
 
 // NewLoop wraps core. now is the clock (time.Now in production). It
@@ -165,12 +164,12 @@ func (l *Loop) flushIfIdle() {
 
 // Exec runs fn on the loop and returns once the core's resulting actions
 // were carried out (so a reply can tell whether the config was saved).
-func (l *Loop) Exec(fn func(*monitor.Sentinel, time.Time)) (respserver.Outcome, error) {
-	req := execReq{fn: fn, reply: make(chan respserver.Outcome, 1)}
+func (l *Loop) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, error) {
+	req := execReq{fn: fn, reply: make(chan monitor.Outcome, 1)}
 	select {
 	case l.execs <- req:
 	case <-l.done:
-		return respserver.Outcome{}, respserver.ErrStopped
+		return monitor.Outcome{}, monitor.ErrStopped
 	}
 	return <-req.reply, nil
 }
@@ -195,13 +194,8 @@ func (l *Loop) Done() <-chan struct{} { return l.done }
 
 // drain carries out everything the core produced (monitor.Apply: the
 // config first, then logs and events, then actions up to an Exit).
-func (l *Loop) drain() respserver.Outcome {
-	var out respserver.Outcome
-	fx := loopEffects{l}
-	persistErr, err := monitor.Apply(l.core.Ready(), fx)
-	if persistErr != nil {
-		out.PersistErr = persistErr
-	}
+func (l *Loop) drain() monitor.Outcome {
+	out, err := monitor.Apply(l.core.Ready(), loopEffects{l})
 	if err != nil {
 		panic(err) // unreachable: TestApplyHandlesEveryAction
 	}

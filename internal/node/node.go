@@ -200,7 +200,7 @@ func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
 }
 
 // Exec implements respserver.Backend.
-func (n *Node) Exec(fn func(*monitor.Sentinel, time.Time)) (respserver.Outcome, error) {
+func (n *Node) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, error) {
 	return n.loop.Exec(fn)
 }
 

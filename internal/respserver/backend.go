@@ -11,8 +11,8 @@ import (
 type Backend interface {
 	// Exec runs fn on the goroutine that owns core, then carries out what
 	// the core asked for (persisting the config among others) before it
-	// returns. The error is ErrStopped once the loop has stopped.
-	Exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, error)
+	// returns. The error is monitor.ErrStopped once the loop has stopped.
+	Exec(fn func(core *monitor.Sentinel, now time.Time)) (monitor.Outcome, error)
 	// Shutdown asks the process to stop gracefully (SHUTDOWN command).
 	Shutdown()
 	// LogLevel returns the current loglevel; SetLogLevel changes it (the
@@ -20,13 +20,6 @@ type Backend interface {
 	// that the config rewrite that follows includes it.
 	LogLevel() string
 	SetLogLevel(level string)
-}
-
-// Outcome is what carrying out the core's actions after an Exec produced.
-type Outcome struct {
-	// PersistErr is the error of the config rewrite, if one was asked for
-	// and failed.
-	PersistErr error
 }
 
 // Logger is the logging the RESP server needs; the process logger

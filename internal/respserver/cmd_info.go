@@ -222,7 +222,7 @@ func infoCPU() string {
 // infoSentinel renders INFO sentinel from the core, on the core's loop.
 func (s *Server) infoSentinel() (string, error) {
 	if s.opts.Backend == nil {
-		return "", ErrStopped
+		return "", monitor.ErrStopped
 	}
 	var text string
 	_, err := s.opts.Backend.Exec(func(core *monitor.Sentinel, now time.Time) {

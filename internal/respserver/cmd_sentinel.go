@@ -7,9 +7,9 @@ import (
 )
 
 // exec runs fn on the core and turns a stopped loop into an error reply.
-func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, Value) {
+func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (monitor.Outcome, Value) {
 	if x.srv.opts.Backend == nil {
-		return Outcome{}, Err("ERR " + ErrStopped.Error())
+		return monitor.Outcome{}, Err("ERR " + monitor.ErrStopped.Error())
 	}
 	out, err := x.srv.opts.Backend.Exec(fn)
 	if err != nil {
@@ -21,7 +21,7 @@ func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (Outcome, Val
 // step applies a command input to the core (monitor.Sentinel.Step, the
 // one way a command changes it) and returns its answer; a stopped loop or
 // the command's error becomes the error reply (nil on success).
-func (x *ctx) step(in monitor.Input) (monitor.Answer, Outcome, Value) {
+func (x *ctx) step(in monitor.Input) (monitor.Answer, monitor.Outcome, Value) {
 	var ans monitor.Answer
 	out, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
 		ans, err = core.Step(now, in)
@@ -32,7 +32,7 @@ func (x *ctx) step(in monitor.Input) (monitor.Answer, Outcome, Value) {
 
 // run is exec for a core call that can fail: a stopped loop or fn's error
 // becomes the error reply (nil on success).
-func (x *ctx) run(fn func(core *monitor.Sentinel, now time.Time) error) (Outcome, Value) {
+func (x *ctx) run(fn func(core *monitor.Sentinel, now time.Time) error) (monitor.Outcome, Value) {
 	var err error
 	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { err = fn(core, now) })
 	if ev != nil {

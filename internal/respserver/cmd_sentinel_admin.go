@@ -19,7 +19,7 @@ func executable(path string) bool {
 }
 
 // saved turns a persisted change into +OK or Redis's save error.
-func saved(out Outcome) Value {
+func saved(out monitor.Outcome) Value {
 	if out.PersistErr != nil {
 		return errSaveConfig
 	}

@@ -18,9 +18,6 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 )
 
-// ErrStopped is returned by a Backend whose loop is no longer running.
-var ErrStopped = errors.New("sentinel loop stopped")
-
 // Options configures a Server.
 type Options struct {
 	// Port is the TCP port; 0 disables TCP listening, as in Redis.

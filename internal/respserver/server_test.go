@@ -22,11 +22,11 @@ type fakeBackend struct {
 	shutdowns int
 }
 
-func (b *fakeBackend) Exec(fn func(*monitor.Sentinel, time.Time)) (Outcome, error) {
+func (b *fakeBackend) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	fn(b.core, time.Now())
-	var out Outcome
+	var out monitor.Outcome
 	for _, a := range b.core.Ready().Actions {
 		if _, ok := a.(monitor.PersistConfig); ok && !b.persistOK {
 			out.PersistErr = io.ErrShortWrite
