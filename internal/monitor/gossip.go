@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
@@ -191,48 +190,4 @@ func (s *Sentinel) updateSentinelAddrEverywhere(si *instance) {
 	if n > 0 {
 		s.event(LevelNotice, EventSentinelAddressUpdate, si, " "+strconv.Itoa(n)+" additional matching instances")
 	}
-}
-
-// validAddr checks an address given by a peer: a numeric IP, stored in
-// canonical form, or with resolve-hostnames on also a hostname, stored as
-// written.
-func (s *Sentinel) validAddr(a Addr) (Addr, bool) {
-	if a.Port < 0 || a.Port > 65535 {
-		return a, false
-	}
-	if ip, ok := canonicalIP(a.Host); ok {
-		return Addr{Host: ip, Port: a.Port}, true
-	}
-	return a, s.global.ResolveHostnames && a.Host != ""
-}
-
-// sameInstanceAddr compares a stored address with one a peer reported,
-// as Redis resolves the reported one before comparing: the same port and
-// the same host by addrMatchesHost.
-func (s *Sentinel) sameInstanceAddr(stored, reported Addr) bool {
-	return stored.Port == reported.Port && s.addrMatchesHost(stored, reported.Host)
-}
-
-// addrMatchesHost compares a stored address with a host string a peer
-// reported (§14.4): equal IPs, where a hostname counts as the IP it was
-// resolved to when a link connected, or else equal hostnames.
-func (s *Sentinel) addrMatchesHost(a Addr, host string) bool {
-	if ip, ok := s.ipOf(host); ok {
-		if aip, ok := s.ipOf(a.Host); ok {
-			return ip == aip
-		}
-	}
-	return strings.EqualFold(a.Host, host)
-}
-
-// ipOf returns the canonical IP of a numeric host, or the IP a hostname
-// resolved to, if known.
-func (s *Sentinel) ipOf(host string) (string, bool) {
-	if ip, ok := canonicalIP(host); ok {
-		return ip, true
-	}
-	if ip, ok := s.resolved[strings.ToLower(host)]; ok {
-		return canonicalIP(ip)
-	}
-	return "", false
 }

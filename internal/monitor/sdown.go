@@ -2,9 +2,6 @@ package monitor
 
 import (
 	"fmt"
-
-	"github.com/go-sentinel/go-sentinel/internal/failover"
-	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
 // checkSDown decides whether an instance is subjectively down (§7.1) and
@@ -73,78 +70,4 @@ func (s *Sentinel) checkODown(m *master, now int64) {
 		m.flags &^= flagODown
 		s.event(LevelWarning, EventODownEnd, &m.instance, "")
 	}
-}
-
-// askOthers asks the other Sentinels whether they think m is down, and
-// for their vote when we run a failover (§7.3). Without force it asks each
-// at most once per ASK period.
-func (s *Sentinel) askOthers(m *master, now int64, force bool) {
-	ask := s.timing.AskPeriod.Milliseconds()
-	for _, si := range m.sortedSentinels() {
-		elapsed := now - si.lastMasterDownReplyTime
-		if elapsed > 5*ask {
-			si.flags &^= flagMasterDown
-			si.leader = ""
-		}
-		if !m.has(flagSDown) || si.link.disconnected(si.kind) {
-			continue
-		}
-		period := ask
-		if fast := s.opts.Accel.ODownAskPeriod.Milliseconds(); fast > 0 && !m.has(flagODown) {
-			if !force && si.askPending {
-				continue // asked already; a silent peer gets no pile of asks
-			}
-			period = fast
-		}
-		if !force && elapsed < period {
-			continue
-		}
-		req := gossip.AskRequest{IP: s.announceHost(m.addr), Port: m.addr.Port,
-			CurrentEpoch: s.currentEpoch, RunID: gossip.NoVote}
-		if m.failoverState > failover.None {
-			req.RunID = s.myID
-		}
-		s.send(si, sentAsk, req.Args()...)
-	}
-}
-
-// askReply records another Sentinel's answer (§7.4): exactly an integer, a
-// bulk string and an integer, or it is ignored.
-func (s *Sentinel) askReply(si *instance, r Reply, now int64) {
-	rep, ok := gossip.ParseAskReply(askElems(r))
-	if !ok {
-		return
-	}
-	si.lastMasterDownReplyTime = now
-	if rep.Down {
-		si.flags |= flagMasterDown
-	} else {
-		si.flags &^= flagMasterDown
-	}
-	if rep.Leader != gossip.NoVote {
-		if si.leaderEpoch != rep.LeaderEpoch {
-			s.log(LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, rep.Leader, rep.LeaderEpoch))
-		}
-		si.leader = rep.Leader
-		si.leaderEpoch = rep.LeaderEpoch
-	}
-}
-
-// askElems gives the elements of an array reply to gossip.ParseAskReply:
-// integers as int64, strings as string, anything else as nil. A reply that
-// is not an array has no elements.
-func askElems(r Reply) []any {
-	if r.Kind != ReplyArray {
-		return nil
-	}
-	out := make([]any, len(r.Elems))
-	for i, e := range r.Elems {
-		switch e.Kind {
-		case ReplyInt:
-			out[i] = e.Int
-		case ReplyString:
-			out[i] = e.Str
-		}
-	}
-	return out
 }

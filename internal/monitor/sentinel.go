@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math/rand"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -276,21 +275,6 @@ func (s *Sentinel) releaseLink(i *instance) {
 	s.closeCC(l)
 	s.closePC(l)
 }
-
-// announceAddr is the address as shown and sent: the host as stored when
-// announce-hostnames is on; otherwise the IP a stored hostname resolved
-// to, once known.
-func (s *Sentinel) announceAddr(a Addr) Addr {
-	if s.global.AnnounceHostnames {
-		return a
-	}
-	if ip, ok := s.resolved[strings.ToLower(a.Host)]; ok {
-		return Addr{Host: ip, Port: a.Port}
-	}
-	return a
-}
-
-func (s *Sentinel) announceHost(a Addr) string { return s.announceAddr(a).Host }
 
 // MyID returns this Sentinel's 40-character run id.
 func (s *Sentinel) MyID() string { return s.myID }
