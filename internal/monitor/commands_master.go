@@ -1,11 +1,13 @@
 package monitor
 
+// This file applies the commands about the monitored masters: SENTINEL
+// MONITOR, REMOVE, RESET and SET, with the errors they answer.
+
 import (
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 )
@@ -266,79 +268,4 @@ func (s *Sentinel) dropDataLinks(m *master) {
 	for _, r := range m.sortedReplicas() {
 		s.closeLinks(r)
 	}
-}
-
-// debugParams lists SENTINEL DEBUG's parameters in reply order.
-var debugParams = []struct {
-	name string
-	get  func(*Timing) *time.Duration
-}{
-	{"info-period", func(t *Timing) *time.Duration { return &t.InfoPeriod }},
-	{"ping-period", func(t *Timing) *time.Duration { return &t.PingPeriod }},
-	{"ask-period", func(t *Timing) *time.Duration { return &t.AskPeriod }},
-	{"publish-period", func(t *Timing) *time.Duration { return &t.PublishPeriod }},
-	{"default-down-after", func(t *Timing) *time.Duration { return &t.DefaultDownAfter }},
-	{"default-failover-timeout", func(t *Timing) *time.Duration { return &t.DefaultFailoverTimeout }},
-	{"tilt-trigger", func(t *Timing) *time.Duration { return &t.TiltTrigger }},
-	{"tilt-period", func(t *Timing) *time.Duration { return &t.TiltPeriod }},
-	{"slave-reconf-timeout", func(t *Timing) *time.Duration { return &t.SlaveReconfTimeout }},
-	{"min-link-reconnect-period", func(t *Timing) *time.Duration { return &t.MinLinkReconnectPeriod }},
-	{"election-timeout", func(t *Timing) *time.Duration { return &t.ElectionTimeout }},
-	{"script-max-runtime", func(t *Timing) *time.Duration { return &t.ScriptMaxRuntime }},
-	{"script-retry-delay", func(t *Timing) *time.Duration { return &t.ScriptRetryDelay }},
-}
-
-// DebugValues returns the timing knobs as SENTINEL DEBUG shows them:
-// upper-case names, values in ms.
-func (s *Sentinel) DebugValues() []KV {
-	out := make([]KV, 0, len(debugParams))
-	for _, p := range debugParams {
-		out = append(out, KV{strings.ToUpper(p.name), itoa64(p.get(&s.timing).Milliseconds())})
-	}
-	return out
-}
-
-// debugSet sets timing knobs (Debug), left to right as Redis does: pairs
-// before a bad one stay applied. They are not persisted.
-func (s *Sentinel) debugSet(args []string) error {
-	for j := 0; j < len(args); j += 2 {
-		var target *time.Duration
-		for _, p := range debugParams {
-			if strings.EqualFold(p.name, args[j]) {
-				target = p.get(&s.timing)
-			}
-		}
-		if target == nil || j+1 >= len(args) {
-			return &ArgError{Cmd: "DEBUG", Option: args[j], Unknown: true}
-		}
-		v, err := strconv.ParseInt(args[j+1], 10, 64)
-		if err != nil || v <= 0 {
-			return &ArgError{Cmd: "DEBUG", Option: args[j], Value: args[j+1]}
-		}
-		*target = time.Duration(v) * time.Millisecond
-	}
-	return nil
-}
-
-// simulateFailure resets the SIMULATE-FAILURE flags, then sets them from
-// names left to right as Redis does (SimulateFailure): it stops at "help"
-// (reporting help) or at an unknown name (an error), keeping the flags
-// set so far.
-func (s *Sentinel) simulateFailure(names []string) (help bool, err error) {
-	s.simFailure = 0
-	for _, n := range names {
-		switch strings.ToLower(n) {
-		case "crash-after-election":
-			s.simFailure |= SimCrashAfterElection
-			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
-		case "crash-after-promotion":
-			s.simFailure |= SimCrashAfterPromotion
-			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
-		case "help":
-			return true, nil
-		default:
-			return false, ErrUnknownSimulation
-		}
-	}
-	return false, nil
 }

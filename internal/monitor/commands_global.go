@@ -1,0 +1,184 @@
+package monitor
+
+// This file applies the commands about this Sentinel's own settings:
+// SENTINEL CONFIG GET/SET, DEBUG and SIMULATE-FAILURE.
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/glob"
+)
+
+// globalParams are SENTINEL CONFIG's parameters in reply order.
+var globalParams = []string{"resolve-hostnames", "announce-hostnames", "announce-ip", "announce-port",
+	"sentinel-user", "sentinel-pass"}
+
+func yesno(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// ConfigGet returns the global parameters matching any of the glob
+// patterns (case-insensitive), each once, in Redis's fixed order.
+func (s *Sentinel) ConfigGet(patterns []string) []KV {
+	g := s.global
+	values := map[string]string{
+		"resolve-hostnames":  yesno(g.ResolveHostnames),
+		"announce-hostnames": yesno(g.AnnounceHostnames),
+		"announce-ip":        g.AnnounceIP,
+		"announce-port":      strconv.Itoa(g.AnnouncePort),
+		"sentinel-user":      g.SentinelUser,
+		"sentinel-pass":      g.SentinelPass,
+	}
+	var out []KV
+	for _, p := range globalParams {
+		for _, pat := range patterns {
+			if glob.Match(pat, p, true) {
+				out = append(out, KV{p, values[p]})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// configSet changes global parameters (ConfigSet). Every pair is checked
+// before any is applied; then the config is persisted, and new Sentinel
+// credentials drop the links to other Sentinels.
+func (s *Sentinel) configSet(args []string) error {
+	if len(args) == 0 || len(args)%2 != 0 {
+		return ErrConfigSetShape
+	}
+	next := s.global
+	seen := map[string]bool{}
+	dropSentinels := false
+	for j := 0; j < len(args); j += 2 {
+		p, v := strings.ToLower(args[j]), args[j+1]
+		if seen[p] {
+			return &ArgError{Cmd: "CONFIG SET", Option: args[j], Duplicate: true}
+		}
+		seen[p] = true
+		bad := &ArgError{Cmd: "CONFIG SET", Option: args[j], Value: v}
+		switch p {
+		case "resolve-hostnames", "announce-hostnames":
+			var b bool
+			switch strings.ToLower(v) {
+			case "yes":
+				b = true
+			case "no":
+			default:
+				return bad
+			}
+			if p == "resolve-hostnames" {
+				next.ResolveHostnames = b
+			} else {
+				next.AnnounceHostnames = b
+			}
+		case "announce-ip":
+			next.AnnounceIP = v
+		case "announce-port":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 65535 {
+				return bad
+			}
+			next.AnnouncePort = n
+		case "sentinel-user":
+			next.SentinelUser = v
+			dropSentinels = true
+		case "sentinel-pass":
+			next.SentinelPass = v
+			dropSentinels = true
+		default:
+			return &ArgError{Cmd: "CONFIG SET", Option: args[j], Unknown: true}
+		}
+	}
+	s.global = next
+	s.persist("config set")
+	if dropSentinels {
+		for _, name := range s.names {
+			for _, si := range s.masters[name].sortedSentinels() {
+				s.closeLinks(si)
+			}
+		}
+	}
+	return nil
+}
+
+// debugParams lists SENTINEL DEBUG's parameters in reply order.
+var debugParams = []struct {
+	name string
+	get  func(*Timing) *time.Duration
+}{
+	{"info-period", func(t *Timing) *time.Duration { return &t.InfoPeriod }},
+	{"ping-period", func(t *Timing) *time.Duration { return &t.PingPeriod }},
+	{"ask-period", func(t *Timing) *time.Duration { return &t.AskPeriod }},
+	{"publish-period", func(t *Timing) *time.Duration { return &t.PublishPeriod }},
+	{"default-down-after", func(t *Timing) *time.Duration { return &t.DefaultDownAfter }},
+	{"default-failover-timeout", func(t *Timing) *time.Duration { return &t.DefaultFailoverTimeout }},
+	{"tilt-trigger", func(t *Timing) *time.Duration { return &t.TiltTrigger }},
+	{"tilt-period", func(t *Timing) *time.Duration { return &t.TiltPeriod }},
+	{"slave-reconf-timeout", func(t *Timing) *time.Duration { return &t.SlaveReconfTimeout }},
+	{"min-link-reconnect-period", func(t *Timing) *time.Duration { return &t.MinLinkReconnectPeriod }},
+	{"election-timeout", func(t *Timing) *time.Duration { return &t.ElectionTimeout }},
+	{"script-max-runtime", func(t *Timing) *time.Duration { return &t.ScriptMaxRuntime }},
+	{"script-retry-delay", func(t *Timing) *time.Duration { return &t.ScriptRetryDelay }},
+}
+
+// DebugValues returns the timing knobs as SENTINEL DEBUG shows them:
+// upper-case names, values in ms.
+func (s *Sentinel) DebugValues() []KV {
+	out := make([]KV, 0, len(debugParams))
+	for _, p := range debugParams {
+		out = append(out, KV{strings.ToUpper(p.name), itoa64(p.get(&s.timing).Milliseconds())})
+	}
+	return out
+}
+
+// debugSet sets timing knobs (Debug), left to right as Redis does: pairs
+// before a bad one stay applied. They are not persisted.
+func (s *Sentinel) debugSet(args []string) error {
+	for j := 0; j < len(args); j += 2 {
+		var target *time.Duration
+		for _, p := range debugParams {
+			if strings.EqualFold(p.name, args[j]) {
+				target = p.get(&s.timing)
+			}
+		}
+		if target == nil || j+1 >= len(args) {
+			return &ArgError{Cmd: "DEBUG", Option: args[j], Unknown: true}
+		}
+		v, err := strconv.ParseInt(args[j+1], 10, 64)
+		if err != nil || v <= 0 {
+			return &ArgError{Cmd: "DEBUG", Option: args[j], Value: args[j+1]}
+		}
+		*target = time.Duration(v) * time.Millisecond
+	}
+	return nil
+}
+
+// simulateFailure resets the SIMULATE-FAILURE flags, then sets them from
+// names left to right as Redis does (SimulateFailure): it stops at "help"
+// (reporting help) or at an unknown name (an error), keeping the flags
+// set so far.
+func (s *Sentinel) simulateFailure(names []string) (help bool, err error) {
+	s.simFailure = 0
+	for _, n := range names {
+		switch strings.ToLower(n) {
+		case "crash-after-election":
+			s.simFailure |= SimCrashAfterElection
+			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
+		case "crash-after-promotion":
+			s.simFailure |= SimCrashAfterPromotion
+			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
+		case "help":
+			return true, nil
+		default:
+			return false, ErrUnknownSimulation
+		}
+	}
+	return false, nil
+}
