@@ -195,8 +195,8 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	ag := &e.Agreement
 	ag.Quorum = m.quorum
 	ag.Voters = len(m.sentinels) + 1
-	ag.Majority = ag.Voters/2 + 1
-	ag.Reachable = 1
+	ag.Majority = election.Majority(ag.Voters)
+	ag.Reachable = election.Reachable(m.peers())
 	if d.SDown {
 		ag.DownReports = 1
 	}
@@ -206,9 +206,6 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 		v := SentinelView{RunID: si.runID, IP: sa.Host, Port: sa.Port, LinkUp: !si.link.disconnected(kindSentinel),
 			SDown: si.has(flagSDown), ReportsDown: si.has(flagMasterDown), ReplyAgeMs: now - si.lastMasterDownReplyTime,
 			VotedFor: si.leader, VoteEpoch: si.leaderEpoch}
-		if v.LinkUp && !v.SDown {
-			ag.Reachable++
-		}
 		if v.ReportsDown {
 			ag.DownReports++
 		}

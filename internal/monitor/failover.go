@@ -64,15 +64,15 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 	return true
 }
 
-// electionRank is how many Sentinels of m that could lead (a live link,
-// not SDOWN) have a smaller run id than this one, and whether one of
-// them reports m down (it is about to ask for votes).
+// electionRank is how many Sentinels of m that could lead (those that
+// election.Peer.CanVote) have a smaller run id than this one, and
+// whether one of them reports m down (it is about to ask for votes).
 func (s *Sentinel) electionRank(m *master) (rank int, lowerDown bool) {
 	me := strings.ToLower(s.myID)
 	for _, si := range m.sentinels {
-		if !si.link.disconnected(kindSentinel) && !si.has(flagSDown) && strings.ToLower(si.runID) < me {
+		if p := peerOf(si); p.CanVote() && strings.ToLower(p.RunID) < me {
 			rank++
-			lowerDown = lowerDown || si.has(flagMasterDown)
+			lowerDown = lowerDown || p.ReportsDown
 		}
 	}
 	return rank, lowerDown

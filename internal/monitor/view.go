@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
 )
 
 // KV is one field of an instance map, in reply order.
@@ -260,14 +262,9 @@ func (s *Sentinel) CkQuorum(name string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	usable := 1
-	for _, si := range m.sentinels {
-		if !si.has(flagSDown | flagODown) {
-			usable++
-		}
-	}
+	usable := election.UsableCount(m.peers())
 	voters := len(m.sentinels) + 1
-	qe := &QuorumError{Usable: usable, NoQuorum: usable < m.quorum, NoMajority: usable < voters/2+1}
+	qe := &QuorumError{Usable: usable, NoQuorum: usable < m.quorum, NoMajority: usable < election.Majority(voters)}
 	if qe.NoQuorum || qe.NoMajority {
 		return usable, qe
 	}
