@@ -117,20 +117,9 @@ func (s *Sentinel) Failover(at time.Time, name string) error {
 // votes in the current epoch plus our own, which goes to the leading
 // candidate or to ourselves.
 func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
-	var t election.Tally
-	for _, si := range m.sortedSentinels() {
-		if si.leader != "" && si.leaderEpoch == s.currentEpoch {
-			t.Add(si.leader)
-		}
-	}
-	candidate, _ := t.Leading()
-	if candidate == "" {
-		candidate = s.myID
-	}
-	myVote, myEpoch := s.vote(m, epoch, candidate, now)
-	if myVote != "" && myEpoch == epoch {
-		t.Add(myVote)
-	}
+	t := election.PeerVotes(m.peers(), s.currentEpoch)
+	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
+	t.AddVote(myVote, myEpoch, epoch)
 	return t.Winner(len(m.sentinels)+1, m.quorum)
 }
 
