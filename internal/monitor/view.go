@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -232,43 +231,31 @@ func (s *Sentinel) MasterAddr(name string) (Addr, bool) {
 // after the NOQUORUM code.
 var ErrNoQuorum = errors.New("NOQUORUM")
 
-// QuorumError details a failed CkQuorum.
+// QuorumError is a failed CkQuorum: its check, whose NoQuorumText is
+// the error text.
 type QuorumError struct {
-	Usable     int
-	NoQuorum   bool
-	NoMajority bool
+	election.Check
 }
 
-func (e *QuorumError) Error() string {
-	msg := fmt.Sprintf("%d usable Sentinels. ", e.Usable)
-	if e.NoQuorum {
-		msg += "Not enough available Sentinels to reach the specified quorum for this master"
-	}
-	if e.NoQuorum && e.NoMajority {
-		msg += ". "
-	}
-	if e.NoMajority {
-		msg += "Not enough available Sentinels to reach the majority and authorize a failover"
-	}
-	return msg
-}
+// Error is Redis's reply text after the NOQUORUM code.
+func (e *QuorumError) Error() string { return e.NoQuorumText() }
 
+// Unwrap returns ErrNoQuorum.
 func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
 
-// CkQuorum checks whether the Sentinels that are up now could reach the
-// master's quorum and a majority; it returns how many are usable.
-func (s *Sentinel) CkQuorum(name string) (int, error) {
+// CkQuorum checks whether the Sentinels that are usable now could reach
+// the master's quorum and a majority (election.CheckQuorum). The error
+// is a *QuorumError, with the same check, when they could not.
+func (s *Sentinel) CkQuorum(name string) (election.Check, error) {
 	m, err := s.master(name)
 	if err != nil {
-		return 0, err
+		return election.Check{}, err
 	}
-	usable := election.UsableCount(m.peers())
-	voters := len(m.sentinels) + 1
-	qe := &QuorumError{Usable: usable, NoQuorum: usable < m.quorum, NoMajority: usable < election.Majority(voters)}
-	if qe.NoQuorum || qe.NoMajority {
-		return usable, qe
+	ck := election.CheckQuorum(m.peers(), m.quorum)
+	if !ck.OK() {
+		return ck, &QuorumError{Check: ck}
 	}
-	return usable, nil
+	return ck, nil
 }
 
 // InfoCacheEntry is one instance's cached INFO for SENTINEL INFO-CACHE.

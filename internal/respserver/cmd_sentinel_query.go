@@ -2,10 +2,10 @@ package respserver
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -20,7 +20,7 @@ func errReply(err error) Value {
 	case errors.Is(err, monitor.ErrNoSuchMaster):
 		return errNoSuchMaster
 	case errors.As(err, &qe):
-		return Err("NOQUORUM " + qe.Error())
+		return Err(qe.Reply())
 	case errors.Is(err, monitor.ErrFailoverInProgress):
 		return Err("INPROG Failover already in progress")
 	case errors.Is(err, monitor.ErrNoGoodReplica):
@@ -119,11 +119,11 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 }
 
 func cmdSentinelCkQuorum(x *ctx) Value {
-	var usable int
-	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) (err error) { usable, err = core.CkQuorum(x.arg(2)); return }); ev != nil {
+	var ck election.Check
+	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) (err error) { ck, err = core.CkQuorum(x.arg(2)); return }); ev != nil {
 		return ev
 	}
-	return Status(fmt.Sprintf("OK %d usable Sentinels. Quorum and failover authorization can be reached", usable))
+	return Status(ck.Reply())
 }
 
 func cmdSentinelInfoCache(x *ctx) Value {
