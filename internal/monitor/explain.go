@@ -64,7 +64,7 @@ type AgreementView struct {
 	Voters      int `json:"voters"` // known Sentinels including this one
 	Majority    int `json:"majority"`
 	DownReports int `json:"down_reports"` // including this Sentinel's own, when SDOWN
-	Reachable   int `json:"reachable"`    // Sentinels that can vote: this one and the live links
+	Reachable   int `json:"reachable"`    // Sentinels that can vote (election.Reachable): this one and the peers with a live link, not SDOWN
 }
 
 // ElectionView is the epoch and vote state.
