@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-sentinel/go-sentinel/internal/election"
 )
 
 // vote is another Sentinel asking for our vote for runID in epoch (§8.2):
@@ -14,7 +12,7 @@ import (
 // first asker); vote applies, persists and reports its decision. It
 // returns our (possibly older) vote for m.
 func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (string, uint64) {
-	next, epochRaised, voted := election.Grant(election.Vote{CurrentEpoch: s.currentEpoch, Leader: m.leader, LeaderEpoch: m.leaderEpoch}, epoch, runID)
+	next, epochRaised, voted := s.grant(m, epoch, runID)
 	if epochRaised {
 		s.currentEpoch = next.CurrentEpoch
 		s.persist("new epoch")

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -119,11 +118,15 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 }
 
 func cmdSentinelCkQuorum(x *ctx) Value {
-	var ck election.Check
-	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) (err error) { ck, err = core.CkQuorum(x.arg(2)); return }); ev != nil {
+	var reply string
+	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error {
+		ck, err := core.CkQuorum(x.arg(2))
+		reply = ck.Reply()
+		return err
+	}); ev != nil {
 		return ev
 	}
-	return Status(ck.Reply())
+	return Status(reply)
 }
 
 func cmdSentinelInfoCache(x *ctx) Value {
