@@ -231,8 +231,8 @@ func (s *Sentinel) MasterAddr(name string) (Addr, bool) {
 // after the NOQUORUM code.
 var ErrNoQuorum = errors.New("NOQUORUM")
 
-// QuorumError is a failed CkQuorum: its check, whose NoQuorumText is
-// the error text.
+// QuorumError is a failed CheckQuorum (or CkQuorum): its check, whose
+// NoQuorumText is the error text.
 type QuorumError struct {
 	election.Check
 }
@@ -243,10 +243,11 @@ func (e *QuorumError) Error() string { return e.NoQuorumText() }
 // Unwrap returns ErrNoQuorum.
 func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
 
-// CkQuorum checks whether the Sentinels that are usable now could reach
-// the master's quorum and a majority (election.CheckQuorum). The error
-// is a *QuorumError, with the same check, when they could not.
-func (s *Sentinel) CkQuorum(name string) (election.Check, error) {
+// CheckQuorum is SENTINEL CKQUORUM: whether the Sentinels that are
+// usable now could reach the master's quorum and a majority
+// (election.CheckQuorum). The error is a *QuorumError, with the same
+// check, when they could not.
+func (s *Sentinel) CheckQuorum(name string) (election.Check, error) {
 	m, err := s.master(name)
 	if err != nil {
 		return election.Check{}, err
@@ -256,6 +257,12 @@ func (s *Sentinel) CkQuorum(name string) (election.Check, error) {
 		return ck, &QuorumError{Check: ck}
 	}
 	return ck, nil
+}
+
+// CkQuorum is CheckQuorum's count of usable Sentinels, with its error.
+func (s *Sentinel) CkQuorum(name string) (int, error) {
+	ck, err := s.CheckQuorum(name)
+	return ck.Usable, err
 }
 
 // InfoCacheEntry is one instance's cached INFO for SENTINEL INFO-CACHE.

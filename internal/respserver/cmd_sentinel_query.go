@@ -120,7 +120,7 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 func cmdSentinelCkQuorum(x *ctx) Value {
 	var reply string
 	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error {
-		ck, err := core.CkQuorum(x.arg(2))
+		ck, err := core.CheckQuorum(x.arg(2))
 		reply = ck.Reply()
 		return err
 	}); ev != nil {
