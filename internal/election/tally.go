@@ -1,8 +1,13 @@
-// Package election counts the votes of a Sentinel leader election: who
-// the other Sentinels voted for in the current epoch, plus our own vote,
-// and whether the most voted candidate has both an absolute majority of
-// the known Sentinels and at least the master's quorum. It is a pure leaf
-// the core uses.
+// Package election holds the rules of a Sentinel leader election: which
+// Sentinels are usable and which can vote, how a vote is granted, how the
+// votes are counted, how many a leader needs (an absolute majority of the
+// known Sentinels and at least the master's quorum), the staggered start
+// of an election by run-id rank, and the SENTINEL CKQUORUM verdict. It is
+// a pure leaf the core uses: it imports only the standard library, keeps
+// no state of its own and never reads a clock.
+//
+// Times and durations are Unix milliseconds and milliseconds, as in the
+// core.
 package election
 
 import "sort"
@@ -20,6 +25,28 @@ func (t *Tally) Add(runID string) int {
 	}
 	t.counts[runID]++
 	return t.counts[runID]
+}
+
+// AddVote counts a vote for leader cast in leaderEpoch when it is a vote
+// of epoch: a vote for nobody ("") or one of another epoch is not
+// counted. It reports whether the vote was counted.
+func (t *Tally) AddVote(leader string, leaderEpoch, epoch uint64) bool {
+	if leader == "" || leaderEpoch != epoch {
+		return false
+	}
+	t.Add(leader)
+	return true
+}
+
+// PeerVotes tallies the votes the peers last reported for epoch (Redis's
+// sentinelGetLeader counts those of the current epoch). A Sentinel adds
+// its own vote with AddVote.
+func PeerVotes(peers []Peer, epoch uint64) Tally {
+	var t Tally
+	for _, p := range peers {
+		t.AddVote(p.Leader, p.LeaderEpoch, epoch)
+	}
+	return t
 }
 
 // Votes returns how many votes runID has.
@@ -44,14 +71,22 @@ func (t *Tally) Leading() (string, int) {
 	return best, max
 }
 
+// Candidate returns whom a Sentinel running an election votes for: the
+// leading candidate, or self when nobody got a vote yet.
+func (t *Tally) Candidate(self string) string {
+	if id, _ := t.Leading(); id != "" {
+		return id
+	}
+	return self
+}
+
+// Majority is the absolute majority of voters: more than half of them.
+func Majority(voters int) int { return voters/2 + 1 }
+
 // Required is the number of votes a leader needs: an absolute majority of
 // voters (all known Sentinels including this one) and at least quorum.
 func Required(voters, quorum int) int {
-	need := voters/2 + 1
-	if quorum > need {
-		need = quorum
-	}
-	return need
+	return max(Majority(voters), quorum)
 }
 
 // Winner returns the elected leader given the tally, or "" if the leading

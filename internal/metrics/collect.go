@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -111,13 +110,13 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 // checkQuorum is SENTINEL CKQUORUM's reply for name, as redis_exporter
 // puts it in its message label.
 func checkQuorum(core *monitor.Sentinel, name string) ckquorum {
-	usable, err := core.CkQuorum(name)
+	ck, err := core.CheckQuorum(name)
 	var qe *monitor.QuorumError
 	switch {
 	case err == nil:
-		return ckquorum{ok: true, msg: fmt.Sprintf("OK %d usable Sentinels. Quorum and failover authorization can be reached", usable)}
+		return ckquorum{ok: true, msg: ck.Reply()}
 	case errors.As(err, &qe):
-		return ckquorum{msg: "NOQUORUM " + qe.Error()}
+		return ckquorum{msg: qe.Reply()}
 	default:
 		return ckquorum{msg: "ERR " + err.Error()}
 	}

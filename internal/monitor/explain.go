@@ -64,7 +64,7 @@ type AgreementView struct {
 	Voters      int `json:"voters"` // known Sentinels including this one
 	Majority    int `json:"majority"`
 	DownReports int `json:"down_reports"` // including this Sentinel's own, when SDOWN
-	Reachable   int `json:"reachable"`    // Sentinels that can vote: this one and the live links
+	Reachable   int `json:"reachable"`    // Sentinels that can vote (election.Reachable): this one and the peers with a live link, not SDOWN
 }
 
 // ElectionView is the epoch and vote state.
@@ -195,25 +195,19 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	ag := &e.Agreement
 	ag.Quorum = m.quorum
 	ag.Voters = len(m.sentinels) + 1
-	ag.Majority = ag.Voters/2 + 1
-	ag.Reachable = 1
+	ag.Majority = election.Majority(ag.Voters)
+	peers := m.peers()
+	ag.Reachable = election.Reachable(peers)
 	if d.SDown {
 		ag.DownReports = 1
 	}
-	var t election.Tally
-	for _, si := range m.sortedSentinels() {
-		sa := s.announceAddr(si.addr)
-		v := SentinelView{RunID: si.runID, IP: sa.Host, Port: sa.Port, LinkUp: !si.link.disconnected(kindSentinel),
-			SDown: si.has(flagSDown), ReportsDown: si.has(flagMasterDown), ReplyAgeMs: now - si.lastMasterDownReplyTime,
-			VotedFor: si.leader, VoteEpoch: si.leaderEpoch}
-		if v.LinkUp && !v.SDown {
-			ag.Reachable++
-		}
+	for k, si := range m.sortedSentinels() {
+		p, sa := peers[k], s.announceAddr(si.addr)
+		v := SentinelView{RunID: p.RunID, IP: sa.Host, Port: sa.Port, LinkUp: p.LinkUp,
+			SDown: p.SDown, ReportsDown: p.ReportsDown, ReplyAgeMs: now - si.lastMasterDownReplyTime,
+			VotedFor: p.Leader, VoteEpoch: p.LeaderEpoch}
 		if v.ReportsDown {
 			ag.DownReports++
-		}
-		if si.leader != "" && si.leaderEpoch == s.currentEpoch {
-			t.Add(si.leader)
 		}
 		e.Sentinels = append(e.Sentinels, v)
 	}
@@ -222,9 +216,10 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	el := &e.Election
 	el.CurrentEpoch, el.ConfigEpoch, el.LeaderEpoch = s.currentEpoch, m.configEpoch, m.leaderEpoch
 	el.VotedFor = m.leader
-	if m.leader != "" && m.leaderEpoch == s.currentEpoch {
-		t.Add(m.leader)
-	}
+	// The same tally as an election step: the peers' votes in the
+	// current epoch and our own.
+	t := election.PeerVotes(peers, s.currentEpoch)
+	t.AddVote(m.leader, m.leaderEpoch, s.currentEpoch)
 	if m.failoverState == failover.WaitStart {
 		// Votes only mean something while an election runs here; after
 		// it, the peers' last replies still name who they voted for.

@@ -43,39 +43,23 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		return false
 	}
 	if a := s.opts.Accel; a.ElectionStep > 0 || a.ElectionJitter > 0 {
+		// The election ladder: this Sentinel's rank among those that
+		// could lead delays its start and holds it back while one
+		// with a smaller run id reports the master down.
+		step := a.ElectionStep.Milliseconds()
+		rank, lowerDown := election.Rank(s.myID, m.peers())
 		if m.electionAt == 0 {
-			rank, _ := s.electionRank(m)
-			m.electionAt = now + int64(rank)*a.ElectionStep.Milliseconds() + s.rnd.Int63n(a.ElectionJitter.Milliseconds()+1)
-			m.electionHoldUntil = m.electionAt + int64(rank)*a.ElectionHold.Milliseconds()
+			jitter := s.rnd.Int63n(a.ElectionJitter.Milliseconds() + 1)
+			m.electionAt, m.electionHoldUntil = election.Ladder(now, rank, step, a.ElectionHold.Milliseconds(), jitter)
 		}
-		if now < m.electionAt {
-			s.deadline(m.electionAt)
+		if wait, until := election.Wait(now, m.electionAt, m.electionHoldUntil, step, lowerDown); wait {
+			s.deadline(until)
 			return false
-		}
-		if now < m.electionHoldUntil {
-			if _, lowerDown := s.electionRank(m); lowerDown {
-				s.deadline(min(m.electionHoldUntil, now+a.ElectionStep.Milliseconds()))
-				return false
-			}
 		}
 	}
 	m.electionAt = 0
 	s.startFailover(m, now)
 	return true
-}
-
-// electionRank is how many Sentinels of m that could lead (a live link,
-// not SDOWN) have a smaller run id than this one, and whether one of
-// them reports m down (it is about to ask for votes).
-func (s *Sentinel) electionRank(m *master) (rank int, lowerDown bool) {
-	me := strings.ToLower(s.myID)
-	for _, si := range m.sentinels {
-		if !si.link.disconnected(kindSentinel) && !si.has(flagSDown) && strings.ToLower(si.runID) < me {
-			rank++
-			lowerDown = lowerDown || si.has(flagMasterDown)
-		}
-	}
-	return rank, lowerDown
 }
 
 // startFailover enters wait_start with a new epoch; the self-vote of the
@@ -113,20 +97,9 @@ func (s *Sentinel) forceFailover(now int64, name string) error {
 // votes in the current epoch plus our own, which goes to the leading
 // candidate or to ourselves.
 func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
-	var t election.Tally
-	for _, si := range m.sortedSentinels() {
-		if si.leader != "" && si.leaderEpoch == s.currentEpoch {
-			t.Add(si.leader)
-		}
-	}
-	candidate, _ := t.Leading()
-	if candidate == "" {
-		candidate = s.myID
-	}
-	myVote, myEpoch := s.vote(m, epoch, candidate, now)
-	if myVote != "" && myEpoch == epoch {
-		t.Add(myVote)
-	}
+	t := election.PeerVotes(m.peers(), s.currentEpoch)
+	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
+	t.AddVote(myVote, myEpoch, epoch)
 	return t.Winner(len(m.sentinels)+1, m.quorum)
 }
 

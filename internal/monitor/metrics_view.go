@@ -1,6 +1,10 @@
 package monitor
 
-import "time"
+import (
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
+)
 
 // MetricsView is the state a metrics exporter reads at one moment: every
 // figure it shows that is a level rather than a count of events. It is
@@ -88,7 +92,6 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			ODown:              m.has(flagODown),
 			Replicas:           len(m.replicas),
 			Sentinels:          len(m.sentinels) + 1,
-			OKSentinels:        1,
 			Quorum:             m.quorum,
 			ConfigEpoch:        m.configEpoch,
 			LeaderEpoch:        m.leaderEpoch,
@@ -107,10 +110,8 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			}
 			mm.Links = append(mm.Links, s.linkMetrics(r))
 		}
+		mm.OKSentinels = election.UsableCount(m.peers())
 		for _, si := range m.sortedSentinels() {
-			if !si.has(flagSDown | flagODown) {
-				mm.OKSentinels++
-			}
 			mm.Links = append(mm.Links, s.linkMetrics(si))
 		}
 		v.Masters = append(v.Masters, mm)

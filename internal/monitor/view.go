@@ -2,9 +2,10 @@ package monitor
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
 )
 
 // KV is one field of an instance map, in reply order.
@@ -232,48 +233,38 @@ func (s *Sentinel) MasterAddr(name string) (Addr, bool) {
 // after the NOQUORUM code.
 var ErrNoQuorum = errors.New("NOQUORUM")
 
-// QuorumError details a failed CkQuorum.
+// QuorumError is a failed CheckQuorum (or CkQuorum): its check, whose
+// NoQuorumText is the error text.
 type QuorumError struct {
-	Usable     int
-	NoQuorum   bool
-	NoMajority bool
+	election.Check
 }
 
-func (e *QuorumError) Error() string {
-	msg := fmt.Sprintf("%d usable Sentinels. ", e.Usable)
-	if e.NoQuorum {
-		msg += "Not enough available Sentinels to reach the specified quorum for this master"
-	}
-	if e.NoQuorum && e.NoMajority {
-		msg += ". "
-	}
-	if e.NoMajority {
-		msg += "Not enough available Sentinels to reach the majority and authorize a failover"
-	}
-	return msg
-}
+// Error is Redis's reply text after the NOQUORUM code.
+func (e *QuorumError) Error() string { return e.NoQuorumText() }
 
+// Unwrap returns ErrNoQuorum.
 func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
 
-// CkQuorum checks whether the Sentinels that are up now could reach the
-// master's quorum and a majority; it returns how many are usable.
-func (s *Sentinel) CkQuorum(name string) (int, error) {
+// CheckQuorum is SENTINEL CKQUORUM: whether the Sentinels that are
+// usable now could reach the master's quorum and a majority
+// (election.CheckQuorum). The error is a *QuorumError, with the same
+// check, when they could not.
+func (s *Sentinel) CheckQuorum(name string) (election.Check, error) {
 	m, err := s.master(name)
 	if err != nil {
-		return 0, err
+		return election.Check{}, err
 	}
-	usable := 1
-	for _, si := range m.sentinels {
-		if !si.has(flagSDown | flagODown) {
-			usable++
-		}
+	ck := election.CheckQuorum(m.peers(), m.quorum)
+	if !ck.OK() {
+		return ck, &QuorumError{Check: ck}
 	}
-	voters := len(m.sentinels) + 1
-	qe := &QuorumError{Usable: usable, NoQuorum: usable < m.quorum, NoMajority: usable < voters/2+1}
-	if qe.NoQuorum || qe.NoMajority {
-		return usable, qe
-	}
-	return usable, nil
+	return ck, nil
+}
+
+// CkQuorum is CheckQuorum's count of usable Sentinels, with its error.
+func (s *Sentinel) CkQuorum(name string) (int, error) {
+	ck, err := s.CheckQuorum(name)
+	return ck.Usable, err
 }
 
 // InfoCacheEntry is one instance's cached INFO for SENTINEL INFO-CACHE.

@@ -9,17 +9,19 @@ import (
 )
 
 // vote is another Sentinel asking for our vote for runID in epoch (§8.2):
-// we vote at most once per epoch per master, for the first asker. It
+// election.Grant decides (at most once per epoch per master, for the
+// first asker); vote applies, persists and reports its decision. It
 // returns our (possibly older) vote for m.
 func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (string, uint64) {
-	if epoch > s.currentEpoch {
-		s.currentEpoch = epoch
+	next, epochRaised, voted := s.grant(m, epoch, runID)
+	if epochRaised {
+		s.currentEpoch = next.CurrentEpoch
 		s.persist("new epoch")
 		s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 	}
-	if m.leaderEpoch < epoch && s.currentEpoch <= epoch {
-		m.leader = runID
-		m.leaderEpoch = s.currentEpoch
+	if voted {
+		m.leader = next.Leader
+		m.leaderEpoch = next.LeaderEpoch
 		s.persist("vote")
 		s.eventFor(LevelWarning, EventVoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
 		if !strings.EqualFold(m.leader, s.myID) {

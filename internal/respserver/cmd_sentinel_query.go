@@ -2,7 +2,6 @@ package respserver
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -21,7 +20,7 @@ func errReply(err error) Value {
 	case errors.Is(err, monitor.ErrNoSuchMaster):
 		return errNoSuchMaster
 	case errors.As(err, &qe):
-		return Err("NOQUORUM " + qe.Error())
+		return Err(qe.Reply())
 	case errors.Is(err, monitor.ErrFailoverInProgress):
 		return Err("INPROG Failover already in progress")
 	case errors.Is(err, monitor.ErrNoGoodReplica):
@@ -116,11 +115,15 @@ func askReplyValue(rep gossip.AskReply) Value {
 }
 
 func cmdSentinelCkQuorum(x *ctx) Value {
-	var usable int
-	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) (err error) { usable, err = core.CkQuorum(x.arg(2)); return }); ev != nil {
+	var reply string
+	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error {
+		ck, err := core.CheckQuorum(x.arg(2))
+		reply = ck.Reply()
+		return err
+	}); ev != nil {
 		return ev
 	}
-	return Status(fmt.Sprintf("OK %d usable Sentinels. Quorum and failover authorization can be reached", usable))
+	return Status(reply)
 }
 
 func cmdSentinelInfoCache(x *ctx) Value {
