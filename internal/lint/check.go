@@ -97,6 +97,3 @@ func liveSentinelCount(mf MasterFacts) int {
 func (t *target) finding(sev Severity, rule, reason, fix string) Finding {
 	return Finding{Severity: sev, Rule: rule, Master: t.spec.Name, Reason: reason, Fix: fix}
 }
-
-// majority is the number of votes a failover needs among n Sentinels.
-func majority(n int) int { return n/2 + 1 }

@@ -1,6 +1,10 @@
 package lint
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
+)
 
 // countSource says where the Sentinel count of t comes from.
 func (t *target) countSource() string {
@@ -49,7 +53,7 @@ func sentinelCountRule(t *target) []Finding {
 // quorumRules compare the quorum with the Sentinel count and the majority.
 func quorumRules(t *target) []Finding {
 	n, q, name := t.sentinels, t.spec.Quorum, t.spec.Name
-	maj := majority(n)
+	maj := election.Majority(n)
 	setQuorum := fmt.Sprintf("`SENTINEL SET %s quorum %d` on every Sentinel (it rewrites each sentinel.conf)", name, maj)
 	var out []Finding
 	switch {
@@ -83,7 +87,7 @@ func evenCountRule(t *target) []Finding {
 	if n < 4 || n%2 != 0 {
 		return nil
 	}
-	maj := majority(n)
+	maj := election.Majority(n)
 	return []Finding{t.finding(Warning, RuleEvenSentinels,
 		fmt.Sprintf("%d Sentinels watch %s, an even number: the majority is %d, so they survive the loss of only %d Sentinel%s, as %d would, "+
 			"and a partition into two halves of %d leaves neither side able to authorise a failover.",

@@ -80,3 +80,31 @@ func askElems(r Reply) []any {
 	}
 	return out
 }
+
+// answerAsk answers another Sentinel's IsMasterDownByAddr (§7.5): whether
+// we think the master at req.IP:req.Port is down (never while in TILT)
+// and, when req asks for a vote, our vote for the leader of
+// req.CurrentEpoch.
+func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
+	rep := gossip.NoVoteReply()
+	var m *master
+	for _, name := range s.names {
+		cand := s.masters[name]
+		if cand.addr.Port == req.Port && s.addrMatchesHost(cand.addr, req.IP) {
+			m = cand
+			break
+		}
+	}
+	if m == nil {
+		return rep
+	}
+	rep.Down = m.has(flagSDown) && !s.tilt
+	if req.AsksVote() {
+		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
+		if leader != "" {
+			rep.Leader = leader
+		}
+		rep.LeaderEpoch = le
+	}
+	return rep
+}

@@ -1,14 +1,19 @@
 package monitor
 
-// The core's state as the values of the election rules (internal/election).
+// This file is the election as the core runs it: when to start a
+// failover (the ladder), the tally of a running election, the votes this
+// Sentinel grants, and the core's state as the values of the election
+// rules (internal/election).
 
-import "github.com/go-sentinel/go-sentinel/internal/election"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
 
-// grant asks election.Grant whether this Sentinel votes for runID as m's
-// leader in epoch; it changes nothing, vote applies the decision.
-func (s *Sentinel) grant(m *master, epoch uint64, runID string) (next election.Vote, epochRaised, voted bool) {
-	return election.Grant(election.Vote{CurrentEpoch: s.currentEpoch, Leader: m.leader, LeaderEpoch: m.leaderEpoch}, epoch, runID)
-}
+	"github.com/go-sentinel/go-sentinel/internal/election"
+)
 
 // peerOf describes the Sentinel si for the election rules.
 func peerOf(si *instance) election.Peer {
@@ -32,4 +37,91 @@ func (m *master) peers() []election.Peer {
 		out[k] = peerOf(si)
 	}
 	return out
+}
+
+// vote is another Sentinel asking for our vote for runID in epoch (§8.2):
+// election.Grant decides (at most once per epoch per master, for the
+// first asker); vote applies, persists and reports its decision. It
+// returns our (possibly older) vote for m.
+func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (string, uint64) {
+	next, epochRaised, voted := election.Grant(election.Vote{CurrentEpoch: s.currentEpoch, Leader: m.leader, LeaderEpoch: m.leaderEpoch}, epoch, runID)
+	if epochRaised {
+		s.newEpoch(m, next.CurrentEpoch, true)
+	}
+	if voted {
+		m.leader = next.Leader
+		m.leaderEpoch = next.LeaderEpoch
+		s.persist("vote")
+		s.eventFor(LevelWarning, EventVoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
+		if !strings.EqualFold(m.leader, s.myID) {
+			m.failoverStartTime = now + int64(s.rnd.Intn(1000))
+		}
+	}
+	return m.leader, m.leaderEpoch
+}
+
+// startFailoverIfNeeded starts a failover of an ODOWN master unless one
+// runs or the last one started less than 2 × failover-timeout ago (§8.3).
+func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
+	if !m.has(flagODown) || m.has(flagFailoverInProgress) {
+		return false
+	}
+	if now-m.failoverStartTime < 2*m.failoverTimeout {
+		if m.failoverDelayLogged != m.failoverStartTime {
+			m.failoverDelayLogged = m.failoverStartTime
+			at := time.UnixMilli(m.failoverStartTime + 2*m.failoverTimeout)
+			s.log(LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
+		}
+		return false
+	}
+	if s.currentEpoch == math.MaxUint64 {
+		// Redis would wrap to epoch 0 here and every peer would ignore
+		// the failover (and our epochs would go back): a hello from any
+		// client of an open port can set this epoch. Never start one.
+		if !m.epochExhaustedLogged {
+			m.epochExhaustedLogged = true
+			s.log(LevelWarning, "Failover of '"+m.name+"' not started: the current epoch is 18446744073709551615 and cannot grow (a peer or a client announced it)")
+		}
+		return false
+	}
+	if a := s.opts.Accel; a.ElectionStep > 0 || a.ElectionJitter > 0 {
+		// The election ladder: this Sentinel's rank among those that
+		// could lead delays its start and holds it back while one
+		// with a smaller run id reports the master down.
+		step := a.ElectionStep.Milliseconds()
+		rank, lowerDown := election.Rank(s.myID, m.peers())
+		if m.electionAt == 0 {
+			jitter := s.rnd.Int63n(a.ElectionJitter.Milliseconds() + 1)
+			m.electionAt, m.electionHoldUntil = election.Ladder(now, rank, step, a.ElectionHold.Milliseconds(), jitter)
+		}
+		if wait, until := election.Wait(now, m.electionAt, m.electionHoldUntil, step, lowerDown); wait {
+			s.deadline(until)
+			return false
+		}
+	}
+	m.electionAt = 0
+	s.startFailover(m, now)
+	return true
+}
+
+// leader runs the election tally for epoch (§8.4): the other Sentinels'
+// votes in the current epoch plus our own, which goes to the leading
+// candidate or to ourselves.
+func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
+	t := election.PeerVotes(m.peers(), s.currentEpoch)
+	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
+	t.AddVote(myVote, myEpoch, epoch)
+	return t.Winner(len(m.sentinels)+1, m.quorum)
+}
+
+// newEpoch makes epoch the current epoch and announces it (+new-epoch,
+// belonging to m). It is persisted now unless persist is false: a
+// failover's start, whose self-vote in the next election step persists
+// it.
+func (s *Sentinel) newEpoch(m *master, epoch uint64, persist bool) {
+	s.currentEpoch = epoch
+	if persist {
+		s.persist("new epoch")
+	}
+	s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 }

@@ -2,12 +2,10 @@ package monitor
 
 import (
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
@@ -18,57 +16,12 @@ var (
 	ErrNoGoodReplica      = failover.ErrNoGoodReplica
 )
 
-// startFailoverIfNeeded starts a failover of an ODOWN master unless one
-// runs or the last one started less than 2 × failover-timeout ago (§8.3).
-func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
-	if !m.has(flagODown) || m.has(flagFailoverInProgress) {
-		return false
-	}
-	if now-m.failoverStartTime < 2*m.failoverTimeout {
-		if m.failoverDelayLogged != m.failoverStartTime {
-			m.failoverDelayLogged = m.failoverStartTime
-			at := time.UnixMilli(m.failoverStartTime + 2*m.failoverTimeout)
-			s.log(LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
-		}
-		return false
-	}
-	if s.currentEpoch == math.MaxUint64 {
-		// Redis would wrap to epoch 0 here and every peer would ignore
-		// the failover (and our epochs would go back): a hello from any
-		// client of an open port can set this epoch. Never start one.
-		if !m.epochExhaustedLogged {
-			m.epochExhaustedLogged = true
-			s.log(LevelWarning, "Failover of '"+m.name+"' not started: the current epoch is 18446744073709551615 and cannot grow (a peer or a client announced it)")
-		}
-		return false
-	}
-	if a := s.opts.Accel; a.ElectionStep > 0 || a.ElectionJitter > 0 {
-		// The election ladder: this Sentinel's rank among those that
-		// could lead delays its start and holds it back while one
-		// with a smaller run id reports the master down.
-		step := a.ElectionStep.Milliseconds()
-		rank, lowerDown := election.Rank(s.myID, m.peers())
-		if m.electionAt == 0 {
-			jitter := s.rnd.Int63n(a.ElectionJitter.Milliseconds() + 1)
-			m.electionAt, m.electionHoldUntil = election.Ladder(now, rank, step, a.ElectionHold.Milliseconds(), jitter)
-		}
-		if wait, until := election.Wait(now, m.electionAt, m.electionHoldUntil, step, lowerDown); wait {
-			s.deadline(until)
-			return false
-		}
-	}
-	m.electionAt = 0
-	s.startFailover(m, now)
-	return true
-}
-
 // startFailover enters wait_start with a new epoch; the self-vote of the
 // next election step persists it.
 func (s *Sentinel) startFailover(m *master, now int64) {
 	m.flags |= flagFailoverInProgress
-	s.currentEpoch++
+	s.newEpoch(m, s.currentEpoch+1, false)
 	m.failoverEpoch = s.currentEpoch
-	s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 	m.failoverStartTime = now + int64(s.rnd.Intn(1000))
 	m.beginTimeline(true)
 	s.enter(m, failover.WaitStart, now, "epoch "+strconv.FormatUint(m.failoverEpoch, 10))
@@ -91,16 +44,6 @@ func (s *Sentinel) forceFailover(now int64, name string) error {
 	s.startFailover(m, now)
 	m.flags |= flagForceFailover
 	return nil
-}
-
-// leader runs the election tally for epoch (§8.4): the other Sentinels'
-// votes in the current epoch plus our own, which goes to the leading
-// candidate or to ourselves.
-func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
-	t := election.PeerVotes(m.peers(), s.currentEpoch)
-	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
-	t.AddVote(myVote, myEpoch, epoch)
-	return t.Winner(len(m.sentinels)+1, m.quorum)
 }
 
 // stateEntry is what entering a failover state does besides setting it:

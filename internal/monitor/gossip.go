@@ -110,9 +110,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		}
 	}
 	if h.CurrentEpoch > s.currentEpoch {
-		s.currentEpoch = h.CurrentEpoch
-		s.persist("new epoch")
-		s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
+		s.newEpoch(m, h.CurrentEpoch, true)
 	}
 	if si != nil && m.configEpoch < h.MasterConfigEpoch {
 		s.adoptConfig(m, si, h, now)

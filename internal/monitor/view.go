@@ -228,13 +228,12 @@ func (s *Sentinel) MasterAddr(name string) (Addr, bool) {
 	return s.announceAddr(m.currentAddr()), true
 }
 
-// ErrNoQuorum is returned by CkQuorum when the usable Sentinels cannot
-// reach the quorum or the majority; the error text is Redis's reply text
-// after the NOQUORUM code.
+// ErrNoQuorum is what a *QuorumError from CheckQuorum wraps: the usable
+// Sentinels cannot reach the quorum or the majority.
 var ErrNoQuorum = errors.New("NOQUORUM")
 
-// QuorumError is a failed CheckQuorum (or CkQuorum): its check, whose
-// NoQuorumText is the error text.
+// QuorumError is a failed CheckQuorum: its check, whose NoQuorumText is
+// the error text.
 type QuorumError struct {
 	election.Check
 }
@@ -259,12 +258,6 @@ func (s *Sentinel) CheckQuorum(name string) (election.Check, error) {
 		return ck, &QuorumError{Check: ck}
 	}
 	return ck, nil
-}
-
-// CkQuorum is CheckQuorum's count of usable Sentinels, with its error.
-func (s *Sentinel) CkQuorum(name string) (int, error) {
-	ck, err := s.CheckQuorum(name)
-	return ck.Usable, err
 }
 
 // InfoCacheEntry is one instance's cached INFO for SENTINEL INFO-CACHE.

@@ -59,7 +59,7 @@ func TestDiscovery(t *testing.T) {
 		if f := flagsOf(t, n); f != "master" {
 			c.Fatalf("%s: master flags %q", n.Name, f)
 		}
-		if _, err := n.Core.CkQuorum(masterName); err != nil {
+		if _, err := n.Core.CheckQuorum(masterName); err != nil {
 			c.Fatalf("%s: CKQUORUM: %v", n.Name, err)
 		}
 

@@ -521,8 +521,8 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 			step(monitor.Debug{Args: rest})
 		}
 	case "ckquorum":
-		usable, err := n.Core.CkQuorum(arg(0))
-		read(err, fmt.Sprintf("OK %d usable Sentinels", usable))
+		ck, err := n.Core.CheckQuorum(arg(0))
+		read(err, fmt.Sprintf("OK %d usable Sentinels", ck.Usable))
 	default:
 		return []string{"(error) unknown subcommand " + args[0]}
 	}
