@@ -76,7 +76,7 @@ func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
 	spec.FailoverTimeout = s.timing.DefaultFailoverTimeout
 	m := s.addMaster(spec, now)
 	s.persist("monitor")
-	s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
+	s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
 	return nil
 }
 
@@ -164,21 +164,21 @@ func (s *Sentinel) setOptions(in Set) error {
 			if err != nil {
 				return err
 			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.failoverTimeout = v }})
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.FailoverTimeout = msDuration(v) }})
 			j++
 		case lopt == OptionParallelSyncs && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.parallelSyncs = int(v) }})
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ParallelSyncs = int(v) }})
 			j++
 		case lopt == OptionQuorum && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.quorum = int(v) }})
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.Quorum = int(v) }})
 			j++
 		case (lopt == OptionNotificationScript || lopt == OptionClientReconfigScript) && more > 0:
 			v := args[j+1]
@@ -192,18 +192,18 @@ func (s *Sentinel) setOptions(in Set) error {
 				return ErrReconfigScript
 			}
 			if lopt == OptionNotificationScript {
-				ops = append(ops, setOp{args[j : j+2], func() { m.notificationScript = v }})
+				ops = append(ops, setOp{args[j : j+2], func() { m.settings.NotificationScript = v }})
 			} else {
-				ops = append(ops, setOp{args[j : j+2], func() { m.clientReconfigScript = v }})
+				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ClientReconfigScript = v }})
 			}
 			j++
 		case lopt == OptionAuthPass && more > 0:
 			v := args[j+1]
-			ops = append(ops, setOp{[]string{opt, "******"}, func() { m.authPass = v; s.dropDataLinks(m) }})
+			ops = append(ops, setOp{[]string{opt, "******"}, func() { m.settings.AuthPass = v; s.dropDataLinks(m) }})
 			j++
 		case lopt == OptionAuthUser && more > 0:
 			v := args[j+1]
-			ops = append(ops, setOp{args[j : j+2], func() { m.authUser = v; s.dropDataLinks(m) }})
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.AuthUser = v; s.dropDataLinks(m) }})
 			j++
 		case lopt == OptionRenameCommand && more > 1:
 			from, to := args[j+1], args[j+2]
@@ -221,7 +221,7 @@ func (s *Sentinel) setOptions(in Set) error {
 			if err != nil || v < 0 {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.rebootDownAfter = v }})
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.RebootDownAfter = msDuration(v) }})
 			j++
 		default:
 			return &ArgError{Cmd: "SET", Option: opt, Unknown: true}
@@ -238,6 +238,7 @@ func (s *Sentinel) setOptions(in Set) error {
 // setDownAfter changes down-after-milliseconds of a master and of every
 // object under it.
 func (s *Sentinel) setDownAfter(m *master, v int64) {
+	m.settings.DownAfter = msDuration(v)
 	m.downAfter = v
 	for _, r := range m.replicas {
 		r.downAfter = v
@@ -250,14 +251,14 @@ func (s *Sentinel) setDownAfter(m *master, v int64) {
 // setRename maps a command for m's instances; mapping a command to itself
 // removes the mapping.
 func (s *Sentinel) setRename(m *master, from, to string) {
-	for k, r := range m.renames {
+	for k, r := range m.settings.RenameCommands {
 		if strings.EqualFold(r.Command, from) {
-			m.renames = append(m.renames[:k], m.renames[k+1:]...)
+			m.settings.RenameCommands = append(m.settings.RenameCommands[:k], m.settings.RenameCommands[k+1:]...)
 			break
 		}
 	}
 	if !strings.EqualFold(from, to) {
-		m.renames = append(m.renames, Rename{Command: from, Renamed: to})
+		m.settings.RenameCommands = append(m.settings.RenameCommands, Rename{Command: from, Renamed: to})
 	}
 }
 

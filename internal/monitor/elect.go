@@ -66,10 +66,10 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 	if !m.has(flagODown) || m.has(flagFailoverInProgress) {
 		return false
 	}
-	if now-m.failoverStartTime < 2*m.failoverTimeout {
+	if now-m.failoverStartTime < 2*m.settings.FailoverTimeout.Milliseconds() {
 		if m.failoverDelayLogged != m.failoverStartTime {
 			m.failoverDelayLogged = m.failoverStartTime
-			at := time.UnixMilli(m.failoverStartTime + 2*m.failoverTimeout)
+			at := time.UnixMilli(m.failoverStartTime + 2*m.settings.FailoverTimeout.Milliseconds())
 			s.log(LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
 		}
 		return false
@@ -111,7 +111,7 @@ func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
 	t := election.PeerVotes(m.peers(), s.currentEpoch)
 	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
 	t.AddVote(myVote, myEpoch, epoch)
-	return t.Winner(len(m.sentinels)+1, m.quorum)
+	return t.Winner(len(m.sentinels)+1, m.settings.Quorum)
 }
 
 // newEpoch makes epoch the current epoch and announces it (+new-epoch,

@@ -90,7 +90,7 @@ func TestMasterDownOnlyWhenSDownAndNotInTilt(t *testing.T) {
 
 func TestScriptQueue(t *testing.T) {
 	s := masterCore(t, 2)
-	s.masters["m"].notificationScript = "/bin/notify"
+	s.masters["m"].settings.NotificationScript = "/bin/notify"
 	s.event(LevelWarning, EventSDown, &s.masters["m"].instance, "")
 	s.event(LevelNotice, EventReplica, &s.masters["m"].instance, "") // notice: no script
 	s.Ready()

@@ -193,7 +193,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 
 	// Agreement and the other Sentinels.
 	ag := &e.Agreement
-	ag.Quorum = m.quorum
+	ag.Quorum = m.settings.Quorum
 	ag.Voters = len(m.sentinels) + 1
 	ag.Majority = election.Majority(ag.Voters)
 	peers := m.peers()
@@ -225,14 +225,14 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 		// it, the peers' last replies still name who they voted for.
 		el.VotesForMe = t.Votes(s.myID)
 	}
-	el.VotesNeeded = election.Required(ag.Voters, m.quorum)
+	el.VotesNeeded = election.Required(ag.Voters, m.settings.Quorum)
 
 	// Failover.
 	f := &e.Failover
 	f.InProgress = m.has(flagFailoverInProgress)
 	f.State = m.failoverState.String()
 	f.Epoch = m.failoverEpoch
-	f.FailoverTimeoutMs = m.failoverTimeout
+	f.FailoverTimeoutMs = m.settings.FailoverTimeout.Milliseconds()
 	if f.InProgress {
 		f.StateMs = now - m.failoverStateChangeTime
 		f.DeadlineMs = s.failoverDeadline(m, now)
@@ -240,7 +240,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 			f.Promoted = m.promoted.name
 		}
 	}
-	if next := m.failoverStartTime + 2*m.failoverTimeout - now; next > 0 && !f.InProgress {
+	if next := m.failoverStartTime + 2*m.settings.FailoverTimeout.Milliseconds() - now; next > 0 && !f.InProgress {
 		f.NextAttemptMs = next
 	}
 
@@ -351,7 +351,7 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 	case failover.WaitPromotion:
 		why = append(why, fmt.Sprintf("SLAVEOF NO ONE sent to %s; waiting for its INFO to report role master; gives up in %s", f.Promoted, msText(f.DeadlineMs)))
 	case failover.ReconfSlaves:
-		why = append(why, fmt.Sprintf("%s is promoted; pointing the other replicas at it (parallel-syncs %d); ends at the latest in %s", f.Promoted, m.parallelSyncs, msText(f.DeadlineMs)))
+		why = append(why, fmt.Sprintf("%s is promoted; pointing the other replicas at it (parallel-syncs %d); ends at the latest in %s", f.Promoted, m.settings.ParallelSyncs, msText(f.DeadlineMs)))
 	}
 	return stage, why
 }

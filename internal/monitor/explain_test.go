@@ -155,7 +155,7 @@ func TestExplainRetryBackoff(t *testing.T) {
 	s, m, now := explainFixture(t, 2)
 	sdown(m, now, 20*time.Second)
 	m.flags |= flagODown
-	m.failoverTimeout = 60000
+	m.settings.FailoverTimeout = msDuration(60000)
 	m.failoverStartTime = ms(now) - 10000 // a failover started 10 s ago and was given up
 	e := explain(t, s, now)
 	if e.Failover.NextAttemptMs != 110000 {

@@ -94,7 +94,7 @@ func (s *Sentinel) enter(m *master, st failover.State, now int64, note string) b
 
 // timeouts are the limits m's failover runs under.
 func (s *Sentinel) timeouts(m *master) failover.Timeouts {
-	return failover.Timeouts{Failover: msDuration(m.failoverTimeout), Election: s.timing.ElectionTimeout}
+	return failover.Timeouts{Failover: msDuration(m.settings.FailoverTimeout.Milliseconds()), Election: s.timing.ElectionTimeout}
 }
 
 // expired reports whether m's failover has passed its state's deadline.
@@ -283,7 +283,7 @@ func (s *Sentinel) reconfReplicas(m *master, now int64) []failover.Replica {
 // failoverReconfNextSlave points up to parallel-syncs replicas at a time
 // to the promoted one (§10.3), then checks for the end (§10.4).
 func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
-	plan := failover.PlanReconf(s.reconfReplicas(m, now), m.parallelSyncs, s.timing.SlaveReconfTimeout)
+	plan := failover.PlanReconf(s.reconfReplicas(m, now), m.settings.ParallelSyncs, s.timing.SlaveReconfTimeout)
 	for _, a := range plan {
 		r := m.replicas[a.ID]
 		if a.TimedOut {
@@ -398,9 +398,9 @@ func (s *Sentinel) abortFailover(m *master, now int64, typ EventType, msg string
 // clientReconfigScript queues the master's client-reconfig-script with
 // `<master> <role> start <from-ip> <from-port> <to-ip> <to-port>`.
 func (s *Sentinel) clientReconfigScript(m *master, role string, from, to Addr) {
-	if m.clientReconfigScript == "" {
+	if m.settings.ClientReconfigScript == "" {
 		return
 	}
-	s.scheduleScript(m.clientReconfigScript, m.name, role, "start",
+	s.scheduleScript(m.settings.ClientReconfigScript, m.name, role, "start",
 		s.announceHost(from), strconv.Itoa(from.Port), s.announceHost(to), strconv.Itoa(to.Port))
 }

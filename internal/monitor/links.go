@@ -33,10 +33,10 @@ func (s *Sentinel) authFor(i *instance) Auth {
 		return Auth{}
 	}
 	m := i.master
-	if m.authPass == "" {
+	if m.settings.AuthPass == "" {
 		return Auth{}
 	}
-	return Auth{User: m.authUser, Pass: m.authPass}
+	return Auth{User: m.settings.AuthUser, Pass: m.settings.AuthPass}
 }
 
 // reconnect opens the connections an instance is missing, at most once per

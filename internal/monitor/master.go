@@ -12,15 +12,9 @@ import (
 type master struct {
 	instance
 
-	quorum               int
-	failoverTimeout      int64 // ms
-	parallelSyncs        int
-	rebootDownAfter      int64 // ms, 0 = disabled
-	notificationScript   string
-	clientReconfigScript string
-	authPass             string
-	authUser             string
-	renames              []Rename
+	// settings are the master's options; its down-after is also the
+	// instance's downAfter, which every object under it copies.
+	settings MasterSettings
 
 	configEpoch uint64
 	// instance.leader / instance.leaderEpoch hold our own vote.
@@ -57,7 +51,7 @@ type master struct {
 
 // rename returns the name to send cmd as on this master's instances.
 func (m *master) rename(cmd string) string {
-	for _, r := range m.renames {
+	for _, r := range m.settings.RenameCommands {
 		if strings.EqualFold(r.Command, cmd) {
 			return r.Renamed
 		}
@@ -66,11 +60,11 @@ func (m *master) rename(cmd string) string {
 }
 
 func (m *master) renameMap() map[string]string {
-	if len(m.renames) == 0 {
+	if len(m.settings.RenameCommands) == 0 {
 		return nil
 	}
-	out := make(map[string]string, len(m.renames))
-	for _, r := range m.renames {
+	out := make(map[string]string, len(m.settings.RenameCommands))
+	for _, r := range m.settings.RenameCommands {
 		out[strings.ToUpper(r.Command)] = r.Renamed
 	}
 	return out
@@ -116,21 +110,13 @@ func (m *master) currentAddr() Addr {
 // spec turns the live master back into what the config file persists.
 func (m *master) spec() MasterSpec {
 	s := MasterSpec{
-		Name:                 m.name,
-		Addr:                 m.currentAddr(),
-		Quorum:               m.quorum,
-		DownAfter:            msDuration(m.downAfter),
-		FailoverTimeout:      msDuration(m.failoverTimeout),
-		ParallelSyncs:        m.parallelSyncs,
-		RebootDownAfter:      msDuration(m.rebootDownAfter),
-		NotificationScript:   m.notificationScript,
-		ClientReconfigScript: m.clientReconfigScript,
-		AuthPass:             m.authPass,
-		AuthUser:             m.authUser,
-		ConfigEpoch:          m.configEpoch,
-		LeaderEpoch:          m.leaderEpoch,
-		RenameCommands:       append([]Rename(nil), m.renames...),
+		Name:           m.name,
+		Addr:           m.currentAddr(),
+		MasterSettings: m.settings,
+		ConfigEpoch:    m.configEpoch,
+		LeaderEpoch:    m.leaderEpoch,
 	}
+	s.RenameCommands = append([]Rename(nil), m.settings.RenameCommands...)
 	cur := m.currentAddr()
 	for _, r := range m.sortedReplicas() {
 		a := r.addr

@@ -92,15 +92,15 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			ODown:              m.has(flagODown),
 			Replicas:           len(m.replicas),
 			Sentinels:          len(m.sentinels) + 1,
-			Quorum:             m.quorum,
+			Quorum:             m.settings.Quorum,
 			ConfigEpoch:        m.configEpoch,
 			LeaderEpoch:        m.leaderEpoch,
 			FailoverEpoch:      m.failoverEpoch,
 			FailoverInProgress: m.has(flagFailoverInProgress),
 			FailoverState:      m.failoverState.String(),
 			DownAfter:          msDuration(m.downAfter),
-			FailoverTimeout:    msDuration(m.failoverTimeout),
-			ParallelSyncs:      m.parallelSyncs,
+			FailoverTimeout:    msDuration(m.settings.FailoverTimeout.Milliseconds()),
+			ParallelSyncs:      m.settings.ParallelSyncs,
 			LastOKPing:         msDuration(now - m.link.lastAvailTime),
 		}
 		mm.Links = append(mm.Links, s.linkMetrics(&m.instance))

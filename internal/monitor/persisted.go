@@ -24,12 +24,10 @@ type Rename struct {
 	Renamed string
 }
 
-// MasterSpec is everything about one monitored master that the config file
-// carries: its settings and the state Sentinel persists for it. It is plain
-// data; the core turns it into live state and back.
-type MasterSpec struct {
-	Name   string
-	Addr   Addr
+// MasterSettings are a master's options: what its config directives and
+// SENTINEL SET set. The core keeps them as one value, copied whole from
+// the MasterSpec it starts from and back into the one it persists.
+type MasterSettings struct {
 	Quorum int
 
 	// DownAfter is down-after-milliseconds; always > 0.
@@ -46,13 +44,23 @@ type MasterSpec struct {
 	AuthPass             string
 	AuthUser             string
 
+	// RenameCommands is kept in the order the mappings were made.
+	RenameCommands []Rename
+}
+
+// MasterSpec is everything about one monitored master that the config file
+// carries: its settings and the state Sentinel persists for it. It is plain
+// data; the core turns it into live state and back.
+type MasterSpec struct {
+	Name string
+	Addr Addr
+	MasterSettings
+
 	ConfigEpoch uint64
 	LeaderEpoch uint64
 
 	KnownReplicas  []Addr
 	KnownSentinels []SentinelSpec
-	// RenameCommands is kept in the order the mappings were made.
-	RenameCommands []Rename
 }
 
 // Persisted is the whole Sentinel state that survives a restart through the
@@ -86,11 +94,13 @@ const (
 // defaults Redis gives a new master.
 func NewMasterSpec(name string, addr Addr, quorum int) MasterSpec {
 	return MasterSpec{
-		Name:            name,
-		Addr:            addr,
-		Quorum:          quorum,
-		DownAfter:       DefaultDownAfter,
-		FailoverTimeout: DefaultFailoverTimeout,
-		ParallelSyncs:   DefaultParallelSyncs,
+		Name: name,
+		Addr: addr,
+		MasterSettings: MasterSettings{
+			Quorum:          quorum,
+			DownAfter:       DefaultDownAfter,
+			FailoverTimeout: DefaultFailoverTimeout,
+			ParallelSyncs:   DefaultParallelSyncs,
+		},
 	}
 }

@@ -16,7 +16,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			i.runID = r.RunID
 		} else if i.runID != r.RunID {
 			s.event(LevelNotice, EventReboot, i, "")
-			if i.kind == kindMaster && i.master.rebootDownAfter != 0 {
+			if i.kind == kindMaster && i.master.settings.RebootDownAfter.Milliseconds() != 0 {
 				i.flags |= flagMasterReboot
 				i.rebootTime = now
 			}
@@ -79,7 +79,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	}
 	if i.kind == kindReplica && r.Role == InfoRoleSlave &&
 		(i.slaveMasterPort != m.addr.Port || !s.addrMatchesHost(m.addr, i.slaveMasterHost)) {
-		wait := m.failoverTimeout
+		wait := m.settings.FailoverTimeout.Milliseconds()
 		if s.masterLooksSane(m, now) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait {
 			if s.sendSlaveOf(i, &m.addr) {
 				s.event(LevelNotice, EventFixSlaveConfig, i, "")

@@ -26,7 +26,7 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 	down := elapsed > i.downAfter ||
 		(i.kind == kindMaster && i.roleReported == InfoRoleSlave &&
 			now-i.roleReportedTime > i.downAfter+2*s.timing.InfoPeriod.Milliseconds()) ||
-		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.rebootDownAfter)
+		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.settings.RebootDownAfter.Milliseconds())
 	if down {
 		if !i.has(flagSDown) {
 			s.event(LevelWarning, EventSDown, i, "")
@@ -56,14 +56,14 @@ func (s *Sentinel) checkODown(m *master, now int64) {
 				votes++
 			}
 		}
-		odown = votes >= m.quorum
+		odown = votes >= m.settings.Quorum
 	}
 	if odown {
 		if !m.has(flagODown) {
 			s.busy(now)
 			m.flags |= flagODown
 			m.odownSince = now
-			s.event(LevelWarning, EventODown, &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.quorum))
+			s.event(LevelWarning, EventODown, &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.settings.Quorum))
 		}
 	} else if m.has(flagODown) {
 		m.electionAt = 0

@@ -134,34 +134,27 @@ func New(p Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentinel {
 	s.log(LevelWarning, "Sentinel ID is "+s.myID)
 	for _, name := range s.names {
 		m := s.masters[name]
-		s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.quorum))
+		s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
 	}
 	return s
 }
 
 func (s *Sentinel) addMaster(spec MasterSpec, now int64) *master {
 	m := &master{
-		quorum:               spec.Quorum,
-		failoverTimeout:      spec.FailoverTimeout.Milliseconds(),
-		parallelSyncs:        spec.ParallelSyncs,
-		rebootDownAfter:      spec.RebootDownAfter.Milliseconds(),
-		notificationScript:   spec.NotificationScript,
-		clientReconfigScript: spec.ClientReconfigScript,
-		authPass:             spec.AuthPass,
-		authUser:             spec.AuthUser,
-		renames:              append([]Rename(nil), spec.RenameCommands...),
-		configEpoch:          spec.ConfigEpoch,
-		replicas:             map[string]*instance{},
-		sentinels:            map[string]*instance{},
+		settings:    spec.MasterSettings,
+		configEpoch: spec.ConfigEpoch,
+		replicas:    map[string]*instance{},
+		sentinels:   map[string]*instance{},
+	}
+	m.settings.RenameCommands = append([]Rename(nil), spec.RenameCommands...)
+	if m.settings.DownAfter <= 0 {
+		m.settings.DownAfter = s.timing.DefaultDownAfter
+	}
+	if m.settings.FailoverTimeout <= 0 {
+		m.settings.FailoverTimeout = s.timing.DefaultFailoverTimeout
 	}
 	m.instance = s.newInstance(kindMaster, spec.Name, spec.Addr, m, now)
-	m.downAfter = spec.DownAfter.Milliseconds()
-	if m.downAfter <= 0 {
-		m.downAfter = s.timing.DefaultDownAfter.Milliseconds()
-	}
-	if m.failoverTimeout <= 0 {
-		m.failoverTimeout = s.timing.DefaultFailoverTimeout.Milliseconds()
-	}
+	m.downAfter = m.settings.DownAfter.Milliseconds()
 	m.leaderEpoch = spec.LeaderEpoch
 	s.masters[spec.Name] = m
 	s.names = append(s.names, spec.Name)
@@ -361,8 +354,8 @@ func (s *Sentinel) emit(e Event) {
 	if e.Level != LevelWarning || e.Master == "" {
 		return
 	}
-	if m := s.masters[e.Master]; m != nil && m.notificationScript != "" {
-		s.scheduleScript(m.notificationScript, string(e.Type), e.Msg)
+	if m := s.masters[e.Master]; m != nil && m.settings.NotificationScript != "" {
+		s.scheduleScript(m.settings.NotificationScript, string(e.Type), e.Msg)
 	}
 }
 

@@ -118,15 +118,15 @@ func (s *Sentinel) instanceMap(i *instance, now int64) []KV {
 			KV{"config-epoch", utoa64(m.configEpoch)},
 			KV{"num-slaves", strconv.Itoa(len(m.replicas))},
 			KV{"num-other-sentinels", strconv.Itoa(len(m.sentinels))},
-			KV{OptionQuorum, strconv.Itoa(m.quorum)},
-			KV{OptionFailoverTimeout, itoa64(m.failoverTimeout)},
-			KV{OptionParallelSyncs, strconv.Itoa(m.parallelSyncs)},
+			KV{OptionQuorum, strconv.Itoa(m.settings.Quorum)},
+			KV{OptionFailoverTimeout, itoa64(m.settings.FailoverTimeout.Milliseconds())},
+			KV{OptionParallelSyncs, strconv.Itoa(m.settings.ParallelSyncs)},
 		)
-		if m.notificationScript != "" {
-			kv = append(kv, KV{OptionNotificationScript, m.notificationScript})
+		if m.settings.NotificationScript != "" {
+			kv = append(kv, KV{OptionNotificationScript, m.settings.NotificationScript})
 		}
-		if m.clientReconfigScript != "" {
-			kv = append(kv, KV{OptionClientReconfigScript, m.clientReconfigScript})
+		if m.settings.ClientReconfigScript != "" {
+			kv = append(kv, KV{OptionClientReconfigScript, m.settings.ClientReconfigScript})
 		}
 	}
 	if i.kind == kindReplica {
@@ -253,7 +253,7 @@ func (s *Sentinel) CheckQuorum(name string) (election.Check, error) {
 	if err != nil {
 		return election.Check{}, err
 	}
-	ck := election.CheckQuorum(m.peers(), m.quorum)
+	ck := election.CheckQuorum(m.peers(), m.settings.Quorum)
 	if !ck.OK() {
 		return ck, &QuorumError{Check: ck}
 	}
