@@ -1,65 +1,28 @@
 package election
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// rewrite makes TestVoteRule write what the rule produced back into
-// testdata/vote.txt instead of comparing: go test ./internal/election
-// -run TestVoteRule -rewrite, then read the diff.
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata/vote.txt")
+	"github.com/go-sentinel/go-sentinel/internal/transcript"
+)
 
 // TestVoteRule runs the transcript in testdata/vote.txt, in the format of
 // the core's interaction files: a command line, a `----` line, then the
 // expected output up to a blank line; lines starting with # outside
 // blocks are comments.
 func TestVoteRule(t *testing.T) {
-	const path = "testdata/vote.txt"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	var out strings.Builder
 	var v Vote
-	for k := 0; k < len(lines); k++ {
-		line := lines[k]
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			out.WriteString(line + "\n")
-			continue
+	transcript.Run(t, "testdata/vote.txt", func(b transcript.Block) []string {
+		if len(b.Input) > 0 {
+			t.Fatalf("%s:%d: %s takes no input lines", b.Path, b.Line, b.Cmd)
 		}
-		start := k
-		if k++; k >= len(lines) || lines[k] != "----" {
-			t.Fatalf("%s:%d: %q is not followed by ----", path, start+1, line)
-		}
-		var want []string
-		for k++; k < len(lines) && lines[k] != ""; k++ {
-			want = append(want, lines[k])
-		}
-		var got []string
-		v, got = runVoteCommand(t, v, line)
-		out.WriteString(line + "\n----\n")
-		for _, l := range got {
-			out.WriteString(l + "\n")
-		}
-		if k < len(lines) {
-			out.WriteString("\n")
-		}
-		if !*rewrite && strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s:%d: %s\n--- want\n%s\n--- got\n%s", path, start+1, line, strings.Join(want, "\n"), strings.Join(got, "\n"))
-		}
-	}
-	if *rewrite {
-		text := strings.TrimRight(out.String(), "\n") + "\n"
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		var out []string
+		v, out = runVoteCommand(t, v, b.Cmd)
+		return out
+	})
 }
 
 // runVoteCommand carries out one command of testdata/vote.txt on v.

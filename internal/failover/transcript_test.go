@@ -1,18 +1,13 @@
 package failover
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-)
 
-// rewrite makes TestTranscripts write the output the planning produced
-// back into testdata/*.txt instead of comparing.
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the transcripts")
+	"github.com/go-sentinel/go-sentinel/internal/transcript"
+)
 
 // TestTranscripts runs testdata/*.txt: each block is a command line, the
 // replicas one a line, `----`, then the expected output up to a blank
@@ -24,58 +19,15 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the tr
 // A replica line is its id followed by any of promoted, sent, inprog,
 // done, disconnected, down and since=D (the time since SLAVEOF was sent).
 func TestTranscripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no transcripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { runTranscript(t, f) })
-	}
-}
-
-func runTranscript(t *testing.T, path string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	var out strings.Builder
-	for k := 0; k < len(lines); k++ {
-		line := lines[k]
-		if line == "" || strings.HasPrefix(line, "#") {
-			out.WriteString(line + "\n")
-			continue
-		}
-		cmd := line
-		var replicas []Replica
-		for k++; k < len(lines) && lines[k] != "----"; k++ {
-			replicas = append(replicas, parseReplica(t, lines[k]))
-		}
-		var want []string
-		for k++; k < len(lines) && lines[k] != ""; k++ {
-			want = append(want, lines[k])
-		}
-		got := runCommand(t, cmd, replicas)
-		out.WriteString(cmd + "\n")
-		for _, r := range replicas {
-			out.WriteString(formatReplica(r) + "\n")
-		}
-		out.WriteString("----\n")
-		for _, g := range got {
-			out.WriteString(g + "\n")
-		}
-		if k < len(lines) {
-			out.WriteString("\n")
-		}
-		if !*rewrite && strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s: %s\ngot:\n%s\nwant:\n%s", path, cmd, strings.Join(got, "\n"), strings.Join(want, "\n"))
-		}
-	}
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	transcript.Glob(t, "testdata/*.txt", func(t *testing.T, path string) {
+		transcript.Run(t, path, func(b transcript.Block) []string {
+			var replicas []Replica
+			for _, l := range b.Input {
+				replicas = append(replicas, parseReplica(t, l))
+			}
+			return runCommand(t, b.Cmd, replicas)
+		})
+	})
 }
 
 func runCommand(t *testing.T, cmd string, replicas []Replica) []string {
@@ -168,20 +120,4 @@ func parseReplica(t *testing.T, line string) Replica {
 		}
 	}
 	return r
-}
-
-func formatReplica(r Replica) string {
-	f := []string{r.ID}
-	for _, b := range []struct {
-		on   bool
-		name string
-	}{{r.Promoted, "promoted"}, {r.Sent, "sent"}, {r.InProgress, "inprog"}, {r.Done, "done"}, {r.Disconnected, "disconnected"}, {r.Down, "down"}} {
-		if b.on {
-			f = append(f, b.name)
-		}
-	}
-	if r.SinceSent != 0 {
-		f = append(f, "since="+r.SinceSent.String())
-	}
-	return strings.Join(f, " ")
 }

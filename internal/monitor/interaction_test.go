@@ -1,11 +1,8 @@
 package monitor_test
 
 import (
-	"flag"
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,12 +12,8 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/transcript"
 )
-
-// rewrite makes TestInteractions write what the core produced back into
-// the testdata files instead of comparing: go test ./internal/monitor
-// -run TestInteractions -rewrite, then read the diff.
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the interaction files")
 
 // TestInteractions runs the transcripts in testdata/interactions: each
 // drives one core only through New, Step, Tick and Ready and lists what
@@ -51,13 +44,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the in
 // (level char, text; an event's line is printed as `event`), then the
 // actions.
 func TestInteractions(t *testing.T) {
-	files, err := filepath.Glob("testdata/interactions/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no interaction files: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { runInteractionFile(t, f) })
-	}
+	transcript.Glob(t, "testdata/interactions/*.txt", runInteractionFile)
 }
 
 // interactionStart is the clock of every transcript's first instant.
@@ -70,53 +57,8 @@ type interaction struct {
 }
 
 func runInteractionFile(t *testing.T, path string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	var out strings.Builder
 	in := &interaction{t: t, now: interactionStart}
-	for k := 0; k < len(lines); k++ {
-		line := lines[k]
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			out.WriteString(line + "\n")
-			continue
-		}
-		start := k
-		var input []string
-		for k++; k < len(lines) && lines[k] != "----"; k++ {
-			input = append(input, lines[k])
-		}
-		if k >= len(lines) {
-			t.Fatalf("%s:%d: block without ----", path, start+1)
-		}
-		var want []string
-		for k++; k < len(lines) && lines[k] != ""; k++ {
-			want = append(want, lines[k])
-		}
-		got := in.run(line, input)
-		out.WriteString(line + "\n")
-		for _, l := range input {
-			out.WriteString(l + "\n")
-		}
-		out.WriteString("----\n")
-		for _, l := range got {
-			out.WriteString(l + "\n")
-		}
-		if k < len(lines) {
-			out.WriteString("\n")
-		}
-		if !*rewrite && strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s:%d: %s\n--- want\n%s\n--- got\n%s", path, start+1, line, strings.Join(want, "\n"), strings.Join(got, "\n"))
-		}
-	}
-	if *rewrite {
-		text := strings.TrimRight(out.String(), "\n") + "\n"
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	transcript.Run(t, path, func(b transcript.Block) []string { return in.run(b.Cmd, b.Input) })
 }
 
 func (in *interaction) fatalf(format string, args ...any) {

@@ -1,10 +1,8 @@
 package sim_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,12 +11,8 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
+	"github.com/go-sentinel/go-sentinel/internal/transcript"
 )
-
-// rewrite makes TestFleetTranscripts write what the fleet produced back
-// into the testdata files instead of comparing: go test ./internal/sim
-// -run TestFleetTranscripts -rewrite, then read the diff.
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the fleet transcripts")
 
 // TestFleetTranscripts runs the transcripts in testdata/fleet: each drives
 // a whole simulated fleet (Sentinel cores, modelled Redis servers, the
@@ -75,16 +69,10 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the fl
 // with -rewrite. FLEET_TRACE=1 logs the simulator's trace of each file's
 // last fleet.
 func TestFleetTranscripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/fleet/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fleet transcripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
-			t.Parallel()
-			runFleetFile(t, f)
-		})
-	}
+	transcript.Glob(t, "testdata/fleet/*.txt", func(t *testing.T, path string) {
+		t.Parallel()
+		runFleetFile(t, path)
+	})
 }
 
 // recorder is the sim.TB of a transcript's cluster: it keeps the first
@@ -110,58 +98,20 @@ type fleet struct {
 }
 
 func runFleetFile(t *testing.T, path string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	var out strings.Builder
 	f := &fleet{t: t}
-	for k := 0; k < len(lines); k++ {
-		line := lines[k]
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			out.WriteString(line + "\n")
-			continue
+	transcript.Run(t, path, func(b transcript.Block) []string {
+		if len(b.Input) > 0 {
+			t.Fatalf("%s:%d: %s takes no input lines", b.Path, b.Line, b.Cmd)
 		}
-		start := k
-		var input []string
-		for k++; k < len(lines) && lines[k] != "----"; k++ {
-			input = append(input, lines[k])
-		}
-		if k >= len(lines) {
-			t.Fatalf("%s:%d: block without ----", path, start+1)
-		}
-		if len(input) > 0 {
-			t.Fatalf("%s:%d: %s takes no input lines", path, start+1, line)
-		}
-		var want []string
-		for k++; k < len(lines) && lines[k] != ""; k++ {
-			want = append(want, lines[k])
-		}
-		got := f.run(line)
+		got := f.run(b.Cmd)
 		if f.rec != nil && f.rec.msg != "" && !f.reported {
 			f.reported = true
-			t.Errorf("%s:%d: %s: %s", path, start+1, line, f.rec.msg)
+			t.Errorf("%s:%d: %s: %s", b.Path, b.Line, b.Cmd, f.rec.msg)
 		}
-		out.WriteString(line + "\n----\n")
-		for _, l := range got {
-			out.WriteString(l + "\n")
-		}
-		if k < len(lines) {
-			out.WriteString("\n")
-		}
-		if !*rewrite && strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s:%d: %s\n--- want\n%s\n--- got\n%s", path, start+1, line, strings.Join(want, "\n"), strings.Join(got, "\n"))
-		}
-	}
+		return got
+	})
 	if os.Getenv("FLEET_TRACE") != "" && f.c != nil {
 		t.Logf("trace of the last fleet of %s:\n%s", path, f.c.TraceString())
-	}
-	if *rewrite {
-		text := strings.TrimRight(out.String(), "\n") + "\n"
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 
