@@ -26,6 +26,16 @@ func saved(out monitor.Outcome) Value {
 	return OK
 }
 
+// stepSaved steps a command that persists: its error, or +OK once the
+// config was saved.
+func (x *ctx) stepSaved(in monitor.Input) Value {
+	_, out, ev := x.step(in)
+	if ev != nil {
+		return ev
+	}
+	return saved(out)
+}
+
 func cmdSentinelMonitor(x *ctx) Value {
 	quorum, ok := parseLongLong(x.arg(5))
 	if !ok {
@@ -49,19 +59,11 @@ func cmdSentinelMonitor(x *ctx) Value {
 			return Err("ERR " + monitor.ErrInvalidAddress.Error())
 		}
 	}
-	_, out, ev := x.step(monitor.Monitor{Name: x.arg(2), Host: host, Port: int(port), Quorum: int(quorum)})
-	if ev != nil {
-		return ev
-	}
-	return saved(out)
+	return x.stepSaved(monitor.Monitor{Name: x.arg(2), Host: host, Port: int(port), Quorum: int(quorum)})
 }
 
 func cmdSentinelRemove(x *ctx) Value {
-	_, out, ev := x.step(monitor.Remove{Name: x.arg(2)})
-	if ev != nil {
-		return ev
-	}
-	return saved(out)
+	return x.stepSaved(monitor.Remove{Name: x.arg(2)})
 }
 
 func cmdSentinelSet(x *ctx) Value {
@@ -75,11 +77,7 @@ func cmdSentinelSet(x *ctx) Value {
 	for _, a := range args {
 		exe[a] = executable(a)
 	}
-	_, out, ev := x.step(monitor.Set{Name: x.arg(2), Args: args, Executables: exe})
-	if ev != nil {
-		return ev
-	}
-	return saved(out)
+	return x.stepSaved(monitor.Set{Name: x.arg(2), Args: args, Executables: exe})
 }
 
 func cmdSentinelReset(x *ctx) Value {
