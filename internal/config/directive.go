@@ -254,9 +254,6 @@ func knownForRewrite(name string) bool {
 	return d != nil && d.kind != kindDeprecated
 }
 
-// bound reports whether the directive owns a Server field.
-func (d *directive) bound() bool { return d.set != nil }
-
 // words returns the values of a line of d: argv without the directive
 // name, a single value of a multi directive split again.
 func (d *directive) words(argv []string) []string {
