@@ -32,7 +32,11 @@ type Spec struct {
 	// Arity counts the arguments including the name(s): n > 0 means
 	// exactly n, n < 0 at least -n.
 	Arity int
-	Flags Flag
+	// ExtensionArgs is how many optional arguments beyond Redis 7.0.15's
+	// fixed Arity go-sentinel accepts (SENTINEL FAILOVER's COORDINATED,
+	// from Valkey 9); COMMAND shows 7.0.15's arity and arguments.
+	ExtensionArgs int
+	Flags         Flag
 	// Categories are the ACL categories; New adds the ones Redis derives
 	// from the flags to those written in the data.
 	Categories Category
@@ -72,7 +76,7 @@ type Spec struct {
 // fits s's arity.
 func (s *Spec) ArityOK(n int) bool {
 	if s.Arity > 0 {
-		return n == s.Arity
+		return n >= s.Arity && n <= s.Arity+s.ExtensionArgs
 	}
 	return n >= -s.Arity
 }

@@ -65,7 +65,7 @@ var sentinelSpecs = []Spec{
 		},
 	},
 	{
-		Name: "sentinel|failover", Arity: 3,
+		Name: "sentinel|failover", Arity: 3, ExtensionArgs: 1, // COORDINATED (Valkey 9)
 		Flags:   FlagAdmin | FlagSentinel | FlagOnlySentinel,
 		Summary: "Force a failover",
 		Since:   "2.8.4", Group: "sentinel",

@@ -47,7 +47,17 @@ type Timeouts struct {
 	// Election is how long a Sentinel waits to be elected (Redis's
 	// SENTINEL_ELECTION_TIMEOUT, 10 s); the shorter of the two applies.
 	Election time.Duration
+	// Coordinated marks a coordinated failover (SENTINEL FAILOVER ...
+	// COORDINATED), whose send_slaveof_noone hands over through the
+	// master's FAILOVER TO and must leave it MinHandover of the
+	// failover-timeout.
+	Coordinated bool
 }
+
+// MinHandover is the least failover-timeout a coordinated failover must
+// have left to send FAILOVER TO (Valkey 9's rule): with less, it is
+// aborted (-failover-abort-master-timeout).
+const MinHandover = time.Second
 
 // Deadline returns when a failover in state s times out, and false for
 // the states that have none. started is when the failover started (its
@@ -58,14 +68,21 @@ type Timeouts struct {
 //   - wait_start: the election ends min(Election, Failover) after started
 //     (-failover-abort-not-elected);
 //   - send_slaveof_noone and wait_promotion: Failover after entered
-//     (-failover-abort-slave-timeout);
+//     (-failover-abort-slave-timeout); for a coordinated failover
+//     send_slaveof_noone ends MinHandover earlier
+//     (-failover-abort-master-timeout);
 //   - reconf_slaves: Failover after entered, when the failover ends
 //     anyway (+failover-end-for-timeout).
 func Deadline(s State, started, entered time.Time, t Timeouts) (time.Time, bool) {
 	switch s {
 	case WaitStart:
 		return started.Add(min(t.Election, t.Failover)), true
-	case SendSlaveofNoone, WaitPromotion, ReconfSlaves:
+	case SendSlaveofNoone:
+		if t.Coordinated {
+			return entered.Add(t.Failover - MinHandover), true
+		}
+		return entered.Add(t.Failover), true
+	case WaitPromotion, ReconfSlaves:
 		return entered.Add(t.Failover), true
 	}
 	return time.Time{}, false

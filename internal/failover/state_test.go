@@ -41,6 +41,8 @@ func TestDeadline(t *testing.T) {
 		{WaitPromotion, short, 7 * time.Second, true},
 		{ReconfSlaves, long, 183 * time.Second, true},
 		{UpdateConfig, long, 0, false},
+		{SendSlaveofNoone, Timeouts{Failover: 10 * time.Second, Coordinated: true}, 12 * time.Second, true}, // a second earlier
+		{WaitPromotion, Timeouts{Failover: 10 * time.Second, Coordinated: true}, 13 * time.Second, true},
 	} {
 		d, ok := Deadline(tt.s, started, entered, tt.t)
 		if ok != tt.ok || (ok && d != t0.Add(tt.want)) {

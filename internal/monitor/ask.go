@@ -18,7 +18,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			si.flags &^= flagMasterDown
 			si.leader = ""
 		}
-		if !m.has(flagSDown) || si.link.disconnected(si.kind) {
+		if !s.asking(m) || si.link.disconnected(si.kind) {
 			continue
 		}
 		period := ask
@@ -38,6 +38,13 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		}
 		s.send(si, sentAsk, req.Args()...)
 	}
+}
+
+// asking reports whether this Sentinel asks its peers about m: while it
+// thinks m is down, and, for a coordinated failover (whose master is up),
+// while its election runs.
+func (s *Sentinel) asking(m *master) bool {
+	return m.has(flagSDown) || (m.has(flagCoordFailover) && m.failoverState == failover.WaitStart)
 }
 
 // askReply records another Sentinel's answer (§7.4): exactly an integer, a

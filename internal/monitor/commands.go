@@ -60,9 +60,15 @@ type SimulateFailure struct{ Names []string }
 // asked for help (the reply lists the flags).
 type SimulateFailureHelp bool
 
-// Failover is SENTINEL FAILOVER: fail master Name over now, without
-// asking the other Sentinels.
-type Failover struct{ Name string }
+// Failover is SENTINEL FAILOVER: fail master Name over now. The plain
+// form does not ask the other Sentinels. Coordinated (SENTINEL FAILOVER
+// <name> COORDINATED, as Valkey 9) runs a real election and hands over
+// through the master's own FAILOVER TO, which loses no acknowledged
+// write.
+type Failover struct {
+	Name        string
+	Coordinated bool
+}
 
 // IsMasterDownByAddr is another Sentinel's SENTINEL
 // IS-MASTER-DOWN-BY-ADDR: is the master at the request's address down,

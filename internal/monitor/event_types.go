@@ -65,6 +65,9 @@ const (
 	EventAbortNoGoodSlave  EventType = "-failover-abort-no-good-slave"
 	EventAbortSlaveTimeout EventType = "-failover-abort-slave-timeout"
 	EventAbortSuperseded   EventType = "-failover-abort-superseded"
+	// EventAbortMasterTimeout: a coordinated failover had less than a
+	// second of its failover-timeout left to hand over (Valkey 9).
+	EventAbortMasterTimeout EventType = "-failover-abort-master-timeout"
 
 	// Following the configuration of others.
 	EventConfigUpdateFrom EventType = "+config-update-from"

@@ -89,6 +89,12 @@ type FailoverView struct {
 	NextAttemptMs     int64  `json:"next_attempt_ms"`
 	FailoverTimeoutMs int64  `json:"failover_timeout_ms"`
 	Promoted          string `json:"promoted,omitempty"`
+	// Coordinated is true for SENTINEL FAILOVER ... COORDINATED: the
+	// master hands over through its own FAILOVER TO.
+	Coordinated bool `json:"coordinated"`
+	// PausedMs is how long this Sentinel has kept the old master's writes
+	// paused; 0 when it keeps none paused.
+	PausedMs int64 `json:"paused_ms"`
 }
 
 // TiltView is the TILT state of this Sentinel.
@@ -239,6 +245,10 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 		if m.promoted != nil {
 			f.Promoted = m.promoted.name
 		}
+		f.Coordinated = m.has(flagCoordFailover)
+		if m.pauseUntil != 0 {
+			f.PausedMs = now - m.pausedAt
+		}
 	}
 	if next := m.failoverStartTime + 2*m.settings.FailoverTimeout.Milliseconds() - now; next > 0 && !f.InProgress {
 		f.NextAttemptMs = next
@@ -293,7 +303,7 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 	case d.SDown:
 		stage = StageSDown
 	}
-	if !d.SDown {
+	if !d.SDown && !f.InProgress {
 		if d.UnansweredMs > 0 {
 			why = append(why, fmt.Sprintf("the master has not answered for %s, less than down-after-milliseconds (%s): not subjectively down yet",
 				msText(d.UnansweredMs), msText(d.DownAfterMs)))
@@ -303,7 +313,7 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 		}
 		return stage, why
 	}
-	if !d.ODown {
+	if !d.ODown && !f.InProgress {
 		why = append(why, fmt.Sprintf("only %d of the %d Sentinels needed (quorum) report the master down", ag.DownReports, ag.Quorum))
 		for _, sv := range e.Sentinels {
 			switch {
@@ -347,9 +357,20 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 	case failover.SelectSlave:
 		s.explainReplicas(e, &why)
 	case failover.SendSlaveofNoone:
-		why = append(why, fmt.Sprintf("waiting for a live connection to %s to send SLAVEOF NO ONE; gives up in %s", f.Promoted, msText(f.DeadlineMs)))
+		if f.Coordinated {
+			why = append(why, fmt.Sprintf("coordinated: waiting for a live connection to the master to send it CLIENT PAUSE WRITE and FAILOVER TO %s; gives up in %s (less than 1s of failover-timeout left)", f.Promoted, msText(f.DeadlineMs)))
+		} else {
+			why = append(why, fmt.Sprintf("waiting for a live connection to %s to send SLAVEOF NO ONE; gives up in %s", f.Promoted, msText(f.DeadlineMs)))
+		}
 	case failover.WaitPromotion:
-		why = append(why, fmt.Sprintf("SLAVEOF NO ONE sent to %s; waiting for its INFO to report role master; gives up in %s", f.Promoted, msText(f.DeadlineMs)))
+		if f.Coordinated {
+			why = append(why, fmt.Sprintf("coordinated: the master was sent FAILOVER TO %s, its writes paused for %s so far; waiting for %s to report role master once it has every write; gives up in %s", f.Promoted, msText(f.PausedMs), f.Promoted, msText(f.DeadlineMs)))
+		} else {
+			why = append(why, fmt.Sprintf("SLAVEOF NO ONE sent to %s; waiting for its INFO to report role master; gives up in %s", f.Promoted, msText(f.DeadlineMs)))
+			if f.PausedMs > 0 {
+				why = append(why, fmt.Sprintf("the old master's writes are paused (for %s so far) so that it acknowledges none the promotion would throw away", msText(f.PausedMs)))
+			}
+		}
 	case failover.ReconfSlaves:
 		why = append(why, fmt.Sprintf("%s is promoted; pointing the other replicas at it (parallel-syncs %d); ends at the latest in %s", f.Promoted, m.settings.ParallelSyncs, msText(f.DeadlineMs)))
 	}

@@ -40,6 +40,11 @@ func (e Explanation) Text() string {
 	f := e.Failover
 	if f.InProgress {
 		w("failover: state %s for %s (epoch %d), deadline in %s, promoting %s", f.State, msText(f.StateMs), f.Epoch, msText(f.DeadlineMs), orNone(f.Promoted))
+		if f.Coordinated {
+			w("  coordinated: the master hands over with FAILOVER TO; its writes paused for %s", msText(f.PausedMs))
+		} else if f.PausedMs > 0 {
+			w("  the old master's writes paused for %s", msText(f.PausedMs))
+		}
 	} else if f.NextAttemptMs > 0 {
 		w("failover: none; the next may start in %s (2 × failover-timeout %s)", msText(f.NextAttemptMs), msText(f.FailoverTimeoutMs))
 	} else {

@@ -9,11 +9,14 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
-// Errors of SENTINEL FAILOVER; the RESP layer spells them as Redis does
-// (-INPROG, -NOGOODSLAVE).
+// Errors of SENTINEL FAILOVER; the RESP layer spells them as Redis and
+// Valkey do (-INPROG, -NOGOODSLAVE, -NOGOODPRIMARY).
 var (
 	ErrFailoverInProgress = errors.New("failover already in progress")
 	ErrNoGoodReplica      = failover.ErrNoGoodReplica
+	// ErrNoGoodPrimary: a coordinated failover needs a master that runs
+	// FAILOVER (Redis 6.2 or later: its INFO shows master_failover_state).
+	ErrNoGoodPrimary = errors.New("primary does not support FAILOVER command")
 )
 
 // startFailover enters wait_start with a new epoch; the self-vote of the
@@ -27,12 +30,18 @@ func (s *Sentinel) startFailover(m *master, now int64) {
 	s.enter(m, failover.WaitStart, now, "epoch "+strconv.FormatUint(m.failoverEpoch, 10))
 }
 
-// forceFailover starts a failover without asking the other Sentinels
-// (Failover).
-func (s *Sentinel) forceFailover(now int64, name string) error {
-	m, err := s.master(name)
+// forceFailover starts the failover SENTINEL FAILOVER asks for
+// (Failover), checking as Valkey 9 does: the master exists, for the
+// coordinated form it runs FAILOVER, no failover runs, a replica can be
+// promoted. The plain form is forced (no votes); the coordinated form
+// asks every peer for its vote at once and must win the election.
+func (s *Sentinel) forceFailover(now int64, in Failover) error {
+	m, err := s.master(in.Name)
 	if err != nil {
 		return err
+	}
+	if in.Coordinated && m.failoverReported == "" {
+		return ErrNoGoodPrimary
 	}
 	if m.has(flagFailoverInProgress) {
 		return ErrFailoverInProgress
@@ -42,7 +51,12 @@ func (s *Sentinel) forceFailover(now int64, name string) error {
 	}
 	s.log(LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
 	s.startFailover(m, now)
-	m.flags |= flagForceFailover
+	if in.Coordinated {
+		m.flags |= flagCoordFailover
+		s.askOthers(m, now, true)
+	} else {
+		m.flags |= flagForceFailover
+	}
 	return nil
 }
 
@@ -94,7 +108,8 @@ func (s *Sentinel) enter(m *master, st failover.State, now int64, note string) b
 
 // timeouts are the limits m's failover runs under.
 func (s *Sentinel) timeouts(m *master) failover.Timeouts {
-	return failover.Timeouts{Failover: msDuration(m.settings.FailoverTimeout.Milliseconds()), Election: s.timing.ElectionTimeout}
+	return failover.Timeouts{Failover: m.settings.FailoverTimeout, Election: s.timing.ElectionTimeout,
+		Coordinated: m.has(flagCoordFailover)}
 }
 
 // expired reports whether m's failover has passed its state's deadline.
@@ -210,6 +225,10 @@ func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
 // failoverSendSlaveofNoone sends SLAVEOF NO ONE to the chosen replica
 // once it can be reached, or gives up when that took too long.
 func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
+	if m.has(flagCoordFailover) {
+		s.failoverHandOver(m, now)
+		return
+	}
 	r := m.promoted
 	if r.link.disconnected(r.kind) {
 		if s.expired(m, now) {
@@ -217,6 +236,7 @@ func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 		}
 		return
 	}
+	s.pauseWrites(m, now)
 	if !s.sendSlaveOf(r, nil) {
 		return
 	}
@@ -244,6 +264,7 @@ func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	if !s.enter(m, failover.ReconfSlaves, now, r.name) {
 		return
 	}
+	s.handOverDone(m, r)
 	s.clientReconfigScript(m, "leader", m.addr, r.addr)
 	s.forceHello(m)
 }
@@ -356,10 +377,18 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 		return
 	}
 	old, to := m.addr, m.promoted.addr
+	demoted := m.demoted
 	s.announceSwitch(m, old, s.announceAddr(to))
 	m.endTimeline(PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
 	s.emitTimeline(m)
-	s.resetMasterAndChangeAddress(m, to, now)
+	if s.resetMasterAndChangeAddress(m, to, now) && demoted {
+		// The old master was demoted when the promotion was confirmed;
+		// it is named here as the replica it now is, as Redis names it
+		// when it converts it later.
+		if r := s.findReplica(m, old); r != nil {
+			s.event(LevelNotice, EventConvertToSlave, r, "")
+		}
+	}
 }
 
 // announceSwitch emits +switch-master for m, from the address it had to
@@ -386,7 +415,8 @@ func (s *Sentinel) abortFailover(m *master, now int64, typ EventType, msg string
 	s.event(LevelWarning, typ, &m.instance, msg)
 	reason, _ := typ.AbortReason()
 	m.endTimeline(PhaseAborted, now, reason)
-	m.flags &^= flagFailoverInProgress | flagForceFailover
+	s.resumeWrites(m)
+	m.flags &^= flagFailoverInProgress | flagForceFailover | flagCoordFailover
 	m.failoverState = failover.None
 	m.failoverStateChangeTime = now
 	if m.promoted != nil {

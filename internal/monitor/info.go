@@ -62,7 +62,17 @@ type InfoReport struct {
 	// reports as `replica-announced`; 1 if absent.
 	ReplicaAnnouncedValue int
 	HasReplicaAnnounced   bool
+	// MasterFailoverState is the master_failover_state field of Redis
+	// 6.2 and later (FailoverStateNone, "waiting-for-sync",
+	// "failover-in-progress"); HasMasterFailoverState is false on older
+	// servers, which cannot run FAILOVER or CLIENT PAUSE WRITE.
+	MasterFailoverState    string
+	HasMasterFailoverState bool
 }
+
+// FailoverStateNone is master_failover_state when no server-side
+// FAILOVER runs.
+const FailoverStateNone = "no-failover"
 
 // ParseInfo reads an INFO reply the way Redis Sentinel 7.0.15 does: the text
 // ends at its first NUL byte, lines are split on "\r\n" only (a lone "\n" is
@@ -94,6 +104,9 @@ func ParseInfo(text string) InfoReport {
 		if len(l) >= 32 && strings.HasPrefix(l, "master_link_down_since_seconds") {
 			ms := cnum.Strtoll(l[31:]) * 1000 // wraps like the C multiplication
 			r.MasterLinkDownTime = time.Duration(ms) * time.Millisecond
+		}
+		if strings.HasPrefix(l, "master_failover_state:") {
+			r.MasterFailoverState, r.HasMasterFailoverState = l[len("master_failover_state:"):], true
 		}
 		if strings.HasPrefix(l, "role:master") {
 			r.Role = InfoRoleMaster

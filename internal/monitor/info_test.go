@@ -43,11 +43,13 @@ func TestParseInfoCaptured(t *testing.T) {
 		{"info-7.0.15-master.txt", infoWith(func(r *InfoReport) {
 			r.RunID = "1ec5ab9b98d3f43cf4a8df57ea890bb86ceea2a1"
 			r.Role = InfoRoleMaster
+			r.MasterFailoverState, r.HasMasterFailoverState = FailoverStateNone, true
 			r.Replicas = []Addr{{"127.0.0.1", 17312}, {"127.0.0.1", 17313}}
 		})},
 		{"info-7.0.15-replica.txt", infoWith(func(r *InfoReport) {
 			r.RunID = "cf272e657b605593ceb884c7bc6292b5128743ea"
 			r.Role = InfoRoleSlave
+			r.MasterFailoverState, r.HasMasterFailoverState = FailoverStateNone, true
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17311, true
 			r.MasterLinkUp, r.HasMasterLinkStatus = true, true
@@ -58,6 +60,7 @@ func TestParseInfoCaptured(t *testing.T) {
 		{"info-7.0.15-replica-link-down.txt", infoWith(func(r *InfoReport) {
 			r.RunID = "cf272e657b605593ceb884c7bc6292b5128743ea"
 			r.Role = InfoRoleSlave
+			r.MasterFailoverState, r.HasMasterFailoverState = FailoverStateNone, true
 			r.MasterLinkDownTime = 2 * time.Second
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17311, true
@@ -69,6 +72,7 @@ func TestParseInfoCaptured(t *testing.T) {
 		{"info-7.0.15-replica-never-connected.txt", infoWith(func(r *InfoReport) {
 			r.RunID = "0ce5252512b8c77eac6a92bf73301ac3fa6916d8"
 			r.Role = InfoRoleSlave
+			r.MasterFailoverState, r.HasMasterFailoverState = FailoverStateNone, true
 			r.MasterLinkDownTime = -1000 * time.Millisecond
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17319, true
@@ -80,6 +84,7 @@ func TestParseInfoCaptured(t *testing.T) {
 		{"info-7.0.15-replica-unannounced.txt", infoWith(func(r *InfoReport) {
 			r.RunID = "e023559e0a1a50fe020972adfa5e2d0d4b07641d"
 			r.Role = InfoRoleSlave
+			r.MasterFailoverState, r.HasMasterFailoverState = FailoverStateNone, true
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17311, true
 			r.MasterLinkUp, r.HasMasterLinkStatus = true, true

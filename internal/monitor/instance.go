@@ -43,6 +43,7 @@ const (
 	flagReconfInprog
 	flagReconfDone
 	flagForceFailover
+	flagCoordFailover // SENTINEL FAILOVER ... COORDINATED runs (go-sentinel and Valkey 9)
 	flagScriptKillSent
 	flagMasterReboot
 )
@@ -68,6 +69,7 @@ var flagNamesAfterKind = []struct {
 	{flagReconfInprog, "reconf_inprog"},
 	{flagReconfDone, "reconf_done"},
 	{flagForceFailover, "force_failover"},
+	{flagCoordFailover, "coordinated_failover"},
 	{flagScriptKillSent, "script_kill_sent"},
 }
 
@@ -89,9 +91,12 @@ type instance struct {
 	odownSince int64
 
 	// From INFO (masters and replicas).
-	info                string
-	infoRefresh         int64
-	roleReported        string
+	info         string
+	infoRefresh  int64
+	roleReported string
+	// failoverReported is INFO's master_failover_state, "" while the
+	// server never reported one (older than Redis 6.2, or no INFO yet).
+	failoverReported    string
 	roleReportedTime    int64
 	slaveConfChangeTime int64
 	masterLinkDownTime  int64 // ms

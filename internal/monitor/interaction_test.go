@@ -30,12 +30,12 @@ import (
 //	connected LINK...                    LinkConnected
 //	local LINK IP:PORT                   LinkLocalAddr
 //	closed LINK [REASON...]              LinkClosed
-//	reply LINK TAG KIND [VALUE...]       CommandReply; KIND is status, error, int, nil,
+//	reply LINK TAG KIND [VALUE...]       CommandReply; KIND is status, error, int, nil, array (empty),
 //	                                     ask DOWN LEADER EPOCH, or info (VALUE: key:value pairs,
 //	                                     written as INFO replication lines)
 //	message LINK PAYLOAD                 PubSubMessage on the hello channel
 //	hello PAYLOAD                        HelloFromClient (PUBLISH to our port)
-//	failover MASTER                      SENTINEL FAILOVER
+//	failover MASTER [coordinated]        SENTINEL FAILOVER [COORDINATED]
 //	is-master-down IP PORT EPOCH RUNID   SENTINEL IS-MASTER-DOWN-BY-ADDR; prints the reply
 //	script-started ID PID / script-exited ID [code=N] [signal=N] [start-failed]
 //	explain MASTER                       prints SENTINEL EXPLAIN's text
@@ -119,7 +119,8 @@ func (in *interaction) run(line string, input []string) []string {
 	case "hello":
 		step(monitor.HelloFromClient{Payload: args[0]})
 	case "failover":
-		if _, err := in.s.Step(in.now, monitor.Failover{Name: args[0]}); err != nil {
+		coordinated := len(args) > 1 && args[1] == "coordinated"
+		if _, err := in.s.Step(in.now, monitor.Failover{Name: args[0], Coordinated: coordinated}); err != nil {
 			return append([]string{"error " + err.Error()}, in.ready()...)
 		}
 	case "is-master-down":
@@ -267,6 +268,8 @@ func (in *interaction) reply(f []string) monitor.Reply {
 		return monitor.Reply{Kind: monitor.ReplyInt, Int: int64(in.num(f[1]))}
 	case "nil":
 		return monitor.Reply{Kind: monitor.ReplyNil}
+	case "array":
+		return monitor.Reply{Kind: monitor.ReplyArray}
 	case "ask":
 		return monitor.Reply{Kind: monitor.ReplyArray, Elems: []monitor.Reply{
 			{Kind: monitor.ReplyInt, Int: int64(in.num(f[1]))},

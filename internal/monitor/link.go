@@ -10,6 +10,9 @@ const (
 	sentHello
 	sentAsk
 	sentExec // the EXEC of a SLAVEOF transaction
+	// sentPauseExec is the EXEC of the transaction that pauses a
+	// master's writes (handover.go).
+	sentPauseExec
 	sentOther
 )
 

@@ -231,6 +231,10 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		if s.opts.Accel.InfoAfterExec && s.instanceAlive(i) {
 			s.send(i, sentInfo, "INFO")
 		}
+	case sentPauseExec:
+		if s.instanceAlive(i) {
+			s.pauseReply(i.master, in.Reply)
+		}
 	}
 }
 

@@ -25,6 +25,14 @@ type master struct {
 	failoverEpoch           uint64
 	failoverDelayLogged     int64
 	promoted                *instance
+	// pauseUntil is when the pause of the master's writes this Sentinel
+	// sent ends (handover.go); 0 when it sent none or lifted it.
+	pauseUntil int64
+	// pausedAt is when that pause was sent.
+	pausedAt int64
+	// demoted: this Sentinel demoted the old master when the promotion
+	// was confirmed; +convert-to-slave is emitted at the switch.
+	demoted bool
 	// electionAt is when this Sentinel may start the failover of the
 	// ODOWN master after its random election delay (Accel); 0 when no
 	// delay is running.

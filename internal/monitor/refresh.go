@@ -48,6 +48,9 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	if r.HasReplicaAnnounced {
 		i.announced = r.ReplicaAnnouncedValue
 	}
+	if r.HasMasterFailoverState {
+		i.failoverReported = r.MasterFailoverState
+	}
 	i.infoRefresh = now
 
 	if r.Role != i.roleReported {
@@ -127,8 +130,10 @@ func noDownFor(i *instance, d, now int64) bool {
 }
 
 // sendSlaveOf sends the SLAVEOF transaction (§10.8); to == nil means
-// SLAVEOF NO ONE. It reports whether the commands were queued.
-func (s *Sentinel) sendSlaveOf(i *instance, to *Addr) bool {
+// SLAVEOF NO ONE. A command in extra goes in the transaction last (the
+// demotion's CLIENT UNPAUSE). It reports whether the commands were
+// queued.
+func (s *Sentinel) sendSlaveOf(i *instance, to *Addr, extra ...string) bool {
 	if i.link.cc == 0 {
 		return false
 	}
@@ -141,6 +146,9 @@ func (s *Sentinel) sendSlaveOf(i *instance, to *Addr) bool {
 	s.send(i, sentOther, "CONFIG", "REWRITE")
 	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
 	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "pubsub")
+	if len(extra) > 0 {
+		s.send(i, sentOther, extra...)
+	}
 	s.send(i, sentExec, "EXEC")
 	return true
 }

@@ -21,6 +21,8 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	m.failoverStateChangeTime = 0
 	m.failoverStartTime = 0
 	m.promoted = nil
+	m.pauseUntil = 0
+	m.demoted = false
 	m.runID = ""
 	m.slaveMasterHost = ""
 	l := m.link

@@ -71,7 +71,7 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 		help, err := s.simulateFailure(in.Names)
 		return SimulateFailureHelp(help), err
 	case Failover:
-		return nil, s.forceFailover(t, in.Name)
+		return nil, s.forceFailover(t, in)
 	case IsMasterDownByAddr:
 		return s.answerAsk(t, in.Request), nil
 	default:

@@ -106,7 +106,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	if now-l.lastPongTime > pingPeriod && now-l.lastPingTime > pingPeriod/2 {
 		s.sendPing(i, now)
 	}
-	if now-i.lastPubTime > s.timing.PublishPeriod.Milliseconds() {
+	if now-i.lastPubTime > s.timing.PublishPeriod.Milliseconds() && !s.helloPaused(i, now) {
 		s.sendHello(i, now)
 	}
 }

@@ -17,6 +17,7 @@ const (
 	PhaseStart     Phase = "try-failover"  // this Sentinel started a failover
 	PhaseElected   Phase = "elected"       // it won the election
 	PhaseSelected  Phase = "selected"      // it chose the replica to promote
+	PhasePaused    Phase = "paused"        // the old master's writes were paused (until the promotion)
 	PhasePromoted  Phase = "promoted"      // the replica reported role master
 	PhaseEnd       Phase = "failover-end"  // every replica reconfigured (or the timeout)
 	PhaseSwitched  Phase = "switched"      // the master address changed (+switch-master)

@@ -215,8 +215,28 @@ func cmdSentinelPendingScripts(x *ctx) Value {
 	return out
 }
 
+// cmdSentinelFailover is SENTINEL FAILOVER <master> [COORDINATED]
+// (COORDINATED as Valkey 9: checked after the master exists, before
+// anything else).
 func cmdSentinelFailover(x *ctx) Value {
-	if _, _, ev := x.step(monitor.Failover{Name: x.arg(2)}); ev != nil {
+	if len(x.args) > 4 {
+		return Err("ERR wrong number of arguments for 'sentinel|failover' command")
+	}
+	in := monitor.Failover{Name: x.arg(2)}
+	if len(x.args) == 4 {
+		if !strings.EqualFold(x.arg(3), "coordinated") {
+			var known bool
+			if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { _, known = core.MasterAddr(x.arg(2)) }); ev != nil {
+				return ev
+			}
+			if !known {
+				return errNoSuchMaster
+			}
+			return Err("ERR Unknown failover option specified")
+		}
+		in.Coordinated = true
+	}
+	if _, _, ev := x.step(in); ev != nil {
 		return ev
 	}
 	return OK

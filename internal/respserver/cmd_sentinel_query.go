@@ -25,6 +25,8 @@ func errReply(err error) Value {
 		return Err("INPROG Failover already in progress")
 	case errors.Is(err, monitor.ErrNoGoodReplica):
 		return Err("NOGOODSLAVE No suitable replica to promote")
+	case errors.Is(err, monitor.ErrNoGoodPrimary):
+		return Err("NOGOODPRIMARY Primary does not support FAILOVER command")
 	default:
 		return Err("ERR " + err.Error())
 	}

@@ -429,7 +429,7 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 	}
 	switch sub {
 	case "failover":
-		step(monitor.Failover{Name: arg(0)})
+		step(monitor.Failover{Name: arg(0), Coordinated: strings.EqualFold(arg(1), "coordinated")})
 	case "set":
 		step(monitor.Set{Name: arg(0), Args: from(1), Executables: monitor.Executables{}})
 	case "monitor":

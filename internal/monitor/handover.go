@@ -1,0 +1,158 @@
+package monitor
+
+import (
+	"strconv"
+
+	"github.com/go-sentinel/go-sentinel/internal/failover"
+)
+
+// This file holds how a reachable old master hands its role over, so that
+// it stops acknowledging writes that the promotion would throw away:
+//
+//   - a coordinated failover (SENTINEL FAILOVER <name> COORDINATED, as
+//     Valkey 9) sends the old master CLIENT PAUSE WRITE and FAILOVER TO
+//     the chosen replica in one transaction: the server waits until the
+//     replica has every byte, then swaps the roles; once the promotion is
+//     confirmed, both kill their clients (which reconnect and rediscover)
+//     and lift the pause;
+//   - every other failover pauses the old master's writes, when it can
+//     be reached and runs Redis 6.2 or later, right before SLAVEOF NO ONE
+//     goes to the replica, and demotes it (SLAVEOF the promoted one,
+//     clients killed, pause lifted) as soon as the promotion is
+//     confirmed, instead of seconds after the switch (+convert-to-slave);
+//   - an aborted failover ends the server-side FAILOVER, if its INFO shows
+//     one, and lifts the pause at once (Valkey leaves writes paused until
+//     the pause's deadline, up to the whole failover-timeout).
+
+// pauses reports whether this Sentinel can pause m's writes: the master
+// is reachable and runs Redis 6.2 or later (its INFO shows
+// master_failover_state), which has CLIENT PAUSE WRITE and UNPAUSE.
+func (s *Sentinel) pauses(m *master) bool {
+	return m.failoverReported != "" && !m.link.disconnected(kindMaster)
+}
+
+// handoverLeft is the failover-timeout left in m's current state, in ms:
+// how long a pause (and FAILOVER TO) may last.
+func (s *Sentinel) handoverLeft(m *master, now int64) int64 {
+	return m.settings.FailoverTimeout.Milliseconds() - (now - m.failoverStateChangeTime)
+}
+
+// pauseWrites pauses the old master's writes for the rest of the
+// failover-timeout before a plain failover sends SLAVEOF NO ONE, when it
+// can (pauses), once per failover.
+func (s *Sentinel) pauseWrites(m *master, now int64) {
+	if m.pauseUntil != 0 || !s.pauses(m) {
+		return
+	}
+	left := strconv.FormatInt(s.handoverLeft(m, now), 10)
+	s.send(&m.instance, sentOther, "MULTI")
+	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", left, "WRITE")
+	s.send(&m.instance, sentPauseExec, "EXEC")
+	s.notePause(m, now, s.handoverLeft(m, now))
+}
+
+// pauseReply reads the EXEC reply of a plain failover's pause: a
+// transaction the server refused (an ACL without +client|pause, an
+// unknown command) paused nothing, and the demotion then goes without
+// CLIENT UNPAUSE, which would fail it the same way.
+func (s *Sentinel) pauseReply(m *master, r Reply) {
+	failed := r.Kind != ReplyArray || len(r.Elems) != 1 || r.Elems[0].Kind == ReplyError
+	if failed && !m.has(flagCoordFailover) {
+		m.pauseUntil = 0
+	}
+}
+
+// notePause records that m's writes are paused from now for d ms.
+func (s *Sentinel) notePause(m *master, now, d int64) {
+	m.pauseUntil, m.pausedAt = now+d, now
+	m.mark(PhasePaused, now, "")
+}
+
+// failoverHandOver is send_slaveof_noone of a coordinated failover: once
+// the old master is reachable, it is sent CLIENT PAUSE WRITE and FAILOVER
+// TO the promoted replica, both for the failover-timeout left; with less
+// than failover.MinHandover left the failover is aborted.
+func (s *Sentinel) failoverHandOver(m *master, now int64) {
+	if s.expired(m, now) {
+		s.abortFailover(m, now, EventAbortMasterTimeout, "")
+		return
+	}
+	if m.link.disconnected(kindMaster) {
+		return
+	}
+	left := s.handoverLeft(m, now)
+	ms := strconv.FormatInt(left, 10)
+	to := m.promoted.addr
+	s.send(&m.instance, sentOther, "MULTI")
+	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
+	s.send(&m.instance, sentOther, "FAILOVER", "TO", s.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
+	s.send(&m.instance, sentExec, "EXEC")
+	s.notePause(m, now, left)
+	s.enter(m, failover.WaitPromotion, now, "")
+}
+
+// handOverDone runs when the promotion of r is confirmed: a coordinated
+// failover has the old master and r kill their clients and lift the
+// pause; any other failover demotes the old master now if it has a live
+// connection to it (lifting the pause it sent, if the pause took), where
+// Redis converts it only seconds after the switch. A demotion lost on
+// the way is made up by the usual +convert-to-slave later.
+func (s *Sentinel) handOverDone(m *master, r *instance) {
+	switch {
+	case m.has(flagCoordFailover):
+		s.killClients(&m.instance)
+		s.killClients(r)
+	case m.link.disconnected(kindMaster):
+		// Nothing reaches it now; it is converted when it is back.
+	case m.pauseUntil != 0:
+		m.demoted = s.sendSlaveOf(&m.instance, &r.addr, "CLIENT", "UNPAUSE")
+	default:
+		m.demoted = s.sendSlaveOf(&m.instance, &r.addr)
+	}
+	m.pauseUntil = 0
+}
+
+// killClients sends i the transaction that makes its clients reconnect
+// and lifts the pause: CONFIG REWRITE, CLIENT KILL TYPE normal and
+// pubsub, CLIENT UNPAUSE.
+func (s *Sentinel) killClients(i *instance) {
+	if i.link.cc == 0 {
+		return
+	}
+	s.send(i, sentOther, "MULTI")
+	s.send(i, sentOther, "CONFIG", "REWRITE")
+	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
+	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "pubsub")
+	s.send(i, sentOther, "CLIENT", "UNPAUSE")
+	s.send(i, sentExec, "EXEC")
+}
+
+// resumeWrites, at an abort, ends the old master's server-side FAILOVER
+// if its INFO shows one and lifts this Sentinel's pause, so that it takes
+// writes again at once.
+func (s *Sentinel) resumeWrites(m *master) {
+	if m.pauseUntil == 0 {
+		return
+	}
+	m.pauseUntil = 0
+	if m.link.cc == 0 {
+		return // the pause ends at its deadline
+	}
+	s.send(&m.instance, sentOther, "MULTI")
+	if m.failoverReported != "" && m.failoverReported != FailoverStateNone {
+		s.send(&m.instance, sentOther, "FAILOVER", "ABORT")
+	}
+	s.send(&m.instance, sentOther, "CLIENT", "UNPAUSE")
+	s.send(&m.instance, sentExec, "EXEC")
+}
+
+// helloPaused reports whether hellos to i must wait: PUBLISH is a write,
+// held while this Sentinel paused the master's writes or while a
+// server-side FAILOVER runs, and a held PUBLISH would stall every command
+// queued behind it on the link.
+func (s *Sentinel) helloPaused(i *instance, now int64) bool {
+	if i.failoverReported != "" && i.failoverReported != FailoverStateNone {
+		return true
+	}
+	return i.kind == kindMaster && i.master.pauseUntil > now
+}
