@@ -35,6 +35,9 @@ type Candidate struct {
 	// MasterLinkDown is how long the replica reports its link to the
 	// master has been down (master_link_down_since_seconds).
 	MasterLinkDown time.Duration
+	// MasterLinkUp is true when the replica reports its link to the
+	// master up (master_link_status:up): it follows the master now.
+	MasterLinkUp bool
 }
 
 // Limits are the freshness thresholds selection applies.
@@ -106,16 +109,34 @@ func Better(a, b Candidate) bool {
 	return strings.ToLower(a.RunID) < strings.ToLower(b.RunID)
 }
 
-// Select returns the best eligible candidate.
+// Select returns the best eligible candidate. While some eligible
+// candidate reports its link to the master up, those that report it down
+// are passed over (go-sentinel's rule; Redis 7.0 only excludes a link
+// down for longer than MaxMasterLinkDown): one that is not following the
+// master now (still in its first sync, or just pointed at a new master)
+// may lack writes the master acknowledged, and promoting it would throw
+// them away. When the master is down every replica reports its link down,
+// and Redis's order decides alone.
 func Select(cands []Candidate, l Limits) (Candidate, error) {
 	var ok []Candidate
+	linked := false
 	for _, c := range cands {
 		if Exclude(c, l) == Eligible {
 			ok = append(ok, c)
+			linked = linked || c.MasterLinkUp
 		}
 	}
 	if len(ok) == 0 {
 		return Candidate{}, ErrNoGoodReplica
+	}
+	if linked {
+		up := ok[:0:0]
+		for _, c := range ok {
+			if c.MasterLinkUp {
+				up = append(up, c)
+			}
+		}
+		ok = up
 	}
 	sort.SliceStable(ok, func(i, j int) bool { return Better(ok[i], ok[j]) })
 	return ok[0], nil

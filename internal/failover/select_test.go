@@ -12,6 +12,12 @@ func good(id string, prio int, off uint64, runid string) Candidate {
 	return Candidate{ID: id, RunID: runid, Priority: prio, ReplOffset: off}
 }
 
+// linked marks c as reporting its link to the master up.
+func linked(c Candidate) Candidate {
+	c.MasterLinkUp = true
+	return c
+}
+
 func TestSelect(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -28,6 +34,9 @@ func TestSelect(t *testing.T) {
 		{"stale ping excluded", []Candidate{{ID: "a", Priority: 1, SinceOKPing: 6 * time.Second}, good("b", 100, 1, "b")}, "b"},
 		{"stale info excluded", []Candidate{{ID: "a", Priority: 1, SinceInfo: 6 * time.Second}, good("b", 100, 1, "b")}, "b"},
 		{"long master link down excluded", []Candidate{{ID: "a", Priority: 1, MasterLinkDown: time.Minute}, good("b", 100, 1, "b")}, "b"},
+		{"a replica following the master wins over one that is not", []Candidate{good("a", 1, 99, "a"), linked(good("b", 100, 1, "b"))}, "b"},
+		{"with every link down Redis's order decides", []Candidate{good("a", 100, 5, "a"), good("b", 100, 9, "b")}, "b"},
+		{"among linked replicas Redis's order decides", []Candidate{linked(good("a", 100, 5, "a")), linked(good("b", 100, 9, "b")), good("c", 1, 99, "c")}, "b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

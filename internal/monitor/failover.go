@@ -134,7 +134,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 	case failover.SendSlaveofNoone:
 		s.failoverSendSlaveofNoone(m, now)
 	case failover.WaitPromotion:
-		if s.expired(m, now) {
+		if s.expired(m, now) || s.pauseLapsed(m, now) {
 			s.abortFailover(m, now, EventAbortSlaveTimeout, "")
 		}
 	case failover.ReconfSlaves:
@@ -204,6 +204,7 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 			SinceOKPing:    msDuration(now - r.link.lastAvailTime),
 			SinceInfo:      msDuration(now - r.infoRefresh),
 			MasterLinkDown: msDuration(r.masterLinkDownTime),
+			MasterLinkUp:   r.masterLinkUp,
 		})
 	}
 	return cands, limits

@@ -31,10 +31,28 @@ func (s *Sentinel) pauses(m *master) bool {
 	return m.failoverReported != "" && !m.link.disconnected(kindMaster)
 }
 
-// handoverLeft is the failover-timeout left in m's current state, in ms:
-// how long a pause (and FAILOVER TO) may last.
-func (s *Sentinel) handoverLeft(m *master, now int64) int64 {
-	return m.settings.FailoverTimeout.Milliseconds() - (now - m.failoverStateChangeTime)
+// maxHandover is, in ms, how long a pause lasts at least (when the
+// failover-timeout leaves that much): a replica in sync has every write
+// as soon as the master hears its next REPLCONF ACK, which replicas send
+// every second.
+const maxHandover = 5000
+
+// pauseLength is how long, in ms, a pause (and FAILOVER TO) may last: the
+// failover-timeout left in m's current state (Valkey's choice), but no
+// more than maxHandover or half of down-after-milliseconds, whichever is
+// longer. A longer pause only keeps writes waiting for a handover that is
+// not coming (the failover is then aborted and writes resume), and the
+// other Sentinels, whose hellos to the master (PUBLISH is a write) are
+// held by it with every command behind them, would see the master down.
+func (s *Sentinel) pauseLength(m *master, now int64) int64 {
+	left := m.settings.FailoverTimeout.Milliseconds() - (now - m.failoverStateChangeTime)
+	return min(left, max(m.downAfter/2, maxHandover))
+}
+
+// pauseLapsed reports whether the pause this Sentinel sent m has ended
+// without a promotion: the server gave the handover up as well.
+func (s *Sentinel) pauseLapsed(m *master, now int64) bool {
+	return m.has(flagCoordFailover) && m.pauseUntil != 0 && now > m.pauseUntil
 }
 
 // pauseWrites pauses the old master's writes for the rest of the
@@ -44,11 +62,11 @@ func (s *Sentinel) pauseWrites(m *master, now int64) {
 	if m.pauseUntil != 0 || !s.pauses(m) {
 		return
 	}
-	left := strconv.FormatInt(s.handoverLeft(m, now), 10)
+	left := strconv.FormatInt(s.pauseLength(m, now), 10)
 	s.send(&m.instance, sentOther, "MULTI")
 	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", left, "WRITE")
 	s.send(&m.instance, sentPauseExec, "EXEC")
-	s.notePause(m, now, s.handoverLeft(m, now))
+	s.notePause(m, now, s.pauseLength(m, now))
 }
 
 // pauseReply reads the EXEC reply of a plain failover's pause: a
@@ -69,18 +87,19 @@ func (s *Sentinel) notePause(m *master, now, d int64) {
 }
 
 // failoverHandOver is send_slaveof_noone of a coordinated failover: once
-// the old master is reachable, it is sent CLIENT PAUSE WRITE and FAILOVER
-// TO the promoted replica, both for the failover-timeout left; with less
-// than failover.MinHandover left the failover is aborted.
+// the old master is reachable and the promoted replica reports its link
+// to it up, the master is sent CLIENT PAUSE WRITE and FAILOVER TO the
+// replica, both for pauseLength; with less than failover.MinHandover of
+// failover-timeout left the failover is aborted.
 func (s *Sentinel) failoverHandOver(m *master, now int64) {
 	if s.expired(m, now) {
 		s.abortFailover(m, now, EventAbortMasterTimeout, "")
 		return
 	}
-	if m.link.disconnected(kindMaster) {
-		return
+	if m.link.disconnected(kindMaster) || !m.promoted.masterLinkUp {
+		return // FAILOVER TO needs the master and a replica in sync with it
 	}
-	left := s.handoverLeft(m, now)
+	left := s.pauseLength(m, now)
 	ms := strconv.FormatInt(left, 10)
 	to := m.promoted.addr
 	s.send(&m.instance, sentOther, "MULTI")
