@@ -43,12 +43,16 @@ Live checks (with --sentinels): the Sentinels are asked about every master
 of CONFIG (SENTINEL MASTER, SENTINELS, REPLICAS, CKQUORUM,
 GET-MASTER-ADDR-BY-NAME), which replaces the Sentinel count of the file,
 then the master and replicas they report are queried (INFO, CONFIG GET
-min-replicas-*, PING): a master without min-replicas-to-write, replicas
-that are all replica-priority 0 or accept writes, a master close to what
-one instance can hold or serve, Sentinels that disagree or cannot reach a
-quorum now. Only read-only commands are sent, with the credentials of
-CONFIG (sentinel-user/sentinel-pass or requirepass towards Sentinels,
-auth-user/auth-pass towards instances) and TLS when tls-replication is yes.
+min-replicas-*, PING, ACL DRYRUN of the failover commands): a master
+without min-replicas-to-write, replicas that are all replica-priority 0 or
+accept writes, a master close to what one instance can hold or serve,
+Sentinels that disagree or cannot reach a quorum now, a master or replica
+older than Redis 6.2 (no FAILOVER, no CLIENT PAUSE WRITE) or on which
+Sentinel's user may not run FAILOVER, CLIENT PAUSE/UNPAUSE/KILL, CONFIG
+REWRITE, MULTI, EXEC. Only read-only commands are sent (ACL DRYRUN runs
+nothing), with the credentials of CONFIG (sentinel-user/sentinel-pass or
+requirepass towards Sentinels, auth-user/auth-pass towards instances) and
+TLS when tls-replication is yes.
 
 Exit status: 0 no warning or error (info findings allowed), 1 warnings,
 2 errors. A config that does not load prints redis's fatal error block on

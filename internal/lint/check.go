@@ -42,6 +42,7 @@ var masterRules = []rule{
 	promotableRule,
 	minReplicasRule,
 	replicaReadOnlyRule,
+	coordinatedFailoverRules,
 	capacityRule,
 	timingRule,
 	downAfterSmallRule,
@@ -51,8 +52,8 @@ var masterRules = []rule{
 // Check runs every rule on every master of cfg and returns the findings,
 // sorted (see Sort). facts is nil for a static check; with facts the
 // Sentinel count comes from the running Sentinels and the rules that need
-// the instances (min-replicas, replica settings, capacity, reachability)
-// run too.
+// the instances (min-replicas, replica settings, capacity, reachability,
+// the server version and ACL a failover needs) run too.
 func Check(cfg *config.Config, facts *Facts, opts Options) []Finding {
 	var out []Finding
 	if facts != nil {

@@ -92,6 +92,46 @@ type Instance struct {
 	// replica's replica-read-only (INFO slave_read_only).
 	ReadOnlyKnown bool
 	ReadOnly      bool
+
+	// Version is INFO server's valkey_version when it has one (Valkey
+	// true), else its redis_version; "" when it has neither.
+	Version string
+	Valkey  bool
+	// FailoverState tells whether INFO has master_failover_state, which
+	// Redis reports from 6.2 on, with the FAILOVER command.
+	FailoverState bool
+
+	// FailoverACL is what ACL DRYRUN said about the commands a failover
+	// sends to the instance; the zero value means it was not asked.
+	FailoverACL ACLCheck
+}
+
+// ACLCheck is the outcome of asking an instance, with ACL DRYRUN, whether
+// the user Sentinel logs in as may run the commands a failover sends it.
+type ACLCheck struct {
+	// User is the user asked about: the master's auth-user, or "default"
+	// when no auth-user and auth-pass pair is set.
+	User string
+	// Verified tells whether ACL DRYRUN answered for every command;
+	// Denied then lists those the user may not run.
+	Verified bool
+	Denied   []ACLDenial
+	// Unverified is why ACL DRYRUN could not answer (its error reply:
+	// unknown before Redis 7.0, or not permitted to the user check logs
+	// in as); empty when Verified or not asked.
+	Unverified string
+}
+
+// ACLDenial is one command the user may not run.
+type ACLDenial struct {
+	// Command is the command as an ACL rule names it, lower case:
+	// "failover", "client|pause", "multi" (under its rename-command name
+	// when the configuration renames it).
+	Command string
+	// Missing tells that the server has no such command (disabled or
+	// renamed there); Reason is ACL DRYRUN's reply.
+	Missing bool
+	Reason  string
 }
 
 // reachable reports whether the instance answered.

@@ -62,13 +62,15 @@ func fleet(n int, master Instance, replicas ...Instance) *Facts {
 func goodMaster() Instance {
 	return Instance{Addr: "127.0.0.1:6379", Role: "master", MaxRTT: 200 * time.Microsecond,
 		MinReplicasKnown: true, MinReplicasToWrite: 1, MinReplicasMaxLag: 10,
-		UsedMemory: 1 << 20, TotalSystemMemory: 16 << 30, OpsPerSec: 100}
+		UsedMemory: 1 << 20, TotalSystemMemory: 16 << 30, OpsPerSec: 100,
+		Version: "7.0.15", FailoverState: true, FailoverACL: ACLCheck{User: "default", Verified: true}}
 }
 
 // goodReplica is a replica that triggers no live rule.
 func goodReplica(port int) Instance {
 	return Instance{Addr: fmt.Sprintf("127.0.0.1:%d", port), Role: "slave", MaxRTT: 200 * time.Microsecond,
-		PriorityKnown: true, Priority: 100, ReadOnlyKnown: true, ReadOnly: true}
+		PriorityKnown: true, Priority: 100, ReadOnlyKnown: true, ReadOnly: true,
+		Version: "7.0.15", FailoverState: true, FailoverACL: ACLCheck{User: "default", Verified: true}}
 }
 
 // ruleCase is one configuration (and optional facts) checked for one rule.
@@ -80,8 +82,10 @@ type ruleCase struct {
 	// want is the expected severity when the rule triggers; nil when the
 	// rule must not report anything.
 	want *Severity
-	// contains are substrings the reason must hold.
+	// contains are substrings the reason must hold, fix those the fix
+	// must hold.
 	contains []string
+	fix      []string
 }
 
 func sev(s Severity) *Severity { return &s }
@@ -120,6 +124,11 @@ func runRuleCases(t *testing.T, rule string, cases []ruleCase) {
 			for _, s := range tc.contains {
 				if !strings.Contains(f.Reason, s) {
 					t.Errorf("reason lacks %q:\n%s", s, f.Reason)
+				}
+			}
+			for _, s := range tc.fix {
+				if !strings.Contains(f.Fix, s) {
+					t.Errorf("fix lacks %q:\n%s", s, f.Fix)
 				}
 			}
 		})

@@ -42,4 +42,10 @@ const (
 	RuleCKQuorum = "ckquorum"
 	// RuleMasterDisagreement: the Sentinels report different masters.
 	RuleMasterDisagreement = "master-disagreement"
+	// RuleCoordinatedFailoverUnsupported: the master or a replica is older
+	// than Redis 6.2 (no FAILOVER, no CLIENT PAUSE ... WRITE).
+	RuleCoordinatedFailoverUnsupported = "coordinated-failover-unsupported"
+	// RuleCoordinatedFailoverACL: the user Sentinel logs in as may not
+	// run, on the master or a replica, the commands a failover sends.
+	RuleCoordinatedFailoverACL = "coordinated-failover-acl"
 )

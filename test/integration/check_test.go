@@ -173,3 +173,88 @@ func TestCheckLiveFleet(t *testing.T) {
 		t.Errorf("text report (exit %d):\n%s", code, out)
 	}
 }
+
+// TestCheckLiveFailoverACL lints a fleet whose data nodes give Sentinel's
+// user (auth-user) the classic Sentinel ACL: on the master it lacks
+// +failover +client|pause +client|unpause, on one replica it has them, on
+// the other it lacks +acl|dryrun so check cannot verify. Then the fix
+// check prints is applied to the master. Nothing but ACL DRYRUN may reach
+// the failover commands.
+func TestCheckLiveFailoverACL(t *testing.T) {
+	classic := "sentinel-user on >s3cr3t allchannels +multi +slaveof +ping +exec +subscribe +config|rewrite +role +publish +info " +
+		"+client|setname +client|kill +script|kill"
+	user := func(rules string) []string { return append([]string{"--user"}, strings.Fields(rules)...) }
+	top := &topology{t: t, master: startRedis(t, user(classic+" +acl|dryrun")...)}
+	mport := fmt.Sprint(top.master.Port)
+	r1 := startRedis(t, append(user(classic+" +acl|dryrun +failover +client|pause +client|unpause"), "--replicaof", "127.0.0.1", mport)...)
+	r2 := startRedis(t, append(user(classic), "--replicaof", "127.0.0.1", mport)...)
+	top.replicas = append(top.replicas, r1, r2)
+	top.addGoSentinel(1, "sentinel auth-user mymaster sentinel-user\nsentinel auth-pass mymaster s3cr3t\n")
+	s := top.sentinels[0]
+	waitFor(t, 15*time.Second, "the sentinel to know 2 replicas", func() bool { return listLen(t, s.Port, "REPLICAS") == 2 })
+	sentinels := fmt.Sprintf("127.0.0.1:%d", s.Port)
+
+	// findings returns the coordinated-failover findings by rule and
+	// the instance address they name.
+	findings := func() map[string]string {
+		r := checkJSON(t, top.confs[0], "--sentinels", sentinels)
+		got := map[string]string{}
+		for _, f := range r.Findings {
+			if !strings.HasPrefix(f.Rule, "coordinated-failover-") {
+				continue
+			}
+			var addr string
+			for _, w := range strings.Fields(f.Reason) {
+				if strings.HasPrefix(w, "127.0.0.1:") {
+					addr = w
+					break
+				}
+			}
+			got[f.Rule+" "+addr] = f.Severity + ": " + f.Reason + "\nfix: " + f.Fix
+		}
+		return got
+	}
+	mAddr, r1Addr, r2Addr := "127.0.0.1:"+mport, fmt.Sprintf("127.0.0.1:%d", r1.Port), fmt.Sprintf("127.0.0.1:%d", r2.Port)
+	got := findings()
+	if len(got) != 2 {
+		t.Errorf("want 2 coordinated-failover findings, got %d: %v", len(got), got)
+	}
+	for key, want := range map[string][]string{
+		"coordinated-failover-acl " + mAddr: {"warning: the user Sentinel logs in to the master " + mAddr + " of mymaster as (sentinel-user) " +
+			"may not run failover, client|pause, client|unpause, as ACL DRYRUN reports",
+			"fix: Run `ACL SETUSER sentinel-user +failover +client|pause +client|unpause` on " + mAddr},
+		"coordinated-failover-acl " + r2Addr: {"info: whether the user Sentinel logs in to the replica " + r2Addr + " of mymaster as (sentinel-user)",
+			"could not be verified: ACL DRYRUN answered \"NOPERM", "+failover +client|pause +client|unpause +client|kill +config|rewrite +multi +exec"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(got[key], w) {
+				t.Errorf("%s: %q lacks %q", key, got[key], w)
+			}
+		}
+	}
+	if f, ok := got["coordinated-failover-acl "+r1Addr]; ok {
+		t.Errorf("replica with the failover ACL: %s", f)
+	}
+
+	// The printed fix works, and only DRYRUN named the failover commands.
+	ctx := context.Background()
+	m := client(t, top.master.Port)
+	if err := m.Do(ctx, "ACL", "SETUSER", "sentinel-user", "+failover", "+client|pause", "+client|unpause").Err(); err != nil {
+		t.Fatal(err)
+	}
+	got = findings()
+	if len(got) != 1 || got["coordinated-failover-acl "+r2Addr] == "" {
+		t.Errorf("after ACL SETUSER on the master: %v", got)
+	}
+	for _, p := range []int{top.master.Port, r1.Port, r2.Port} {
+		stats, err := client(t, p).Info(ctx, "commandstats").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []string{"cmdstat_failover:", "cmdstat_client|pause:", "cmdstat_client|unpause:"} {
+			if strings.Contains(stats, c) {
+				t.Errorf(":%d ran %s", p, strings.TrimSuffix(c, ":"))
+			}
+		}
+	}
+}

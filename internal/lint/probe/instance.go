@@ -7,13 +7,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/go-sentinel/go-sentinel/internal/lint"
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
 // instanceProber queries the master and replicas of one master with its
 // credentials and command renames.
 type instanceProber struct {
 	*prober
+	spec       monitor.MasterSpec
 	user, pass string
 	// renames maps an upper-case command name to its renamed form.
 	renames map[string]string
@@ -33,8 +37,8 @@ func (in *instanceProber) cmd(name string) string {
 	return name
 }
 
-// probe queries one instance: PING round trips, INFO and, for a master,
-// CONFIG GET min-replicas-*.
+// probe queries one instance: PING round trips, INFO, ACL DRYRUN of the
+// failover commands and, for a master, CONFIG GET min-replicas-*.
 func (in *instanceProber) probe(ctx context.Context, addr string, master bool) probed {
 	out := probed{Instance: lint.Instance{Addr: addr}}
 	c := in.client(addr, in.user, in.pass)
@@ -64,6 +68,12 @@ func (in *instanceProber) probe(ctx context.Context, addr string, master bool) p
 	out.MaxMemory = atoi64(info["maxmemory"])
 	out.TotalSystemMemory = atoi64(info["total_system_memory"])
 	out.OpsPerSec = atoi64(info["instantaneous_ops_per_sec"])
+	out.Version = info["redis_version"]
+	if v, ok := info["valkey_version"]; ok {
+		out.Version, out.Valkey = v, true
+	}
+	_, out.FailoverState = info["master_failover_state"]
+	out.FailoverACL = in.failoverACL(ctx, c)
 	if !master {
 		return out
 	}
@@ -78,6 +88,48 @@ func (in *instanceProber) probe(ctx context.Context, addr string, master bool) p
 		}
 	}
 	return out
+}
+
+// failoverACL asks the instance, with ACL DRYRUN, whether the user
+// Sentinel logs in as may run each of lint.FailoverCommands. DRYRUN only
+// checks the user's rules: none of the commands is run.
+func (in *instanceProber) failoverACL(ctx context.Context, c *redis.Client) lint.ACLCheck {
+	a := lint.ACLCheck{User: lint.SentinelUser(in.spec)}
+	seen := map[string]bool{}
+	for _, fc := range lint.FailoverCommands {
+		args := []any{in.cmd("ACL"), "DRYRUN", a.User}
+		for _, s := range fc.Argv(in.spec) {
+			args = append(args, s)
+		}
+		name := fc.ACLName(in.spec)
+		reply, err := c.Do(ctx, args...).Text()
+		var d lint.ACLDenial
+		switch {
+		case err == nil && reply == "OK":
+			continue
+		case err == nil:
+			// The reason the user may not run it, as a bulk string.
+			d = lint.ACLDenial{Command: name, Reason: reply}
+		case isRedisErr(err) && commandNotFound(err.Error()):
+			d = lint.ACLDenial{Command: name, Missing: true, Reason: err.Error()}
+		default:
+			// DRYRUN itself failed: unknown before 7.0, not permitted to
+			// this user, or the instance stopped answering.
+			return lint.ACLCheck{User: a.User, Unverified: errText(err)}
+		}
+		if !seen[name] {
+			seen[name] = true
+			a.Denied = append(a.Denied, d)
+		}
+	}
+	a.Verified = true
+	return a
+}
+
+// commandNotFound reports whether an ACL DRYRUN error says the server has
+// no such command: "ERR Command 'FAILOVER' not found".
+func commandNotFound(msg string) bool {
+	return strings.HasPrefix(msg, "ERR Command '") && strings.HasSuffix(msg, "' not found")
 }
 
 // parseInfo splits an INFO reply into its fields.

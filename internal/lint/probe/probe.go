@@ -2,8 +2,9 @@
 // Sentinels given on the command line about every master of a
 // configuration (SENTINEL MASTER, GET-MASTER-ADDR-BY-NAME, SENTINELS,
 // REPLICAS, CKQUORUM), then queries the master and replicas they report
-// (INFO, CONFIG GET min-replicas-*, PING round trips). It only reads: no
-// command it sends changes anything.
+// (INFO, CONFIG GET min-replicas-*, PING round trips, and ACL DRYRUN of
+// the commands a failover sends them). It only reads: no command it sends
+// changes anything, and DRYRUN runs none of the commands it is asked about.
 package probe
 
 import (
@@ -175,7 +176,7 @@ func (p *prober) master(ctx context.Context, m monitor.MasterSpec, ss []lint.Sen
 	for _, r := range m.RenameCommands {
 		renames[strings.ToUpper(r.Command)] = r.Renamed
 	}
-	in := &instanceProber{prober: p, user: m.AuthUser, pass: m.AuthPass, renames: renames}
+	in := &instanceProber{prober: p, spec: m, user: m.AuthUser, pass: m.AuthPass, renames: renames}
 	master := in.probe(ctx, masterAddr, true)
 	mf.Master = master.Instance
 	for _, a := range master.replicaAddrs {

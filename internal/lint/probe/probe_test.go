@@ -1,14 +1,19 @@
 package probe
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"net"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/lint"
 )
 
 func TestParseInfoAndReplicaLines(t *testing.T) {
@@ -42,5 +47,202 @@ func TestGatherUnreachable(t *testing.T) {
 	f := Gather(context.Background(), cfg, []string{addr}, Options{Timeout: time.Second})
 	if len(f.Sentinels) != 1 || !strings.Contains(f.Sentinels[0].Err, "refused") || len(f.Masters) != 0 {
 		t.Fatalf("got %+v", f)
+	}
+}
+
+// fakeServer answers RESP commands on a loopback port with reply(args), a
+// raw RESP reply, and records every command it got.
+type fakeServer struct {
+	addr string
+	mu   sync.Mutex
+	got  [][]string
+}
+
+func startFake(t *testing.T, reply func(args []string) string) *fakeServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeServer{addr: ln.Addr().String()}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer nc.Close()
+				rd := bufio.NewReader(nc)
+				for {
+					args, err := readCommand(rd)
+					if err != nil {
+						return
+					}
+					f.mu.Lock()
+					f.got = append(f.got, args)
+					f.mu.Unlock()
+					if _, err := io.WriteString(nc, reply(args)); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return f
+}
+
+// readCommand reads one RESP array of bulk strings.
+func readCommand(rd *bufio.Reader) ([]string, error) {
+	line, err := rd.ReadString('\n')
+	if err != nil {
+		return nil, err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "*")))
+	if err != nil {
+		return nil, err
+	}
+	args := make([]string, n)
+	for i := range args {
+		if line, err = rd.ReadString('\n'); err != nil {
+			return nil, err
+		}
+		l, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "$")))
+		if err != nil {
+			return nil, err
+		}
+		b := make([]byte, l+2)
+		if _, err := io.ReadFull(rd, b); err != nil {
+			return nil, err
+		}
+		args[i] = string(b[:l])
+	}
+	return args, nil
+}
+
+func bulk(s string) string { return "$" + strconv.Itoa(len(s)) + "\r\n" + s + "\r\n" }
+
+// dataNode is a fake data node: INFO says info, ACL DRYRUN (or its
+// rename MYACL) answers dryrun(the user, the command asked about), AUTH
+// and PING succeed and HELLO is unknown.
+func dataNode(info string, dryrun func(user string, cmd []string) string) func([]string) string {
+	return func(args []string) string {
+		switch strings.ToUpper(args[0]) {
+		case "HELLO":
+			return "-ERR unknown command 'HELLO'\r\n"
+		case "AUTH":
+			return "+OK\r\n"
+		case "PING":
+			return "+PONG\r\n"
+		case "INFO":
+			return bulk(info)
+		case "ACL", "MYACL":
+			if len(args) >= 4 && strings.EqualFold(args[1], "DRYRUN") {
+				return dryrun(args[2], args[3:])
+			}
+		}
+		return "-ERR unexpected\r\n"
+	}
+}
+
+// TestProbeFailoverFacts probes fake data nodes for the server version
+// and the ACL DRYRUN answers about the failover commands, and checks that
+// none of those commands is sent for real.
+func TestProbeFailoverFacts(t *testing.T) {
+	const info7 = "# Server\r\nredis_version:7.0.15\r\n\r\n# Replication\r\nrole:slave\r\nmaster_failover_state:no-failover\r\n"
+	noFailover := func(user string, cmd []string) string {
+		if strings.EqualFold(cmd[0], "FAILOVER") {
+			return bulk("This user has no permissions to run the 'failover' command")
+		}
+		return "+OK\r\n"
+	}
+	for _, tc := range []struct {
+		name    string
+		conf    string
+		info    string
+		dryrun  func(user string, cmd []string) string
+		version string
+		valkey  bool
+		state   bool
+		acl     lint.ACLCheck
+	}{
+		{name: "denied", conf: "sentinel auth-user m sentinel-user\nsentinel auth-pass m pw\n", info: info7, dryrun: noFailover,
+			version: "7.0.15", state: true, acl: lint.ACLCheck{User: "sentinel-user", Verified: true,
+				Denied: []lint.ACLDenial{{Command: "failover", Reason: "This user has no permissions to run the 'failover' command"}}}},
+		{name: "allowed, renamed", conf: "sentinel rename-command m ACL MYACL\nsentinel rename-command m CLIENT MYCLIENT\n", info: info7,
+			dryrun: func(user string, cmd []string) string {
+				if user != "default" || strings.EqualFold(cmd[0], "CLIENT") {
+					return "-ERR Command 'CLIENT' not found\r\n"
+				}
+				return "+OK\r\n"
+			},
+			version: "7.0.15", state: true, acl: lint.ACLCheck{User: "default", Verified: true}},
+		{name: "missing", conf: "", info: info7,
+			dryrun: func(user string, cmd []string) string {
+				if strings.EqualFold(cmd[0], "CONFIG") {
+					return "-ERR Command 'CONFIG' not found\r\n"
+				}
+				return "+OK\r\n"
+			},
+			version: "7.0.15", state: true, acl: lint.ACLCheck{User: "default", Verified: true,
+				Denied: []lint.ACLDenial{{Command: "config|rewrite", Missing: true, Reason: "ERR Command 'CONFIG' not found"}}}},
+		{name: "6.2: no DRYRUN", info: "redis_version:6.2.14\r\nmaster_failover_state:no-failover\r\n",
+			dryrun: func(string, []string) string {
+				return "-ERR Unknown subcommand or wrong number of arguments for 'DRYRUN'. Try ACL HELP.\r\n"
+			},
+			version: "6.2.14", state: true, acl: lint.ACLCheck{User: "default",
+				Unverified: "ERR Unknown subcommand or wrong number of arguments for 'DRYRUN'. Try ACL HELP."}},
+		{name: "valkey, no permission for DRYRUN", info: "redis_version:7.2.4\r\nvalkey_version:8.0.1\r\nmaster_failover_state:no-failover\r\n",
+			dryrun: func(string, []string) string {
+				return "-NOPERM User sentinel has no permissions to run the 'acl|dryrun' command\r\n"
+			},
+			version: "8.0.1", valkey: true, state: true, acl: lint.ACLCheck{User: "default",
+				Unverified: "NOPERM User sentinel has no permissions to run the 'acl|dryrun' command"}},
+		{name: "5.0", info: "redis_version:5.0.14\r\nrole:slave\r\n",
+			dryrun:  func(string, []string) string { return "-ERR unknown command `ACL`\r\n" },
+			version: "5.0.14", acl: lint.ACLCheck{User: "default", Unverified: "ERR unknown command `ACL`"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := startFake(t, dataNode(tc.info, tc.dryrun))
+			cfg, err := config.Parse("/s.conf", []byte("sentinel monitor m 127.0.0.1 6379 2\n"+tc.conf), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := cfg.Sentinel.Masters[0]
+			renames := map[string]string{}
+			for _, r := range m.RenameCommands {
+				renames[strings.ToUpper(r.Command)] = r.Renamed
+			}
+			in := &instanceProber{prober: &prober{opts: Options{Timeout: time.Second, Pings: 1}}, spec: m,
+				user: m.AuthUser, pass: m.AuthPass, renames: renames}
+			got := in.probe(context.Background(), fake.addr, false)
+			if got.Err != "" {
+				t.Fatalf("probe: %s", got.Err)
+			}
+			if got.Version != tc.version || got.Valkey != tc.valkey || got.FailoverState != tc.state {
+				t.Errorf("version %q valkey %v failover state %v", got.Version, got.Valkey, got.FailoverState)
+			}
+			if !reflect.DeepEqual(got.FailoverACL, tc.acl) {
+				t.Errorf("ACL check\n got %+v\nwant %+v", got.FailoverACL, tc.acl)
+			}
+			fake.mu.Lock()
+			defer fake.mu.Unlock()
+			for _, args := range fake.got {
+				switch strings.ToUpper(args[0]) {
+				case "HELLO", "AUTH", "PING", "INFO", "ACL", "MYACL":
+				default:
+					t.Errorf("sent %q", args)
+				}
+				if a := strings.ToUpper(args[0]); (a == "ACL" || a == "MYACL") && !strings.EqualFold(args[1], "DRYRUN") {
+					t.Errorf("sent %q", args)
+				}
+			}
+		})
 	}
 }
