@@ -69,6 +69,9 @@ type Cluster struct {
 	conns    []*conn // open connections, in id order
 	nextConn uint64
 
+	nextEntry uint64 // ids of the writes applied, 0 until the first
+	replGen   uint64 // the replication run that is current
+
 	blocked map[[2]string]bool // from → to packets are held (stalled)
 
 	events []EventRecord

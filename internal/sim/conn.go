@@ -62,8 +62,7 @@ type conn struct {
 	// Server side.
 	channel    string // what the pub/sub link subscribes to
 	subscribed bool
-	multi      bool
-	multiQ     [][]string
+	session    // a Redis server's state of the connection
 }
 
 // target is the endpoint name of the other side ("" if nothing listens).

@@ -72,6 +72,9 @@ type Server struct {
 	// SyncDelay is how long a replica's link stays down after SLAVEOF
 	// host port (the time a full sync takes); 0 brings it up at once.
 	SyncDelay time.Duration
+	// ReplLag is how long a write applied by its master takes to reach
+	// a replica whose link is up; 0 applies it right after.
+	ReplLag time.Duration
 
 	crashed       bool
 	startedAt     time.Time
@@ -79,6 +82,8 @@ type Server struct {
 	linkEverUp    bool
 	linkDownSince time.Time
 	syncStart     time.Time // last SlaveOf, for SyncDelay
+
+	data dataset // the writes it applied
 }
 
 // Crashed reports whether the server is down.
@@ -133,6 +138,7 @@ func (s *Server) SlaveOf(a monitor.Addr) {
 	s.linkDownSince = time.Time{}
 	s.syncStart = s.c.now
 	s.c.tracef(s.Name, "replicaof %s:%d", a.Host, a.Port)
+	s.c.kickReplication()
 }
 
 // SlaveOfNoOne makes the server a master, as `SLAVEOF NO ONE` does.
@@ -144,6 +150,7 @@ func (s *Server) SlaveOfNoOne() {
 	s.MasterAddr = monitor.Addr{}
 	s.replID = monitor.GenerateID(s.c.rnd)
 	s.c.tracef(s.Name, "replicaof no one")
+	s.c.kickReplication()
 }
 
 // replLinkUp reports whether a replica's link to its master is up: the
