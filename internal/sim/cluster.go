@@ -69,6 +69,9 @@ type Cluster struct {
 	conns    []*conn // open connections, in id order
 	nextConn uint64
 
+	clients     []*Client     // simulated Redis clients, in creation order
+	clientConns []*clientConn // their open connections, in opening order
+
 	nextEntry uint64 // ids of the writes applied, 0 until the first
 	replGen   uint64 // the replication run that is current
 

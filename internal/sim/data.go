@@ -35,7 +35,7 @@ type dataset struct {
 }
 
 // writeCommands are the modelled commands with Redis's write flag: a
-// read-only replica refuses them.
+// read-only replica refuses them and a write pause holds them.
 var writeCommands = map[string]bool{"INCR": true, "SET": true}
 
 // ReadOnlyError is the error text of a write sent to a read-only replica.

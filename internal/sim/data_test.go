@@ -4,8 +4,9 @@ import (
 	"testing"
 )
 
-// TestDataCommands drives the writes and the transactions of the
-// modelled Redis command by command, on a master and on its replica.
+// TestDataCommands drives the writes, CLIENT PAUSE's arguments and the
+// transactions of the modelled Redis command by command, on a master and
+// on its replica.
 func TestDataCommands(t *testing.T) {
 	t.Parallel()
 	c := New(t, Options{Seed: 1})
@@ -35,6 +36,11 @@ func TestDataCommands(t *testing.T) {
 		{onM, []string{"INCR", "k"}, "+QUEUED"},
 		{onM, []string{"SET", "t", "1"}, "+QUEUED"},
 		{onM, []string{"EXEC"}, "*[:3 +OK]"},
+		{onM, []string{"CLIENT", "PAUSE"}, "-ERR syntax error"},
+		{onM, []string{"CLIENT", "PAUSE", "x"}, "-ERR timeout is not an integer or out of range"},
+		{onM, []string{"CLIENT", "PAUSE", "-1"}, "-ERR timeout is negative"},
+		{onM, []string{"CLIENT", "PAUSE", "10", "READ"}, "-ERR CLIENT PAUSE mode must be WRITE or ALL"},
+		{onM, []string{"CLIENT", "UNPAUSE"}, "+OK"},
 	}
 	for i, tt := range tests {
 		s := tt.on.toSrv

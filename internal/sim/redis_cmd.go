@@ -116,8 +116,13 @@ func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) m
 		}
 		return errReply("ERR unknown subcommand for 'config'")
 	case "CLIENT":
-		if len(args) == 4 && strings.EqualFold(args[1], "kill") && strings.EqualFold(args[2], "type") {
+		switch {
+		case len(args) == 4 && strings.EqualFold(args[1], "kill") && strings.EqualFold(args[2], "type"):
 			return intReply(int64(c.clientKill(s, ss, strings.ToLower(args[3]))))
+		case len(args) >= 2 && strings.EqualFold(args[1], "pause"):
+			return c.clientPauseCommand(s, args)
+		case len(args) == 2 && strings.EqualFold(args[1], "unpause"):
+			return c.clientUnpauseCommand(s)
 		}
 		return errReply("ERR syntax error")
 	case "INCR", "SET", "GET":
@@ -150,9 +155,10 @@ func (c *Cluster) publish(s *Server, channel, payload string) int {
 	return n
 }
 
-// clientKill closes the clients of s of one type (normal: command links,
-// pubsub: pub/sub links), except the one running the command, and returns
-// how many it closed.
+// clientKill closes the clients of s of one type (normal: command links
+// and Clients' connections, pubsub: pub/sub links), except the one
+// running the command, and returns how many it closed. What a killed
+// client had held by a pause is never executed.
 func (c *Cluster) clientKill(s *Server, self *session, typ string) int {
 	n := 0
 	for _, x := range c.connsSnapshot() {
@@ -162,6 +168,14 @@ func (c *Cluster) clientKill(s *Server, self *session, typ string) int {
 		if (typ == "normal" && x.kind == monitor.CmdLink) || (typ == "pubsub" && x.kind == monitor.PubSubLink) {
 			c.resetConn(x, "Server closed the connection")
 			n++
+		}
+	}
+	if typ == "normal" {
+		for _, x := range append([]*clientConn(nil), c.clientConns...) {
+			if x.srv == s && &x.session != self && x.up && !x.peerClosed {
+				c.resetClientConn(x, "Server closed the connection")
+				n++
+			}
 		}
 	}
 	c.tracef(s.Name, "client kill type %s: %d", typ, n)

@@ -77,13 +77,16 @@ type Server struct {
 	ReplLag time.Duration
 
 	crashed       bool
+	life          int // bumps at every boot, to drop the timers of a past life
 	startedAt     time.Time
 	replID        string
 	linkEverUp    bool
 	linkDownSince time.Time
 	syncStart     time.Time // last SlaveOf, for SyncDelay
 
-	data dataset // the writes it applied
+	data    dataset     // the writes it applied
+	pause   clientPause // CLIENT PAUSE's
+	blocked []*session  // connections with held commands, in blocking order
 }
 
 // Crashed reports whether the server is down.
@@ -121,6 +124,8 @@ func (c *Cluster) AddReplica(name string, addr monitor.Addr, master *Server) *Se
 // boot starts a new life of the server: new run id and replication id.
 func (s *Server) boot() {
 	s.crashed = false
+	s.life++
+	s.pause, s.blocked = clientPause{}, nil
 	s.startedAt = s.c.now
 	s.RunID = monitor.GenerateID(s.c.rnd)
 	s.replID = monitor.GenerateID(s.c.rnd)
