@@ -74,6 +74,7 @@ type Cluster struct {
 
 	nextEntry uint64 // ids of the writes applied, 0 until the first
 	replGen   uint64 // the replication run that is current
+	nextFo    uint64 // ids of the FAILOVERs started
 
 	blocked map[[2]string]bool // from → to packets are held (stalled)
 

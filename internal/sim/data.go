@@ -210,6 +210,9 @@ func (c *Cluster) replicate(gen uint64) {
 		if t, behind := c.catchUp(r, m); behind {
 			soon(t)
 		}
+		if m.fo.state == foWaitSync {
+			c.updateFailover(m)
+		}
 	}
 	if !next.IsZero() {
 		c.replGen++

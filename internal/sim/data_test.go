@@ -41,6 +41,8 @@ func TestDataCommands(t *testing.T) {
 		{onM, []string{"CLIENT", "PAUSE", "-1"}, "-ERR timeout is negative"},
 		{onM, []string{"CLIENT", "PAUSE", "10", "READ"}, "-ERR CLIENT PAUSE mode must be WRITE or ALL"},
 		{onM, []string{"CLIENT", "UNPAUSE"}, "+OK"},
+		{onM, []string{"FAILOVER", "TIMEOUT", "x"}, "-ERR value is not an integer or out of range"},
+		{onM, []string{"FAILOVER", "TO", "10.0.1.2"}, "-ERR syntax error"},
 	}
 	for i, tt := range tests {
 		s := tt.on.toSrv

@@ -37,19 +37,27 @@ type clientPause struct {
 	end time.Time
 }
 
-// pausedFor returns what s holds now: CLIENT PAUSE's pause, until its
-// deadline.
+// pausedFor returns what s holds now: the stricter of CLIENT PAUSE's
+// pause (until its deadline) and the write pause of its own failover.
 func (s *Server) pausedFor() pauseType {
+	p := pauseOff
 	if s.pause.typ != pauseOff && s.c.now.Before(s.pause.end) {
-		return s.pause.typ
+		p = s.pause.typ
 	}
-	return pauseOff
+	if s.foPause && p < pauseWrite {
+		p = pauseWrite
+	}
+	return p
 }
 
 // pauseLevel returns the strictest pause s has set, CLIENT PAUSE's
 // counted until it is lifted (at its deadline or by CLIENT UNPAUSE).
 func (s *Server) pauseLevel() pauseType {
-	return s.pause.typ
+	p := s.pause.typ
+	if s.foPause && p < pauseWrite {
+		p = pauseWrite
+	}
+	return p
 }
 
 // liftPause changes the pauses of s with lift and, as Redis 7.0 does,

@@ -92,6 +92,9 @@ func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) m
 		if len(args) != 3 {
 			return errWrongArgs(args[0])
 		}
+		if s.fo.state != foNone {
+			return errReply("ERR REPLICAOF not allowed while failing over.")
+		}
 		if strings.EqualFold(args[1], "no") && strings.EqualFold(args[2], "one") {
 			if s.IgnoreSlaveOfNoOne {
 				c.tracef(s.Name, "ignores replicaof no one")
@@ -125,6 +128,8 @@ func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) m
 			return c.clientUnpauseCommand(s)
 		}
 		return errReply("ERR syntax error")
+	case "FAILOVER":
+		return c.failoverCommand(s, args)
 	case "INCR", "SET", "GET":
 		return c.dataCommand(s, cmd, args)
 	case "SCRIPT":

@@ -15,17 +15,19 @@ import (
 
 // TestServerTranscripts runs the transcripts in testdata/server: each
 // drives modelled Redis servers with commands sent as clients send them
-// (no Sentinel), to pin the server model down: CLIENT PAUSE, writes,
-// replication and what it keeps or throws away. The format is
+// (no Sentinel), to pin the server model down: CLIENT PAUSE, FAILOVER,
+// writes, replication and what it keeps or throws away. The format is
 // TestFleetTranscripts's. The commands:
 //
 //	servers [seed=N] NAME...          a fresh cluster: the first server is a master at
 //	                                  sim.ServerAddr(0), the others its replicas, in sync
-//	set SERVER KEY=VALUE...           lag=D sync-delay=D link-down=BOOL
+//	set SERVER KEY=VALUE...           lag=D sync-delay=D reject-psync=BOOL link-down=BOOL
 //	client NAME SERVER                a Client connected to SERVER
 //	send NAME WORD...                 the client sends one command (no reply awaited)
 //	run DURATION                      advance the clock; prints every reply the clients
 //	                                  received, `+T name: COMMAND -> REPLY`
+//	await SERVER STATE [DURATION]     run until the server's master_failover_state is
+//	                                  STATE (at most DURATION, 10s by default)
 //	pending NAME                      the client's commands not answered yet
 //	info SERVER...                    role, master, link, offset and failover state
 //	data SERVER...                    each server's writes and offset
@@ -84,6 +86,8 @@ func (m *model) run(f []string) []string {
 		m.want(f, 1)
 		c.Run(m.duration(args[0]))
 		return m.replies()
+	case "await":
+		return m.await(args)
 	case "pending":
 		m.want(f, 1)
 		return []string{fmt.Sprintf("%s: %d pending", args[0], m.client(args[0]).Pending())}
@@ -185,6 +189,8 @@ func (m *model) set(args []string) {
 			s.ReplLag = m.duration(v)
 		case "sync-delay":
 			s.SyncDelay = m.duration(v)
+		case "reject-psync":
+			s.RejectPSync = v == "true"
 		case "link-down":
 			s.LinkDown = v == "true"
 		default:
@@ -236,6 +242,21 @@ func (m *model) clientNames() []string {
 		out = append(out, cl.Name)
 	}
 	return out
+}
+
+// await runs until a server's failover state is the one named.
+func (m *model) await(args []string) []string {
+	if len(args) < 2 {
+		m.t.Fatalf("await: want SERVER STATE [DURATION]")
+	}
+	s, state, d := m.server(args[0]), args[1], 10*time.Second
+	if len(args) > 2 {
+		d = m.duration(args[2])
+	}
+	if !m.c.RunUntil(func() bool { return s.FailoverState() == state }, d) {
+		return append(m.replies(), fmt.Sprintf("%s still %s after %v", s.Name, s.FailoverState(), d))
+	}
+	return append(m.replies(), fmt.Sprintf("+%s %s %s", stamp(m.c.Elapsed()), s.Name, state))
 }
 
 // info renders the parts of a server's INFO the transcripts follow.
