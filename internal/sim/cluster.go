@@ -71,6 +71,7 @@ type Cluster struct {
 
 	clients     []*Client     // simulated Redis clients, in creation order
 	clientConns []*clientConn // their open connections, in opening order
+	writers     []*Writer
 
 	nextEntry uint64 // ids of the writes applied, 0 until the first
 	replGen   uint64 // the replication run that is current

@@ -26,7 +26,7 @@ func TestPausedMasterHoldsSentinelLinks(t *testing.T) {
 				return allNodes(c, func(n *Node) bool { return Field(masterKV(t, n), "link-pending-commands") != "0" })
 			}
 			if !c.RunUntil(held, 3*time.Second) {
-				c.Fatalf("no Sentinel has commands held by r0's pause")
+				c.Fatalf("not every Sentinel has commands held by r0's pause")
 			}
 			c.RunUntil(func() bool { return c.Now().After(end) }, 4*time.Second)
 			drained := func() bool {

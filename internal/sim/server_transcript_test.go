@@ -32,6 +32,10 @@ import (
 //	info SERVER...                    role, master, link, offset and failover state
 //	data SERVER...                    each server's writes and offset
 //	get SERVER KEY                    the key's value on that server
+//	writer NAME SERVER [every=D]      a direct Writer to SERVER
+//	stop NAME                         stop a Writer
+//	writes NAME                       a Writer's attempts, acknowledgements, and the
+//	                                  acknowledgements missing from the master
 //	crash/restart NAME, partition A,B | C,D, heal
 //	invariants                        "ok", or the simulator's broken invariant
 //
@@ -117,6 +121,14 @@ func (m *model) run(f []string) []string {
 			return []string{v}
 		}
 		return []string{"(nil)"}
+	case "writer":
+		return m.writer(args)
+	case "stop":
+		m.want(f, 1)
+		m.writerNamed(args[0]).Stop()
+	case "writes":
+		m.want(f, 1)
+		return m.writes(m.writerNamed(args[0]))
 	case "crash", "restart":
 		m.want(f, 1)
 		if cmd == "crash" {
@@ -235,11 +247,14 @@ func stamp(d time.Duration) string {
 	return fmt.Sprintf("%d.%03ds", int64(d/time.Second), int64(d%time.Second/time.Millisecond))
 }
 
-// clientNames returns the transcript's clients, in creation order.
+// clientNames returns the transcript's plain clients (not the writers'),
+// in creation order.
 func (m *model) clientNames() []string {
 	var out []string
 	for _, cl := range m.c.Clients() {
-		out = append(out, cl.Name)
+		if m.c.Writer(cl.Name) == nil {
+			out = append(out, cl.Name)
+		}
 	}
 	return out
 }
@@ -280,6 +295,43 @@ func (m *model) info(s *sim.Server) string {
 	return text
 }
 
+// writer adds a direct Writer.
+func (m *model) writer(args []string) []string {
+	if len(args) < 2 {
+		m.t.Fatalf("writer: want NAME SERVER [every=D]")
+	}
+	o := sim.WriterOptions{Server: args[1]}
+	for _, a := range args[2:] {
+		if v, ok := strings.CutPrefix(a, "every="); ok {
+			o.Every = m.duration(v)
+		}
+	}
+	m.c.AddWriter(args[0], o)
+	return nil
+}
+
+// writes summarises a Writer: attempts, acknowledgements by server, and
+// the acknowledged writes the master lacks.
+func (m *model) writes(w *sim.Writer) []string {
+	by := map[string]int{}
+	var order []string
+	for _, a := range w.Acked() {
+		if by[a.Server] == 0 {
+			order = append(order, a.Server)
+		}
+		by[a.Server]++
+	}
+	parts := []string{}
+	for _, s := range order {
+		parts = append(parts, fmt.Sprintf("%s %d", s, by[s]))
+	}
+	out := []string{fmt.Sprintf("%s: %d attempted, %d acknowledged (%s)", w.Name, w.Attempts(), len(w.Acked()), strings.Join(parts, ", "))}
+	if err := m.c.CheckNoLostWrites(w); err != nil {
+		return append(out, err.Error())
+	}
+	return append(out, "no acknowledged write lost")
+}
+
 func (m *model) want(f []string, n int) {
 	if len(f)-1 != n {
 		m.t.Fatalf("%s: want %d arguments", strings.Join(f, " "), n)
@@ -300,6 +352,14 @@ func (m *model) server(name string) *sim.Server {
 		m.t.Fatalf("no server %q", name)
 	}
 	return s
+}
+
+func (m *model) writerNamed(name string) *sim.Writer {
+	w := m.c.Writer(name)
+	if w == nil {
+		m.t.Fatalf("no writer %q", name)
+	}
+	return w
 }
 
 func (m *model) duration(s string) time.Duration {
