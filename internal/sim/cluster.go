@@ -69,6 +69,14 @@ type Cluster struct {
 	conns    []*conn // open connections, in id order
 	nextConn uint64
 
+	clients     []*Client     // simulated Redis clients, in creation order
+	clientConns []*clientConn // their open connections, in opening order
+	writers     []*Writer
+
+	nextEntry uint64 // ids of the writes applied, 0 until the first
+	replGen   uint64 // the replication run that is current
+	nextFo    uint64 // ids of the FAILOVERs started
+
 	blocked map[[2]string]bool // from → to packets are held (stalled)
 
 	events []EventRecord

@@ -62,8 +62,7 @@ type conn struct {
 	// Server side.
 	channel    string // what the pub/sub link subscribes to
 	subscribed bool
-	multi      bool
-	multiQ     [][]string
+	session    // a Redis server's state of the connection
 }
 
 // target is the endpoint name of the other side ("" if nothing listens).
@@ -182,23 +181,26 @@ func (c *Cluster) transmit(cn *conn, s monitor.Send) {
 		if cn.peerClosed {
 			return // the target is gone; its reset follows
 		}
-		var r monitor.Reply
+		tag := s.Tag
+		answer := func(r monitor.Reply) {
+			c.push(cn, downstream, fmt.Sprintf("#%d %s", tag, traceReply(r)), func() {
+				c.deliverReply(cn, tag, r)
+			})
+		}
 		switch {
 		case cn.toSrv != nil:
 			if cn.toSrv.crashed {
 				return
 			}
-			r = c.redisCommand(cn.toSrv, cn, args)
+			c.serve(cn.toSrv, &cn.session, args, answer)
 		case cn.toNode != nil:
 			if cn.toNode.crashed {
 				return
 			}
-			r = c.sentinelCommand(cn.toNode, args)
+			answer(c.sentinelCommand(cn.toNode, args))
+		default:
+			answer(monitor.Reply{})
 		}
-		tag := s.Tag
-		c.push(cn, downstream, fmt.Sprintf("#%d %s", tag, traceReply(r)), func() {
-			c.deliverReply(cn, tag, r)
-		})
 	})
 }
 
@@ -280,6 +282,7 @@ func (c *Cluster) dropConn(cn *conn) {
 	}
 	cn.dead = true
 	cn.subscribed = false
+	cn.session.close()
 	cn.outstanding = nil
 	cn.queued = nil
 	cn.pipes = [2]pipe{}
@@ -303,6 +306,7 @@ func (c *Cluster) resetConn(cn *conn, reason string) {
 	}
 	cn.peerClosed = true
 	cn.subscribed = false
+	cn.session.close()
 	if !cn.up {
 		return // the connect itself fails when it completes
 	}

@@ -15,6 +15,10 @@ func (c *Cluster) Crash(name string) {
 		return
 	}
 	s := c.Server(name)
+	if s == nil {
+		c.Fatalf("Crash: %q is neither a Sentinel node nor a server", name)
+		return
+	}
 	if s.crashed {
 		return
 	}
@@ -23,6 +27,11 @@ func (c *Cluster) Crash(name string) {
 	for _, cn := range c.connsSnapshot() {
 		if cn.toSrv == s {
 			c.resetConn(cn, "Connection reset by peer")
+		}
+	}
+	for _, cn := range append([]*clientConn(nil), c.clientConns...) {
+		if cn.srv == s {
+			c.resetClientConn(cn, "Connection reset by peer")
 		}
 	}
 }
@@ -38,6 +47,10 @@ func (c *Cluster) Restart(name string) {
 		return
 	}
 	s := c.Server(name)
+	if s == nil {
+		c.Fatalf("Restart: %q is neither a Sentinel node nor a server", name)
+		return
+	}
 	if !s.crashed {
 		c.Crash(name)
 	}

@@ -15,9 +15,29 @@
 // connections (nothing is lost, everything waits until Heal) and refuses
 // new ones.
 //
+// The modelled servers also carry data and coordinated failover, after
+// Redis 7.0: a master logs the writes (INCR, SET, MULTI/EXEC) it applies,
+// which advances its replication offset, and its replicas apply that log
+// ReplLag behind while their link is up (a replica repointed to a master
+// whose log does not extend its own resyncs to exactly that log); writes
+// to a replica are refused -READONLY. CLIENT PAUSE <ms> WRITE|ALL holds
+// the clients' writes (PUBLISH included) or all their commands, with what
+// each client sent after them, until CLIENT UNPAUSE or the deadline.
+// FAILOVER TO host port [TIMEOUT ms] [FORCE] pauses the writes, waits for
+// the target to catch up, hands the role over with PSYNC FAILOVER (which a
+// server with RejectPSync refuses, aborting) and reports its progress in
+// INFO's master_failover_state; FAILOVER ABORT ends it. Clients (AddClient)
+// send commands to servers as applications do, and Writers (AddWriter)
+// write continuously, to one server or to the master a Sentinel names,
+// recording which server acknowledged each write, so that a scenario can
+// tell which acknowledged writes the master lost (LostWrites,
+// CheckNoLostWrites). None of this runs until a scenario uses it: a
+// cluster that never writes keeps the offsets its scenario set.
+//
 // After every step the Cluster checks invariants (epochs never go back, one
 // vote per node, master and epoch, one elected leader per epoch, one master
 // address per config epoch, link pending counts match the commands in
-// flight, every Send gets exactly one reply or its link closes) and fails
-// the test with the seed and the trace when one breaks.
+// flight, every Send gets exactly one reply or its link closes, but for
+// the commands a paused server holds) and fails the test with the seed and
+// the trace when one breaks.
 package sim

@@ -35,7 +35,8 @@ func (c *Cluster) Block(from, to []string) {
 	c.tracef("--", "block [%s] -> [%s]", strings.Join(from, " "), strings.Join(to, " "))
 }
 
-// Isolate partitions one endpoint from every other.
+// Isolate partitions one endpoint from every other (Sentinel nodes,
+// servers and Clients).
 func (c *Cluster) Isolate(name string) {
 	var rest []string
 	for _, n := range c.nodes {
@@ -46,6 +47,11 @@ func (c *Cluster) Isolate(name string) {
 	for _, s := range c.servers {
 		if s.Name != name {
 			rest = append(rest, s.Name)
+		}
+	}
+	for _, cl := range c.clients {
+		if cl.Name != name {
+			rest = append(rest, cl.Name)
 		}
 	}
 	c.Partition([]string{name}, rest)
@@ -63,4 +69,5 @@ func (c *Cluster) Heal() {
 			}
 		}
 	}
+	c.healClients()
 }

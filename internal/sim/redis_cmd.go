@@ -8,44 +8,73 @@ import (
 )
 
 // redisCommand executes one command a Sentinel sent to a modelled Redis
-// server on cn and returns its reply. Inside MULTI, commands are queued
-// and run by EXEC.
+// server on cn and returns its reply, as execute does.
 func (c *Cluster) redisCommand(s *Server, cn *conn, args []string) monitor.Reply {
+	return c.execute(s, &cn.session, args)
+}
+
+// execute runs one command of the connection ss on s now and returns its
+// reply. Inside MULTI, commands are queued (a write that a read-only
+// replica refuses is answered -READONLY and makes EXEC abort, as in Redis)
+// and run by EXEC, whose writes form one entry of the data log.
+func (c *Cluster) execute(s *Server, ss *session, args []string) monitor.Reply {
 	cmd := strings.ToUpper(args[0])
-	if cn.multi && cmd != "EXEC" && cmd != "MULTI" && cmd != "DISCARD" {
-		cn.multiQ = append(cn.multiQ, args)
+	if ss.multi && cmd != "EXEC" && cmd != "MULTI" && cmd != "DISCARD" {
+		if writeCommands[cmd] && s.Role == RoleReplica {
+			ss.dirty = true
+			return errReply(ReadOnlyError)
+		}
+		ss.multiQ = append(ss.multiQ, args)
 		return status("QUEUED")
 	}
 	switch cmd {
 	case "MULTI":
-		if cn.multi {
+		if ss.multi {
 			return errReply("ERR MULTI calls can not be nested")
 		}
-		cn.multi = true
+		ss.multi = true
 		return status("OK")
 	case "DISCARD":
-		if !cn.multi {
+		if !ss.multi {
 			return errReply("ERR DISCARD without MULTI")
 		}
-		cn.multi, cn.multiQ = false, nil
+		ss.multi, ss.multiQ, ss.dirty = false, nil, false
 		return status("OK")
 	case "EXEC":
-		if !cn.multi {
+		if !ss.multi {
 			return errReply("ERR EXEC without MULTI")
 		}
-		q := cn.multiQ
-		cn.multi, cn.multiQ = false, nil
+		q, dirty := ss.multiQ, ss.dirty
+		ss.multi, ss.multiQ, ss.dirty = false, nil, false
+		if dirty {
+			return errReply("EXECABORT Transaction discarded because of previous errors.")
+		}
+		if s.Role == RoleReplica && writesIn(q) {
+			return errReply(ReadOnlyError)
+		}
+		s.data.inTxn = true
 		out := make([]monitor.Reply, 0, len(q))
 		for _, a := range q {
-			out = append(out, c.redisCommand(s, cn, a))
+			out = append(out, c.execute(s, ss, a))
 		}
+		c.commitTxn(s)
 		return arrayReply(out...)
 	}
-	return c.redisExec(s, cn, cmd, args)
+	return c.redisExec(s, ss, cmd, args)
 }
 
-// redisExec runs one command outside a transaction.
-func (c *Cluster) redisExec(s *Server, cn *conn, cmd string, args []string) monitor.Reply {
+// writesIn reports whether a transaction's queue holds a write.
+func writesIn(q [][]string) bool {
+	for _, a := range q {
+		if writeCommands[strings.ToUpper(a[0])] {
+			return true
+		}
+	}
+	return false
+}
+
+// redisExec runs one command outside a transaction (or as EXEC runs it).
+func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) monitor.Reply {
 	switch cmd {
 	case "PING":
 		if s.PingError != "" {
@@ -62,6 +91,9 @@ func (c *Cluster) redisExec(s *Server, cn *conn, cmd string, args []string) moni
 	case "SLAVEOF", "REPLICAOF":
 		if len(args) != 3 {
 			return errWrongArgs(args[0])
+		}
+		if s.fo.state != foNone {
+			return errReply("ERR REPLICAOF not allowed while failing over.")
 		}
 		if strings.EqualFold(args[1], "no") && strings.EqualFold(args[2], "one") {
 			if s.IgnoreSlaveOfNoOne {
@@ -87,10 +119,19 @@ func (c *Cluster) redisExec(s *Server, cn *conn, cmd string, args []string) moni
 		}
 		return errReply("ERR unknown subcommand for 'config'")
 	case "CLIENT":
-		if len(args) == 4 && strings.EqualFold(args[1], "kill") && strings.EqualFold(args[2], "type") {
-			return intReply(int64(c.clientKill(s, cn, strings.ToLower(args[3]))))
+		switch {
+		case len(args) == 4 && strings.EqualFold(args[1], "kill") && strings.EqualFold(args[2], "type"):
+			return intReply(int64(c.clientKill(s, ss, strings.ToLower(args[3]))))
+		case len(args) >= 2 && strings.EqualFold(args[1], "pause"):
+			return c.clientPauseCommand(s, args)
+		case len(args) == 2 && strings.EqualFold(args[1], "unpause"):
+			return c.clientUnpauseCommand(s)
 		}
 		return errReply("ERR syntax error")
+	case "FAILOVER":
+		return c.failoverCommand(s, args)
+	case "INCR", "SET", "GET":
+		return c.dataCommand(s, cmd, args)
 	case "SCRIPT":
 		return errReply("NOTBUSY No scripts in execution right now.")
 	}
@@ -119,18 +160,27 @@ func (c *Cluster) publish(s *Server, channel, payload string) int {
 	return n
 }
 
-// clientKill closes the clients of s of one type (normal: command links,
-// pubsub: pub/sub links), except the one running the command, and returns
-// how many it closed.
-func (c *Cluster) clientKill(s *Server, self *conn, typ string) int {
+// clientKill closes the clients of s of one type (normal: command links
+// and Clients' connections, pubsub: pub/sub links), except the one
+// running the command, and returns how many it closed. What a killed
+// client had held by a pause is never executed.
+func (c *Cluster) clientKill(s *Server, self *session, typ string) int {
 	n := 0
 	for _, x := range c.connsSnapshot() {
-		if x.toSrv != s || x == self || !x.up || x.peerClosed {
+		if x.toSrv != s || &x.session == self || !x.up || x.peerClosed {
 			continue
 		}
 		if (typ == "normal" && x.kind == monitor.CmdLink) || (typ == "pubsub" && x.kind == monitor.PubSubLink) {
 			c.resetConn(x, "Server closed the connection")
 			n++
+		}
+	}
+	if typ == "normal" {
+		for _, x := range append([]*clientConn(nil), c.clientConns...) {
+			if x.srv == s && &x.session != self && x.up && !x.peerClosed {
+				c.resetClientConn(x, "Server closed the connection")
+				n++
+			}
 		}
 	}
 	c.tracef(s.Name, "client kill type %s: %d", typ, n)

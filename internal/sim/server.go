@@ -72,13 +72,26 @@ type Server struct {
 	// SyncDelay is how long a replica's link stays down after SLAVEOF
 	// host port (the time a full sync takes); 0 brings it up at once.
 	SyncDelay time.Duration
+	// ReplLag is how long a write applied by its master takes to reach
+	// a replica whose link is up; 0 applies it right after.
+	ReplLag time.Duration
+	// RejectPSync makes the server refuse PSYNC, as `ACL SETUSER default
+	// -psync` does: a coordinated FAILOVER to it aborts.
+	RejectPSync bool
 
 	crashed       bool
+	life          int // bumps at every boot, to drop the timers of a past life
 	startedAt     time.Time
 	replID        string
 	linkEverUp    bool
 	linkDownSince time.Time
 	syncStart     time.Time // last SlaveOf, for SyncDelay
+
+	data    dataset     // the writes it applied
+	pause   clientPause // CLIENT PAUSE's
+	foPause bool        // its own write pause while it fails over
+	fo      failover    // the FAILOVER it runs
+	blocked []*session  // connections with held commands, in blocking order
 }
 
 // Crashed reports whether the server is down.
@@ -116,6 +129,8 @@ func (c *Cluster) AddReplica(name string, addr monitor.Addr, master *Server) *Se
 // boot starts a new life of the server: new run id and replication id.
 func (s *Server) boot() {
 	s.crashed = false
+	s.life++
+	s.pause, s.foPause, s.fo, s.blocked = clientPause{}, false, failover{}, nil
 	s.startedAt = s.c.now
 	s.RunID = monitor.GenerateID(s.c.rnd)
 	s.replID = monitor.GenerateID(s.c.rnd)
@@ -133,6 +148,7 @@ func (s *Server) SlaveOf(a monitor.Addr) {
 	s.linkDownSince = time.Time{}
 	s.syncStart = s.c.now
 	s.c.tracef(s.Name, "replicaof %s:%d", a.Host, a.Port)
+	s.c.kickReplication()
 }
 
 // SlaveOfNoOne makes the server a master, as `SLAVEOF NO ONE` does.
@@ -144,20 +160,24 @@ func (s *Server) SlaveOfNoOne() {
 	s.MasterAddr = monitor.Addr{}
 	s.replID = monitor.GenerateID(s.c.rnd)
 	s.c.tracef(s.Name, "replicaof no one")
+	s.c.kickReplication()
 }
 
 // replLinkUp reports whether a replica's link to its master is up: the
 // master server exists, is alive and can be reached both ways, and the
-// SyncDelay since the last SlaveOf has passed.
+// SyncDelay since the last SlaveOf has passed. While a server hands its
+// role over in a FAILOVER its own link is down (it is handshaking with the
+// target) and so are its replicas' (it refuses their SYNC).
 func (c *Cluster) replLinkUp(s *Server) bool {
-	if s.Role != RoleReplica || s.LinkDown || s.crashed {
+	if s.Role != RoleReplica || s.LinkDown || s.crashed || s.fo.state == foInProgress {
 		return false
 	}
 	if s.SyncDelay > 0 && c.now.Sub(s.syncStart) < s.SyncDelay {
 		return false
 	}
 	m := c.serverAt(s.MasterAddr)
-	return m != nil && m != s && !m.crashed && c.reachable(s.Name, m.Name) && c.reachable(m.Name, s.Name)
+	return m != nil && m != s && !m.crashed && c.reachable(s.Name, m.Name) && c.reachable(m.Name, s.Name) &&
+		m.fo.state != foInProgress
 }
 
 // connectedReplicas returns the servers replicating from s with their link
@@ -228,7 +248,7 @@ func (s *Server) Info() string {
 	for i, r := range reps {
 		line("slave%d:ip=%s,port=%d,state=online,offset=%d,lag=0", i, r.Addr.Host, r.Addr.Port, r.ReplOffset)
 	}
-	line("master_failover_state:no-failover")
+	line("master_failover_state:%s", s.fo.state)
 	line("master_replid:%s", s.replID)
 	line("master_replid2:0000000000000000000000000000000000000000")
 	line("master_repl_offset:%d", s.ReplOffset)
