@@ -40,6 +40,8 @@ type Metrics struct {
 	switches        *prometheus.CounterVec
 	phases          *prometheus.HistogramVec
 	durations       *prometheus.HistogramVec
+	coordinated     *prometheus.CounterVec
+	paused          *prometheus.HistogramVec
 
 	counters []prometheus.Collector
 }
@@ -82,8 +84,18 @@ func New(read ReadFunc) *Metrics {
 			Help:    "Duration of the failovers this Sentinel led, from the first timeline mark (sdown) to the switch.",
 			Buckets: PhaseBuckets,
 		}, []string{"master_name"}),
+		coordinated: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sentinel_coordinated_failovers_total",
+			Help: "Coordinated failovers (SENTINEL FAILOVER ... COORDINATED) this Sentinel led to the switch.",
+		}, []string{"master_name"}),
+		paused: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sentinel_failover_writes_paused_seconds",
+			Help:    "How long the failovers this Sentinel led kept the old master's writes paused (CLIENT PAUSE WRITE to the promotion), by kind (coordinated, plain).",
+			Buckets: PhaseBuckets,
+		}, []string{"master_name", "kind"}),
 	}
-	m.counters = []prometheus.Collector{m.events, m.started, m.completed, m.endedForTimeout, m.aborted, m.switches, m.phases, m.durations}
+	m.counters = []prometheus.Collector{m.events, m.started, m.completed, m.endedForTimeout, m.aborted, m.switches, m.phases, m.durations,
+		m.coordinated, m.paused}
 	return m
 }
 
@@ -118,8 +130,16 @@ func (m *Metrics) Observe(ev monitor.Event) {
 // last (which ends it) with its duration up to the next one.
 func (m *Metrics) observeTimeline(master string, tl monitor.Timeline) {
 	d := tl.Durations()
+	kind := "plain"
+	if tl.Coordinated {
+		kind = "coordinated"
+		m.coordinated.WithLabelValues(master).Inc()
+	}
 	for k := 0; k+1 < len(tl.Marks); k++ {
 		m.phases.WithLabelValues(master, string(tl.Marks[k].Phase)).Observe(d[k].Seconds())
+		if tl.Marks[k].Phase == monitor.PhasePaused {
+			m.paused.WithLabelValues(master, kind).Observe(d[k].Seconds())
+		}
 	}
 	if len(tl.Marks) > 1 {
 		m.durations.WithLabelValues(master).Observe(tl.Total().Seconds())

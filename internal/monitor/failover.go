@@ -53,6 +53,7 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 	s.startFailover(m, now)
 	if in.Coordinated {
 		m.flags |= flagCoordFailover
+		m.timeline.Coordinated = true
 		s.askOthers(m, now, true)
 	} else {
 		m.flags |= flagForceFailover

@@ -38,8 +38,10 @@ type Mark struct {
 // Sentinel saw, in order. Led reports whether this Sentinel led it
 // (otherwise it only followed a peer's hello).
 type Timeline struct {
-	Led   bool
-	Marks []Mark
+	Led bool
+	// Coordinated: the failover was SENTINEL FAILOVER ... COORDINATED.
+	Coordinated bool
+	Marks       []Mark
 }
 
 // Durations returns each phase's duration, up to the next mark.
