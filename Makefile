@@ -37,6 +37,14 @@ integration: build
 differential: deps build
 	DIFF_SCENARIOS=all $(GO) test -race -count=1 -timeout 20m -run '^TestDifferential$$' ./test/integration/
 
+# Coordinated failovers one after the other under a writing client, on
+# real redis-server processes: no acknowledged write may be lost
+# (make test runs 5 of them; this runs COORD_FAILOVERS, 20 by default).
+COORD_FAILOVERS ?= 20
+.PHONY: coordinated
+coordinated: deps build
+	COORD_FAILOVERS=$(COORD_FAILOVERS) $(GO) test -count=1 -timeout 10m -run '^TestCoordinatedFailoverLosesNoWrite$$' -v ./test/integration/ | grep -E '^(---|ok|FAIL)|coordinated_test'
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 

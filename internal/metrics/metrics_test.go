@@ -269,3 +269,28 @@ func BenchmarkScrape(b *testing.B) {
 		}
 	}
 }
+
+// TestCoordinatedAndPauseMetrics: a coordinated failover's timeline is
+// counted, and its paused phase observed as the time writes were paused.
+func TestCoordinatedAndPauseMetrics(t *testing.T) {
+	_, read := newCore(t)
+	m := New(read)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	tl := monitor.Timeline{Led: true, Coordinated: true, Marks: []monitor.Mark{
+		{Phase: monitor.PhaseStart, At: at(0)},
+		{Phase: monitor.PhaseElected, At: at(10)},
+		{Phase: monitor.PhaseSelected, At: at(20)},
+		{Phase: monitor.PhasePaused, At: at(30)},
+		{Phase: monitor.PhasePromoted, At: at(280)},
+		{Phase: monitor.PhaseSwitched, At: at(300)},
+	}}
+	plain := tl
+	plain.Coordinated = false
+	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m", Timeline: &tl})
+	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m", Timeline: &plain})
+	got := gather(t, m)
+	want(t, got, "sentinel_coordinated_failovers_total{master_name=m}", 1)
+	want(t, got, "sentinel_failover_writes_paused_seconds_count{kind=coordinated,master_name=m}", 1)
+	want(t, got, "sentinel_failover_writes_paused_seconds_sum{kind=coordinated,master_name=m}", 0.25)
+	want(t, got, "sentinel_failover_writes_paused_seconds_count{kind=plain,master_name=m}", 1)
+}
