@@ -43,7 +43,7 @@ differential: deps build
 COORD_FAILOVERS ?= 20
 .PHONY: coordinated
 coordinated: deps build
-	COORD_FAILOVERS=$(COORD_FAILOVERS) $(GO) test -count=1 -timeout 10m -run '^TestCoordinatedFailoverLosesNoWrite$$' -v ./test/integration/ | grep -E '^(---|ok|FAIL)|coordinated_test'
+	COORD_FAILOVERS=$(COORD_FAILOVERS) $(GO) test -count=1 -timeout 10m -run '^TestCoordinatedFailoverLosesNoWrite$$' -v ./test/integration/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
