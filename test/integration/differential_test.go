@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/go-sentinel/go-sentinel/test/integration/diffcanon"
 )
@@ -92,10 +95,25 @@ func failedOver(f *diffFleet) bool {
 
 // oldMasterConverted is the end state after the old master answers again
 // after a failover: every Sentinel saw it answer and then report the
-// replica role (after one of them sent +convert-to-slave).
+// replica role (after one of them sent +convert-to-slave), or, where the
+// leader demoted it before the switch (go-sentinel, docs/compatibility.md
+// hazard (c)), it replicates from the promoted one.
 func oldMasterConverted(f *diffFleet) bool {
 	return f.promoted() != nil && f.failoverIdle() && f.anyHas("+convert-to-slave", "slave", "m") &&
-		f.allHave("+role-change", "slave", "m")
+		(f.allHave("+role-change", "slave", "m") || f.oldMasterFollows())
+}
+
+// oldMasterFollows reports whether the old master reports the replica
+// role with the promoted instance as its master.
+func (f *diffFleet) oldMasterFollows() bool {
+	p := f.promoted()
+	if p == nil {
+		return false
+	}
+	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", f.master.Port), DialTimeout: time.Second, MaxRetries: -1})
+	defer c.Close()
+	info, err := c.Info(context.Background(), "replication").Result()
+	return err == nil && strings.Contains(info, "role:slave") && strings.Contains(info, fmt.Sprintf("master_port:%d\r\n", p.Port))
 }
 
 var diffScenarios = []diffScenario{
