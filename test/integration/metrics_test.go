@@ -280,7 +280,7 @@ func TestFailoverTimelineRedisFormat(t *testing.T) {
 		return client(t, s.p.Port).Do(context.Background(), "SENTINEL", "FAILOVER", "mymaster").Err() == nil
 	})
 	line := regexp.MustCompile(`(?m)^\d+:X \d\d \w{3} \d{4} \d\d:\d\d:\d\d\.\d{3} \* \+failover-timeline master mymaster 127\.0\.0\.1 ` +
-		strconv.Itoa(top.master.Port) + ` try-failover\+\d+\.\d{3}s .*selected\+\d+\.\d{3}s promoted\+\d+\.\d{3}s failover-end\+\d+\.\d{3}s switched total \d+\.\d{3}s$`)
+		strconv.Itoa(top.master.Port) + ` try-failover\+\d+\.\d{3}s .*selected\+\d+\.\d{3}s (paused\+\d+\.\d{3}s )?promoted\+\d+\.\d{3}s failover-end\+\d+\.\d{3}s switched total \d+\.\d{3}s$`)
 	waitFor(t, 30*time.Second, "the +failover-timeline line", func() bool { return line.MatchString(s.p.out.String()) })
 	m := mustScrape(t, s.metrics)
 	wantSample(t, "sentinel", m, `sentinel_failovers_started_total{master_name="mymaster"}`, 1)
