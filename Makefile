@@ -40,10 +40,15 @@ differential: deps build
 # Coordinated failovers one after the other under a writing client, on
 # real redis-server processes: no acknowledged write may be lost
 # (make test runs 5 of them; this runs COORD_FAILOVERS, 20 by default).
+# Then the simulator's campaign: COORD_SEEDS seeds of coordinated
+# failovers under Sentinel faults, no acknowledged write lost (make test
+# runs 20 seeds).
 COORD_FAILOVERS ?= 20
+COORD_SEEDS ?= 300
 .PHONY: coordinated
 coordinated: deps build
 	COORD_FAILOVERS=$(COORD_FAILOVERS) $(GO) test -count=1 -timeout 10m -run '^TestCoordinatedFailoverLosesNoWrite$$' -v ./test/integration/
+	COORD_SEEDS=$(COORD_SEEDS) $(GO) test -count=1 -timeout 20m -run '^TestCoordinatedCampaign$$' -v ./internal/sim
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -51,6 +51,10 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 	}
 	s.log(LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
 	s.startFailover(m, now)
+	// The new epoch is on disk before the reply, not only with the next
+	// tick's self-vote: a crash in between would take the epoch back
+	// (Redis flushes it only with the vote).
+	s.persist("failover")
 	if in.Coordinated {
 		m.flags |= flagCoordFailover
 		m.timeline.Coordinated = true
