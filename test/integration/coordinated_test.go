@@ -50,6 +50,31 @@ func waitInSync(t *testing.T, top *topology) {
 	}
 }
 
+// writingFleet starts a master with two replicas in sync, three
+// Sentinels of daemon ("go-sentinel" or "redis-sentinel") with quorum 2,
+// and a writer following them that has written; it returns the
+// Sentinels' ports too.
+func writingFleet(t *testing.T, daemon string) (*topology, []int, *writer) {
+	t.Helper()
+	top := startData(t, 2)
+	for i := 0; i < 3; i++ {
+		if daemon == "go-sentinel" {
+			top.addGoSentinel(2, "")
+		} else {
+			top.addRedisSentinel(2, "")
+		}
+	}
+	waitDiscovery(t, top)
+	waitInSync(t, top)
+	var ports []int
+	for _, s := range top.sentinels {
+		ports = append(ports, s.Port)
+	}
+	w := startWriter(t, ports)
+	waitFor(t, 10*time.Second, "the writer to write", func() bool { return w.acks() > 100 })
+	return top, ports, w
+}
+
 // waitSettled waits until every Sentinel has a live link to the master and
 // to every replica it lists (SENTINEL MASTER and REPLICAS flags without
 // "disconnected"): right after a switch a Sentinel reconnects to all of
@@ -100,18 +125,7 @@ func waitSwitched(t *testing.T, top *topology, old int) int {
 // only ever sees its connection closed (no -READONLY, no other error
 // reply), and every Sentinel switches each time.
 func TestCoordinatedFailoverLosesNoWrite(t *testing.T) {
-	top := startData(t, 2)
-	for i := 0; i < 3; i++ {
-		top.addGoSentinel(2, "")
-	}
-	waitDiscovery(t, top)
-	waitInSync(t, top)
-	var ports []int
-	for _, s := range top.sentinels {
-		ports = append(ports, s.Port)
-	}
-	w := startWriter(t, ports)
-	waitFor(t, 10*time.Second, "the writer to write", func() bool { return w.acks() > 100 })
+	top, ports, w := writingFleet(t, "go-sentinel")
 	master := top.master.Port
 	rounds := coordinatedRounds()
 	start := time.Now()
@@ -207,22 +221,7 @@ func TestCoordinatedFailoverMixedFleet(t *testing.T) {
 func TestPlainFailoverWrites(t *testing.T) {
 	for _, daemon := range []string{"go-sentinel", "redis-sentinel"} {
 		t.Run(daemon, func(t *testing.T) {
-			top := startData(t, 2)
-			for i := 0; i < 3; i++ {
-				if daemon == "go-sentinel" {
-					top.addGoSentinel(2, "")
-				} else {
-					top.addRedisSentinel(2, "")
-				}
-			}
-			waitDiscovery(t, top)
-			waitInSync(t, top)
-			var ports []int
-			for _, s := range top.sentinels {
-				ports = append(ports, s.Port)
-			}
-			w := startWriter(t, ports)
-			waitFor(t, 10*time.Second, "the writer to write", func() bool { return w.acks() > 100 })
+			top, ports, w := writingFleet(t, daemon)
 			master := top.master.Port
 			masters := []int{master}
 			for k := 0; k < 3; k++ {
