@@ -272,27 +272,13 @@ func (c *Cluster) dropClientConn(cn *clientConn) {
 // clientPush sends a packet on one half of a Client's connection, after a
 // random delay but never before the packets ahead of it.
 func (c *Cluster) clientPush(cn *clientConn, d direction, what string, fn func()) {
-	p := &cn.pipes[d]
-	ready := c.now.Add(c.latency())
-	if n := len(p.q); n > 0 && ready.Before(p.q[n-1].ready) {
-		ready = p.q[n-1].ready
-	}
-	p.q = append(p.q, packet{ready: ready, what: what, fn: fn})
-	c.clientWake(cn, d, p.q[0].ready)
+	c.clientWake(cn, d, c.enqueue(&cn.pipes[d], what, fn))
 }
 
 // clientWake schedules the delivery of a pipe's head packets at t (or
 // now).
 func (c *Cluster) clientWake(cn *clientConn, d direction, t time.Time) {
-	p := &cn.pipes[d]
-	if p.wake {
-		return
-	}
-	if t.Before(c.now) {
-		t = c.now
-	}
-	p.wake = true
-	c.sched.at(t, func() { c.clientRun(cn, d) })
+	c.arm(&cn.pipes[d], t, func() { c.clientRun(cn, d) })
 }
 
 // clientRun delivers the due packets of a pipe, unless the path is cut

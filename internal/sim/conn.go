@@ -214,21 +214,20 @@ func (c *Cluster) deliverReply(cn *conn, tag uint64, r monitor.Reply) {
 	c.step(cn.from, monitor.CommandReply{ID: cn.link, Tag: tag, Reply: r})
 }
 
-// push sends a packet on one half of cn, after a random delay but never
-// before the packets ahead of it.
-func (c *Cluster) push(cn *conn, d direction, what string, fn func()) {
-	p := &cn.pipes[d]
+// enqueue appends a packet to p, after a random delay but never before
+// the packets ahead of it, and returns when p's head packet is due.
+func (c *Cluster) enqueue(p *pipe, what string, fn func()) time.Time {
 	ready := c.now.Add(c.latency())
 	if n := len(p.q); n > 0 && ready.Before(p.q[n-1].ready) {
 		ready = p.q[n-1].ready
 	}
 	p.q = append(p.q, packet{ready: ready, what: what, fn: fn})
-	c.wakePipe(cn, d, p.q[0].ready)
+	return p.q[0].ready
 }
 
-// wakePipe schedules the delivery of a pipe's head packets at t (or now).
-func (c *Cluster) wakePipe(cn *conn, d direction, t time.Time) {
-	p := &cn.pipes[d]
+// arm schedules run, which delivers p's due packets, at t (or now),
+// unless a wake-up is scheduled already.
+func (c *Cluster) arm(p *pipe, t time.Time, run func()) {
 	if p.wake {
 		return
 	}
@@ -236,7 +235,18 @@ func (c *Cluster) wakePipe(cn *conn, d direction, t time.Time) {
 		t = c.now
 	}
 	p.wake = true
-	c.sched.at(t, func() { c.runPipe(cn, d) })
+	c.sched.at(t, run)
+}
+
+// push sends a packet on one half of cn, after a random delay but never
+// before the packets ahead of it.
+func (c *Cluster) push(cn *conn, d direction, what string, fn func()) {
+	c.wakePipe(cn, d, c.enqueue(&cn.pipes[d], what, fn))
+}
+
+// wakePipe schedules the delivery of a pipe's head packets at t (or now).
+func (c *Cluster) wakePipe(cn *conn, d direction, t time.Time) {
+	c.arm(&cn.pipes[d], t, func() { c.runPipe(cn, d) })
 }
 
 // runPipe delivers the packets of a pipe that are due, unless the path is
