@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -96,13 +95,7 @@ func followFailover(t *testing.T, kind string, env []string, argv ...string) tim
 	// The replicas finish their first sync (Redis delays it by
 	// repl-diskless-sync-delay) before the master dies, so the gap measures
 	// the failover and the new master holds the old master's writes.
-	for _, r := range top.replicas {
-		c := client(t, r.Port)
-		waitFor(t, 20*time.Second, fmt.Sprintf("replica :%d in sync", r.Port), func() bool {
-			info, err := c.Info(context.Background(), "replication").Result()
-			return err == nil && strings.Contains(info, "master_link_status:up")
-		})
-	}
+	waitInSync(t, top)
 
 	mark := len(scriptLines(p))
 	newMaster := waitFailover(t, top, logs)

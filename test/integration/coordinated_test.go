@@ -37,17 +37,28 @@ func failoverTo(t *testing.T, port int, coordinated bool) {
 	})
 }
 
-// waitInSync waits until every replica of top reports its link to the
-// master up (a replica still in its first sync cannot be handed over to).
+// waitInSync waits until every replica of top receives the master's
+// writes as they happen. A replica's "master_link_status:up" is not
+// enough: after a diskless first sync the master holds the replica's
+// stream back until the replica's first REPLCONF ACK (up to a second
+// later), and a master killed in that window takes every write it
+// acknowledged meanwhile with it. So the master writes a probe key and
+// each replica must have it.
 func waitInSync(t *testing.T, top *topology) {
 	t.Helper()
+	probe := fmt.Sprintf("in-sync-probe:%d", time.Now().UnixNano())
+	m := client(t, top.master.Port)
 	for _, r := range top.replicas {
-		r := r
+		rc := client(t, r.Port)
 		waitFor(t, 20*time.Second, "the replicas to be in sync", func() bool {
-			s, err := client(t, r.Port).Info(context.Background(), "replication").Result()
-			return err == nil && strings.Contains(s, "master_link_status:up")
+			if err := m.Set(context.Background(), probe, 1, 0).Err(); err != nil {
+				return false
+			}
+			n, err := rc.Exists(context.Background(), probe).Result()
+			return err == nil && n == 1
 		})
 	}
+	m.Del(context.Background(), probe)
 }
 
 // writingFleet starts a master with two replicas in sync, three
