@@ -107,13 +107,19 @@ bench-all: build bench-tool
 # test/integration/rel_soak_test.go; REL_SEED=<seed> replays a schedule).
 # Also flaps the master's link for a minute (TestRelFlappingLink, 20 s in
 # make test) and shows a quorum-1 minority failing over a healthy master
-# next to redis-sentinel (TestRelQuorumOneMinority). The Sentinels' logs
-# and configs are left in SOAK_ARTIFACTS.
+# next to redis-sentinel (TestRelQuorumOneMinority). Every lost write is
+# put in a class (killed master, stale replica promoted, master cut off,
+# other) and the table printed by class and fault. Then the fixed
+# schedule: the same faults applied to the guarded and the unguarded data
+# set at once, LOSS_ROUNDS times, on go-sentinel and on redis-sentinel
+# (TestRelLossSchedule). The Sentinels' logs and configs are left in
+# SOAK_ARTIFACTS.
 DURATION ?= 30m
+LOSS_ROUNDS ?= 1
 SOAK_ARTIFACTS ?= /tmp/go-sentinel-soak
 soak: build
-	REL_SOAK=$(DURATION) REL_FLAP=1m REL_LONG=1 REL_ARTIFACTS=$(SOAK_ARTIFACTS) $(GO) test -race -count=1 -timeout 0 \
-		-run '^(TestRelSoak|TestRelFlappingLink|TestRelQuorumOneMinority)$$' -v ./test/integration/
+	REL_SOAK=$(DURATION) REL_FLAP=1m REL_LONG=1 REL_ARTIFACTS=$(SOAK_ARTIFACTS) REL_LOSS_ROUNDS=$(LOSS_ROUNDS) $(GO) test -race -count=1 -timeout 0 \
+		-run '^(TestRelSoak|TestRelFlappingLink|TestRelQuorumOneMinority|TestRelLossSchedule)$$' -v ./test/integration/
 
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build

@@ -495,10 +495,11 @@ func (s *relSentinel) switches(name string) []string {
 	return out
 }
 
-// relWriter is a client that writes unique keys (SET <prefix>:<seq>) as
-// fast as its target answers, and remembers which writes were
-// acknowledged, by whom and when; the writes that fail are counted by
-// the error's first word (NOREPLICAS, READONLY, ...).
+// relWriter is a client that writes unique keys as fast as its target
+// answers (MSET <prefix>:<seq> <seq> <prefix>:last <seq>, so that a
+// node's <prefix>:last is the highest write it holds), and remembers
+// which writes were acknowledged, by whom and when; the writes that fail
+// are counted by the error's first word (NOREPLICAS, READONLY, ...).
 type relWriter struct {
 	prefix string
 	target func() string // where to write now; "" to wait
@@ -555,7 +556,7 @@ func (w *relWriter) run(ctx context.Context) {
 		seq := w.seq
 		w.mu.Unlock()
 		cctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		err := c.Set(cctx, fmt.Sprintf("%s:%d", w.prefix, seq), seq, 0).Err()
+		err := c.MSet(cctx, fmt.Sprintf("%s:%d", w.prefix, seq), seq, w.prefix+":last", seq).Err()
 		cancel()
 		w.mu.Lock()
 		if err == nil {
@@ -589,6 +590,13 @@ func (w *relWriter) ackedBy(addr string, from, to time.Time) int {
 		}
 	}
 	return n
+}
+
+// acks returns how many writes were acknowledged so far.
+func (w *relWriter) acks() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.acked)
 }
 
 // refusals returns the failed writes by error kind.

@@ -28,11 +28,13 @@ func relSoakFor(t *testing.T) time.Duration {
 	return d
 }
 
-// relFault is one fault the soak injects: apply does it, undo ends it.
+// relFault is one fault the soak injects: apply does it, undo ends it;
+// rec says what it touches, for the loss classifier.
 type relFault struct {
 	name  string
 	apply func()
 	undo  func()
+	rec   relFaultRec
 }
 
 // relEpochWatch polls every Sentinel and checks the epoch invariants as
@@ -227,27 +229,13 @@ func TestRelSoak(t *testing.T) {
 
 	// The writers, one per data set, on h1's side.
 	writers := map[*relGroup]*relWriter{}
+	ledgers := map[*relGroup]*relLedger{}
 	stops := []func(){}
 	for _, g := range f.groups {
-		g := g
-		var mu sync.Mutex
-		cur, at := "", time.Time{}
-		target := func() string {
-			mu.Lock()
-			defer mu.Unlock()
-			if cur != "" && time.Since(at) < time.Second {
-				return cur
-			}
-			for _, s := range f.sentinels {
-				if a := s.masterAddr(g.Name); a != "" {
-					cur, at = a, time.Now()
-					break
-				}
-			}
-			return cur
-		}
+		target := relFollowH1(f, g)
 		w, stop := startRelWriter(t, "soak-"+g.Name, target)
 		writers[g], stops = w, append(stops, stop)
+		ledgers[g] = newRelLedger(t, g, w)
 	}
 
 	watch := newRelEpochWatch(t, f)
@@ -286,7 +274,7 @@ func TestRelSoak(t *testing.T) {
 	}{
 		{"SIGKILL of a data node", func() relFault {
 			n := pickNode()
-			return relFault{"SIGKILL " + n.String(), n.kill, n.restart}
+			return relFault{"SIGKILL " + n.String(), n.kill, n.restart, relFaultRec{kind: relFaultKill, nodes: []string{n.Addr()}}}
 		}},
 		{"SIGKILL of a master", func() relFault {
 			g := f.groups[rng.Intn(len(f.groups))]
@@ -299,20 +287,21 @@ func TestRelSoak(t *testing.T) {
 			if n == nil {
 				n = g.nodes[0]
 			}
-			return relFault{"SIGKILL of the master " + n.String(), n.kill, n.restart}
+			return relFault{"SIGKILL of the master " + n.String(), n.kill, n.restart, relFaultRec{kind: relFaultKill, nodes: []string{n.Addr()}}}
 		}},
 		{"SIGKILL of a Sentinel", func() relFault {
 			s := pickSentinel()
-			return relFault{"SIGKILL " + s.String(), s.kill, s.restart}
+			return relFault{"SIGKILL " + s.String(), s.kill, s.restart, relFaultRec{kind: relFaultSentinel}}
 		}},
 		{"host cut off", func() relFault {
 			h := hosts[rng.Intn(len(hosts))]
-			return relFault{"cut off " + h.Name, h.cutOff, h.heal}
+			return relFault{"cut off " + h.Name, h.cutOff, h.heal, relFaultRec{kind: relFaultHostCut, hosts: []string{h.Name}}}
 		}},
 		{"two hosts cut apart", func() relFault {
 			i := rng.Intn(len(hosts))
 			a, b := hosts[i], hosts[(i+1+rng.Intn(len(hosts)-1))%len(hosts)]
-			return relFault{"cut " + a.Name + " from " + b.Name, func() { a.cutFrom(b) }, a.heal}
+			return relFault{"cut " + a.Name + " from " + b.Name, func() { a.cutFrom(b) }, a.heal,
+				relFaultRec{kind: relFaultCutApart, hosts: []string{a.Name, b.Name}}}
 		}},
 		{"Sentinel cut from its peers", func() relFault {
 			h := hosts[rng.Intn(len(hosts))]
@@ -322,15 +311,15 @@ func TestRelSoak(t *testing.T) {
 						h.cutPort(p, p.SentinelPort)
 					}
 				}
-			}, h.heal}
+			}, h.heal, relFaultRec{kind: relFaultSentinel}}
 		}},
 		{"SIGSTOP of a data node", func() relFault {
 			n := pickNode()
-			return relFault{"SIGSTOP " + n.String(), func() { relStop(n.p) }, func() { relCont(n.p) }}
+			return relFault{"SIGSTOP " + n.String(), func() { relStop(n.p) }, func() { relCont(n.p) }, relFaultRec{kind: relFaultStop, nodes: []string{n.Addr()}}}
 		}},
 		{"SIGSTOP of a Sentinel", func() relFault {
 			s := pickSentinel()
-			return relFault{"SIGSTOP " + s.String(), func() { relStop(s.p) }, func() { relCont(s.p) }}
+			return relFault{"SIGSTOP " + s.String(), func() { relStop(s.p) }, func() { relCont(s.p) }, relFaultRec{kind: relFaultSentinel}}
 		}},
 	}
 	injected := map[string]int{}
@@ -350,13 +339,18 @@ func TestRelSoak(t *testing.T) {
 				continue
 			}
 			used[fl.name] = true
+			fl.rec.label, fl.rec.name = k.label, fl.name
 			fs = append(fs, fl)
 			injected[k.label]++
 		}
 		hold := time.Duration(1000+rng.Intn(11000)) * time.Millisecond
 		var names []string
+		var ends []func()
 		for _, fl := range fs {
 			fl.apply()
+			for _, l := range ledgers {
+				ends = append(ends, l.begin(fl.rec))
+			}
 			names = append(names, fl.name)
 			faults++
 		}
@@ -365,6 +359,9 @@ func TestRelSoak(t *testing.T) {
 		time.Sleep(hold)
 		for i := len(fs) - 1; i >= 0; i-- {
 			fs[i].undo()
+		}
+		for _, end := range ends {
+			end()
 		}
 		time.Sleep(time.Duration(2000+rng.Intn(8000)) * time.Millisecond)
 	}
@@ -414,6 +411,13 @@ func TestRelSoak(t *testing.T) {
 		lost, acked := w.lost(t, finals[g])
 		if len(lost) > 0 {
 			t.Logf("SOAK %s: lost writes by the fault last injected when they were acknowledged: %s", g.Name, relAttribute(lost, windows))
+		}
+		ledgers[g].finish()
+		losses := ledgers[g].classify(lost)
+		t.Logf("SOAK %s: lost writes by class and fault:%s", g.Name, relLossTable(losses))
+		relLogTraces(t, g.Name, losses)
+		if n := relLossCount(losses, relLossStale); n > 0 {
+			t.Errorf("SOAK %s: %d writes lost because a replica with less data was promoted (class b, Sentinel's fault)", g.Name, n)
 		}
 		guard := "no guard"
 		if g.Extra != nil {

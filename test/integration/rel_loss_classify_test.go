@@ -1,0 +1,104 @@
+package integration
+
+import (
+	"testing"
+	"time"
+)
+
+// TestRelLossClassify checks the loss classifier on made-up histories:
+// each case is the samples of three nodes of one group (a on h1, b on
+// h2, c on h3), the faults, and one lost write with the class it must
+// get.
+func TestRelLossClassify(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	const a, b, c = "10.0.0.1:6379", "10.0.0.2:6379", "10.0.0.3:6379"
+	master := func(ms, last int) relSample { return relSample{at: at(ms), role: "master", last: last} }
+	replica := func(ms int, of string, last int) relSample {
+		return relSample{at: at(ms), role: "slave", master: of, last: last}
+	}
+	for _, tc := range []struct {
+		name    string
+		samples map[string][]relSample
+		faults  []*relFaultRec
+		lost    relAck
+		want    relLossClass
+	}{
+		{
+			name: "killed before the replicas had it",
+			samples: map[string][]relSample{
+				a: {master(0, 100), replica(5000, b, 99)},
+				b: {replica(0, a, 99), master(2000, 99)},
+				c: {replica(0, a, 99), replica(2500, b, 99)},
+			},
+			faults: []*relFaultRec{{kind: relFaultKill, label: "kill", nodes: []string{a}, from: at(10), to: at(4000)}},
+			lost:   relAck{seq: 100, addr: a, at: at(5)},
+			want:   relLossKilled,
+		},
+		{
+			name: "promoted the replica that lacked it while another had it",
+			samples: map[string][]relSample{
+				a: {master(0, 100), replica(5000, b, 99)},
+				b: {replica(0, a, 99), master(2000, 99)},
+				c: {replica(0, a, 99), replica(100, a, 100), replica(2500, b, 99)},
+			},
+			faults: []*relFaultRec{{kind: relFaultKill, label: "kill", nodes: []string{a}, from: at(10), to: at(4000)}},
+			lost:   relAck{seq: 100, addr: a, at: at(5)},
+			want:   relLossStale,
+		},
+		{
+			name: "the replica that had it was frozen at the promotion",
+			samples: map[string][]relSample{
+				a: {master(0, 100), replica(5000, b, 99)},
+				b: {replica(0, a, 99), master(2000, 99)},
+				c: {replica(0, a, 99), replica(100, a, 100)},
+			},
+			faults: []*relFaultRec{
+				{kind: relFaultKill, label: "kill", nodes: []string{a}, from: at(10), to: at(4000)},
+				{kind: relFaultStop, label: "stop", nodes: []string{c}, from: at(150), to: at(6000)},
+			},
+			lost: relAck{seq: 100, addr: a, at: at(5)},
+			want: relLossKilled,
+		},
+		{
+			name: "acknowledged by the isolated old master after the promotion",
+			samples: map[string][]relSample{
+				a: {master(0, 50), master(3000, 300), replica(9000, b, 60)},
+				b: {replica(0, a, 50), master(2000, 50), master(8000, 60)},
+				c: {replica(0, a, 50), replica(2500, b, 50)},
+			},
+			faults: []*relFaultRec{{kind: relFaultIsolate, label: "master cut off", nodes: []string{a}, from: at(100), to: at(8500)}},
+			lost:   relAck{seq: 200, addr: a, at: at(2500)},
+			want:   relLossCutOff,
+		},
+		{
+			name: "host cut off before the promotion",
+			samples: map[string][]relSample{
+				a: {master(0, 50), replica(9000, b, 60)},
+				b: {replica(0, a, 40), master(2000, 40)},
+				c: {replica(0, a, 40), replica(2500, b, 40)},
+			},
+			faults: []*relFaultRec{{kind: relFaultHostCut, label: "host cut off", hosts: []string{"h1"}, from: at(100), to: at(8500)}},
+			lost:   relAck{seq: 45, addr: a, at: at(500)},
+			want:   relLossCutOff,
+		},
+		{
+			name: "nothing explains it",
+			samples: map[string][]relSample{
+				a: {master(0, 50), replica(9000, b, 60)},
+				b: {replica(0, a, 40), master(2000, 40)},
+				c: {replica(0, a, 40), replica(2500, b, 40)},
+			},
+			lost: relAck{seq: 45, addr: a, at: at(500)},
+			want: relLossOther,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &relLedger{samples: tc.samples, faults: tc.faults, hostOf: map[string]string{a: "h1", b: "h2", c: "h3"}}
+			got := l.classifyOne(tc.lost)
+			if got.class != tc.want {
+				t.Errorf("class %v, want %v (fault %q, trace %s)", got.class, tc.want, got.fault, got.trace)
+			}
+		})
+	}
+}

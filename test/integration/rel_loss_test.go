@@ -1,0 +1,473 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// relFaultKind is what a fault of the soak did to the fleet; the loss
+// classifier reads it to tell which lost writes a fault explains.
+type relFaultKind int
+
+// The fault kinds. relFaultKill and relFaultStop end or freeze a data
+// node (nodes), relFaultIsolate cuts a data node's port off from every
+// other host (nodes), relFaultHostCut cuts hosts off from every other
+// host (hosts), relFaultCutApart cuts two hosts from each other (hosts)
+// and relFaultSentinel touches only Sentinels.
+const (
+	relFaultKill relFaultKind = iota
+	relFaultStop
+	relFaultIsolate
+	relFaultHostCut
+	relFaultCutApart
+	relFaultSentinel
+)
+
+// relFaultRec is one fault as the classifier sees it: its kind, label
+// (the schedule's name for its kind), the data nodes (addresses) or
+// hosts (names) it touched, and when it was in force.
+type relFaultRec struct {
+	kind     relFaultKind
+	label    string
+	name     string
+	nodes    []string
+	hosts    []string
+	from, to time.Time // to is zero while the fault is in force
+}
+
+// covers reports whether the fault was in force at t.
+func (f *relFaultRec) covers(t time.Time) bool {
+	return !t.Before(f.from) && (f.to.IsZero() || !t.After(f.to))
+}
+
+// touchesNode reports whether the fault killed, froze or isolated addr.
+func (f *relFaultRec) touchesNode(addr string) bool {
+	for _, n := range f.nodes {
+		if n == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// separates reports whether the fault cut the hosts a and b (names)
+// apart: one of them cut off, the two cut from each other, or the node
+// at addr (on a) isolated.
+func (f *relFaultRec) separates(a, b, addr string) bool {
+	switch f.kind {
+	case relFaultIsolate:
+		return f.touchesNode(addr)
+	case relFaultHostCut:
+		for _, h := range f.hosts {
+			if h == a || h == b {
+				return true
+			}
+		}
+	case relFaultCutApart:
+		return len(f.hosts) == 2 && ((f.hosts[0] == a && f.hosts[1] == b) || (f.hosts[0] == b && f.hosts[1] == a))
+	}
+	return false
+}
+
+// relSample is one look at a data node: its role, its master (replicas)
+// and the highest write of the writer it holds (relWriter's last key).
+type relSample struct {
+	at     time.Time
+	role   string
+	master string
+	last   int
+}
+
+// relLedger records, for one group and its writer, every data node's
+// role and highest write every 100 ms, and the faults injected, so that
+// each lost write can be put in one class at the end (classify). The
+// test process reaches every node whatever the partition (it is not in
+// any cut range), so a node that does not answer is killed or stopped.
+type relLedger struct {
+	t      *testing.T
+	g      *relGroup
+	w      *relWriter
+	hostOf map[string]string // node address → host name
+
+	mu      sync.Mutex
+	samples map[string][]relSample
+	faults  []*relFaultRec
+	stop    chan struct{}
+	done    sync.WaitGroup
+}
+
+// newRelLedger starts sampling g's nodes; it stops in t.Cleanup at the
+// latest.
+func newRelLedger(t *testing.T, g *relGroup, w *relWriter) *relLedger {
+	l := &relLedger{t: t, g: g, w: w, hostOf: map[string]string{}, samples: map[string][]relSample{}, stop: make(chan struct{})}
+	for _, n := range g.nodes {
+		n := n
+		l.hostOf[n.Addr()] = n.host.Name
+		l.done.Add(1)
+		go func() {
+			defer l.done.Done()
+			for {
+				select {
+				case <-l.stop:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+				if s, ok := l.sample(n.Addr()); ok {
+					l.mu.Lock()
+					l.samples[n.Addr()] = append(l.samples[n.Addr()], s)
+					l.mu.Unlock()
+				}
+			}
+		}()
+	}
+	t.Cleanup(l.finish)
+	return l
+}
+
+// sample reads ROLE and the writer's last key at addr.
+func (l *relLedger) sample(addr string) (relSample, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	p := relClient(l.t, addr).Pipeline()
+	role := p.Do(ctx, "ROLE")
+	last := p.Get(ctx, l.w.prefix+":last")
+	p.Exec(ctx)
+	at := time.Now()
+	r, err := role.Slice()
+	if err != nil || len(r) == 0 {
+		return relSample{}, false
+	}
+	s := relSample{at: at, role: fmt.Sprint(r[0])}
+	if s.role == "slave" && len(r) > 2 {
+		s.master = fmt.Sprintf("%v:%v", r[1], r[2])
+	}
+	s.last, _ = strconv.Atoi(last.Val())
+	return s, true
+}
+
+// finish stops the sampling.
+func (l *relLedger) finish() {
+	select {
+	case <-l.stop:
+	default:
+		close(l.stop)
+	}
+	l.done.Wait()
+}
+
+// begin records a fault coming into force now; end it with the
+// returned function.
+func (l *relLedger) begin(f relFaultRec) func() {
+	f.from = time.Now()
+	rec := &f
+	l.mu.Lock()
+	l.faults = append(l.faults, rec)
+	l.mu.Unlock()
+	return func() {
+		l.mu.Lock()
+		rec.to = time.Now()
+		l.mu.Unlock()
+	}
+}
+
+// relLossClass is the class of a lost acknowledged write.
+type relLossClass int
+
+// The classes of issue 18: relLossKilled (a), acknowledged by a master
+// that was killed or frozen before any replica had it (asynchronous
+// replication); relLossStale (b), a replica without it was promoted
+// while another replica that had it was reachable (Sentinel's fault);
+// relLossCutOff (c), acknowledged by a master cut off from the replica
+// that was promoted; relLossOther (d), anything else.
+const (
+	relLossKilled relLossClass = iota
+	relLossStale
+	relLossCutOff
+	relLossOther
+	relLossClasses
+)
+
+// String names the class as the README's table does.
+func (c relLossClass) String() string {
+	return [...]string{"(a) master killed or frozen before a replica had it", "(b) a replica with less data promoted",
+		"(c) old master cut off from the promoted replica", "(d) other"}[c]
+}
+
+// relLoss is one lost write, classified: the fault it is put on (the
+// fault's label, "no fault" when none explains it) and, for (b) and (d),
+// what the samples show.
+type relLoss struct {
+	ack   relAck
+	class relLossClass
+	fault string
+	trace string
+}
+
+// promotion returns the node whose history replaced m's after t, and
+// when it became master: the master m is first sampled following after
+// t (m demoted, or restarted as its replica), or else the first other
+// node sampled becoming master after t; "" when neither was sampled.
+func (l *relLedger) promotion(m string, t time.Time) (string, time.Time) {
+	for _, s := range l.samples[m] {
+		if s.at.After(t) && s.role == "slave" && s.master != "" && s.master != m {
+			return s.master, l.becameMaster(s.master, s.at)
+		}
+	}
+	var best string
+	var at time.Time
+	for addr := range l.samples {
+		if addr == m {
+			continue
+		}
+		if a := l.firstMasterAfter(addr, t); !a.IsZero() && (best == "" || a.Before(at)) {
+			best, at = addr, a
+		}
+	}
+	return best, at
+}
+
+// becameMaster returns when addr, master at before, was last sampled
+// turning master (its first master sample after a replica one); the
+// first sample's time when it always was.
+func (l *relLedger) becameMaster(addr string, before time.Time) time.Time {
+	var at time.Time
+	wasReplica := true
+	for _, s := range l.samples[addr] {
+		if s.at.After(before) {
+			break
+		}
+		if s.role == "master" && wasReplica {
+			at = s.at
+		}
+		wasReplica = s.role != "master"
+	}
+	return at
+}
+
+// firstMasterAfter returns when addr was first sampled turning master
+// (from a replica) after t; zero for never.
+func (l *relLedger) firstMasterAfter(addr string, t time.Time) time.Time {
+	wasReplica := false
+	for _, s := range l.samples[addr] {
+		if s.at.After(t) && s.role == "master" && wasReplica {
+			return s.at
+		}
+		wasReplica = s.role != "master"
+	}
+	return time.Time{}
+}
+
+// maxLast returns the highest write addr held in [from, to].
+func (l *relLedger) maxLast(addr string, from, to time.Time) int {
+	m := 0
+	for _, s := range l.samples[addr] {
+		if !s.at.Before(from) && !s.at.After(to) && s.last > m {
+			m = s.last
+		}
+	}
+	return m
+}
+
+// faultedAt reports the fault that killed, froze or isolated addr, or
+// cut its host off, at t; nil for none.
+func (l *relLedger) faultedAt(addr string, t time.Time) *relFaultRec {
+	for _, f := range l.faults {
+		if !f.covers(t) {
+			continue
+		}
+		if f.touchesNode(addr) || (f.kind == relFaultHostCut && f.separates(l.hostOf[addr], "", addr)) {
+			return f
+		}
+	}
+	return nil
+}
+
+// classify puts every lost write in one class. For a write s that
+// master m acknowledged at t: p is the replica promoted next after t
+// (the first other node sampled as master). (b) when another replica r
+// held s at a sample between t and p's promotion and was not killed,
+// frozen, isolated or cut off then; (c) when m was cut off from p while
+// it acknowledged s; (a) when m was killed or frozen within a second
+// after t (or before t: a frozen master resumes with its in-flight
+// replies); (d) otherwise.
+func (l *relLedger) classify(lost []relAck) []relLoss {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []relLoss
+	for _, a := range lost {
+		out = append(out, l.classifyOne(a))
+	}
+	return out
+}
+
+func (l *relLedger) classifyOne(a relAck) relLoss {
+	m := a.addr
+	p, pAt := l.promotion(m, a.at)
+	if p != "" {
+		for r := range l.samples {
+			if r == m || r == p {
+				continue
+			}
+			if have := l.maxLast(r, a.at, pAt); have >= a.seq && l.faultedAt(r, pAt) == nil {
+				return relLoss{ack: a, class: relLossStale, fault: l.label(a.at),
+					trace: fmt.Sprintf("%s promoted at %s holding %d while %s held %d", p, pAt.Format("15:04:05.000"),
+						l.maxLast(p, a.at, pAt), r, have)}
+			}
+		}
+		for _, f := range l.faults {
+			if f.covers(a.at) && f.separates(l.hostOf[m], l.hostOf[p], m) {
+				return relLoss{ack: a, class: relLossCutOff, fault: f.label}
+			}
+		}
+	}
+	for _, f := range l.faults {
+		if (f.kind == relFaultKill || f.kind == relFaultStop) && f.touchesNode(m) &&
+			!f.from.Before(a.at.Add(-50*time.Millisecond)) && f.from.Before(a.at.Add(time.Second)) {
+			return relLoss{ack: a, class: relLossKilled, fault: f.label}
+		}
+	}
+	return relLoss{ack: a, class: relLossOther, fault: l.label(a.at), trace: l.trace(a, p, pAt)}
+}
+
+// label is the label of the fault injected last before t (or up to a
+// second after it), "no fault" for none.
+func (l *relLedger) label(t time.Time) string {
+	name := "no fault"
+	for _, f := range l.faults {
+		if f.from.After(t.Add(time.Second)) {
+			break
+		}
+		name = f.label
+	}
+	return name
+}
+
+// trace describes an unexplained loss: the faults around it, the next
+// promotion and what each node held and was around then.
+func (l *relLedger) trace(a relAck, p string, pAt time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "write %d acknowledged by %s at %s;", a.seq, a.addr, a.at.Format("15:04:05.000"))
+	for _, f := range l.faults {
+		if f.from.After(a.at.Add(-15*time.Second)) && f.from.Before(a.at.Add(15*time.Second)) {
+			to := "still"
+			if !f.to.IsZero() {
+				to = f.to.Format("15:04:05.000")
+			}
+			fmt.Fprintf(&b, " fault %q %s-%s;", f.name, f.from.Format("15:04:05.000"), to)
+		}
+	}
+	if p == "" {
+		b.WriteString(" no promotion sampled after it;")
+	} else {
+		fmt.Fprintf(&b, " %s promoted at %s;", p, pAt.Format("15:04:05.000"))
+	}
+	var addrs []string
+	for addr := range l.samples {
+		addrs = append(addrs, addr)
+	}
+	sort.Strings(addrs)
+	for _, addr := range addrs {
+		var roles []string
+		prev := ""
+		for _, s := range l.samples[addr] {
+			if s.at.Before(a.at.Add(-2*time.Second)) || s.at.After(a.at.Add(20*time.Second)) {
+				continue
+			}
+			r := s.role
+			if s.master != "" {
+				r += " of " + s.master
+			}
+			if r != prev {
+				roles = append(roles, fmt.Sprintf("%s %s (holds %d)", s.at.Format("15:04:05.000"), r, s.last))
+				prev = r
+			}
+		}
+		fmt.Fprintf(&b, " %s: %s;", addr, strings.Join(roles, ", "))
+	}
+	return b.String()
+}
+
+// relLossTable sums classified losses by class and by fault, one line
+// per class with its faults, for the log and the README.
+func relLossTable(losses []relLoss) string {
+	var by [relLossClasses]map[string]int
+	var total [relLossClasses]int
+	for _, x := range losses {
+		if by[x.class] == nil {
+			by[x.class] = map[string]int{}
+		}
+		by[x.class][x.fault]++
+		total[x.class]++
+	}
+	var b strings.Builder
+	for c := relLossClass(0); c < relLossClasses; c++ {
+		var faults []string
+		for f, n := range by[c] {
+			faults = append(faults, fmt.Sprintf("%s: %d", f, n))
+		}
+		sort.Strings(faults)
+		fmt.Fprintf(&b, "\n  %-55s %6d", c, total[c])
+		if len(faults) > 0 {
+			fmt.Fprintf(&b, "  (%s)", strings.Join(faults, "; "))
+		}
+	}
+	return b.String()
+}
+
+// relLossCount returns how many losses are of class c.
+func relLossCount(losses []relLoss, c relLossClass) int {
+	n := 0
+	for _, x := range losses {
+		if x.class == c {
+			n++
+		}
+	}
+	return n
+}
+
+// relLogTraces logs the trace of the first few losses of classes (b)
+// and (d), one per distinct acknowledging master and second.
+func relLogTraces(t *testing.T, group string, losses []relLoss) {
+	seen := map[string]bool{}
+	n := 0
+	for _, x := range losses {
+		if x.trace == "" {
+			continue
+		}
+		key := x.ack.addr + x.ack.at.Truncate(time.Second).String()
+		if seen[key] || n >= 20 {
+			continue
+		}
+		seen[key] = true
+		n++
+		t.Logf("LOSS %s %s after %q: %s", group, x.class, x.fault, x.trace)
+	}
+}
+
+// relFollowH1 returns the target of a writer of g on h1's side: the
+// master the first Sentinel that answers names (h1's, then the next),
+// asked again at most once a second as a client library would.
+func relFollowH1(f *relFleet, g *relGroup) func() string {
+	var mu sync.Mutex
+	cur, at := "", time.Time{}
+	return func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if cur != "" && time.Since(at) < time.Second {
+			return cur
+		}
+		for _, s := range f.sentinels {
+			if a := s.masterAddr(g.Name); a != "" {
+				cur, at = a, time.Now()
+				break
+			}
+		}
+		return cur
+	}
+}
