@@ -11,10 +11,12 @@ import (
 
 // TestChaosCampaign is `make sim SEEDS=N`: N chaos seeds per fleet shape
 // (SIM_SEEDS, from SIM_FIRST_SEED, 1 by default), spread over GOMAXPROCS
-// workers. It prints each fleet's rate in seeds per second and fails
-// with the list of seeds that broke an invariant or did not converge;
-// each replays with TestChaos (see there). Skipped unless SIM_SEEDS is
-// set: the regular tests run TestChaos's few seeds instead.
+// workers. It prints each fleet's rate in seeds per second and the
+// coordinated failovers its seeds completed with the acknowledged writes
+// lost in them, and fails with the list of seeds that broke an invariant
+// or did not converge; each replays with TestChaos (see there). Skipped
+// unless SIM_SEEDS is set: the regular tests run TestChaos's few seeds
+// instead.
 func TestChaosCampaign(t *testing.T) {
 	n := envInt("SIM_SEEDS", 0)
 	if n == 0 {
@@ -24,10 +26,10 @@ func TestChaosCampaign(t *testing.T) {
 	workers := runtime.GOMAXPROCS(0)
 	for i, f := range chaosFleets {
 		start := time.Now()
-		failed := campaign(f, first, n, workers)
+		failed, h := campaign(f, first, n, workers)
 		d := time.Since(start)
-		t.Logf("fleet %d (%s): %d seeds in %v: %.1f seeds/s, %d failed", i, f.name, n, d.Round(time.Second),
-			float64(n)/d.Seconds(), len(failed))
+		t.Logf("fleet %d (%s): %d seeds in %v: %.1f seeds/s, %d failed; %d coordinated failovers completed, %d acknowledged writes lost in them",
+			i, f.name, n, d.Round(time.Second), float64(n)/d.Seconds(), len(failed), h.Completed, h.WritesLost)
 		for _, msg := range failed {
 			t.Errorf("fleet %d, %s (replay: SIM_CHAOS_FIRST=<seed> SIM_CHAOS_SEEDS=1 go test -run 'TestChaos/%d/' ./internal/sim)", i, msg, i)
 		}
@@ -36,19 +38,23 @@ func TestChaosCampaign(t *testing.T) {
 
 // campaign runs seeds [first, first+n) of f on workers goroutines and
 // returns "seed S: <first line of the failure>" for each failing seed,
-// in seed order.
-func campaign(f chaosFleet, first, n int64, workers int) []string {
+// in seed order, and the coordinated handovers of every seed, the
+// failing ones up to their failure.
+func campaign(f chaosFleet, first, n int64, workers int) ([]string, HandoverStats) {
 	seeds := make(chan int64)
 	results := make([]string, n)
+	stats := make([]HandoverStats, n)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for seed := range seeds {
-				if msg := runSeed(f, seed); msg != "" {
+				msg, h := runSeed(f, seed)
+				if msg != "" {
 					results[seed-first] = fmt.Sprintf("seed %d: %s", seed, msg)
 				}
+				stats[seed-first] = h
 			}
 		}()
 	}
@@ -58,20 +64,28 @@ func campaign(f chaosFleet, first, n int64, workers int) []string {
 	close(seeds)
 	wg.Wait()
 	var failed []string
-	for _, r := range results {
+	var total HandoverStats
+	for i, r := range results {
 		if r != "" {
 			failed = append(failed, r)
 		}
+		total.Completed += stats[i].Completed
+		total.WritesChecked += stats[i].WritesChecked
+		total.WritesLost += stats[i].WritesLost
 	}
-	return failed
+	return failed, total
 }
 
 // seedStop is what seedTB panics with to end one seed's run.
 type seedStop struct{}
 
 // seedTB is the TB of one campaign seed: the first failure ends the run
-// (like Fatalf ends a test) and is kept.
-type seedTB struct{ msg string }
+// (like Fatalf ends a test) and is kept, with the seed's cluster (set by
+// chaos) for its figures.
+type seedTB struct {
+	msg string
+	c   *Cluster
+}
 
 func (s *seedTB) Helper() {}
 func (s *seedTB) Fatalf(format string, args ...any) {
@@ -79,10 +93,14 @@ func (s *seedTB) Fatalf(format string, args ...any) {
 	panic(seedStop{})
 }
 
-// runSeed runs one seed and returns its failure, or "".
-func runSeed(f chaosFleet, seed int64) (msg string) {
+// runSeed runs one seed and returns its failure, or "", and its
+// coordinated handovers (up to the failure).
+func runSeed(f chaosFleet, seed int64) (msg string, h HandoverStats) {
 	tb := &seedTB{}
 	defer func() {
+		if tb.c != nil {
+			h = tb.c.Handovers()
+		}
 		if r := recover(); r != nil {
 			if _, ok := r.(seedStop); !ok {
 				msg = fmt.Sprintf("panic: %v", r)
@@ -92,5 +110,5 @@ func runSeed(f chaosFleet, seed int64) (msg string) {
 		}
 	}()
 	chaosRun(tb, seed, f)
-	return ""
+	return "", h
 }

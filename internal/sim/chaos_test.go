@@ -5,24 +5,42 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
-// chaos runs a random schedule of faults drawn from the cluster's seed:
-// crashes and restarts of Sentinels and servers, partitions, heals and
-// clock jumps, for the given virtual time; the invariants are checked
-// after every step (those reading the views after every third tick). Then everything is healed and restarted, and after a
-// quiet period every Sentinel must name the same master, which must be the
-// only server in the master role.
+// chaos runs a random schedule of faults drawn from the cluster's seed,
+// on a fleet whose replicas lag up to 50 ms behind, with a Writer "w"
+// following a random Sentinel's address of the master all along:
+// crashes and restarts of Sentinels and servers, partitions, heals,
+// clock jumps, kills of the master and SENTINEL FAILOVER <m> COORDINATED
+// sent to a random running Sentinel, for the given virtual time. The
+// invariants are checked after every step (those reading the views after
+// every third tick), among them the one of coordinated handovers: when
+// a server's FAILOVER TO completes, its target holds every write w had
+// acknowledged that the old master held (see checkHandovers; the other
+// faults may lose writes, and nothing checks those). Then everything is
+// healed and restarted, and after a quiet period every Sentinel must
+// name the same master, which must be the only server in the master
+// role.
 func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
-	_, campaign := t.(*seedTB)
+	tb, campaign := t.(*seedTB)
 	c := StandardWith(t, Options{Seed: seed, ViewCheckEvery: 3, NoTrace: campaign}, topo)
-	settle(t, c, topo.withDefaults().Replicas)
+	if campaign {
+		tb.c = c
+	}
 	rnd := c.Rand()
+	for _, s := range c.Servers()[1:] {
+		s.ReplLag = time.Duration(rnd.Intn(50)) * time.Millisecond
+	}
+	settle(t, c, topo.withDefaults().Replicas)
+	nodes := c.NodeNames()
+	c.AddWriter("w", WriterOptions{Sentinel: nodes[rnd.Intn(len(nodes))], Master: masterName})
 	names := append(c.NodeNames(), c.ServerNames()...)
 	end := c.Now().Add(d)
 	for c.Err() == nil && c.Now().Before(end) {
 		c.Run(time.Duration(1 + rnd.Int63n(int64(every))))
-		switch k := rnd.Intn(10); {
+		switch k := rnd.Intn(11); {
 		case k < 2:
 			c.Crash(names[rnd.Intn(len(names))])
 		case k < 4:
@@ -36,9 +54,11 @@ func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
 		case k < 8:
 			c.Heal()
 		case k < 9:
-			c.ClockJump(c.NodeNames()[rnd.Intn(len(c.Nodes()))], time.Duration(rnd.Intn(6000)-2000)*time.Millisecond)
-		default:
+			c.ClockJump(nodes[rnd.Intn(len(nodes))], time.Duration(rnd.Intn(6000)-2000)*time.Millisecond)
+		case k < 10:
 			c.KillMaster()
+		default:
+			coordinatedFailover(c)
 		}
 	}
 	c.Heal()
@@ -54,6 +74,23 @@ func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
 	}
 	c.Note("chaos over; healed and restarted everything")
 	return c
+}
+
+// coordinatedFailover sends SENTINEL FAILOVER <m> COORDINATED to a
+// random running Sentinel, if one runs. Its refusal (a failover already
+// running, no master that can hand over, no good replica) is no fault.
+func coordinatedFailover(c *Cluster) {
+	var running []string
+	for _, n := range c.Nodes() {
+		if !n.Crashed() {
+			running = append(running, n.Name)
+		}
+	}
+	if len(running) == 0 {
+		return
+	}
+	by := running[c.Rand().Intn(len(running))]
+	_, _ = c.Command(by, monitor.Failover{Name: masterName, Coordinated: true})
 }
 
 // converged reports whether every Sentinel names the single master-role
@@ -97,8 +134,8 @@ var chaosFleets = []chaosFleet{
 
 // chaosRun runs one seed of a fleet: 5 minutes of random faults with the
 // invariants checked all along, then healing and at most 5 minutes for
-// every Sentinel to name the one master.
-func chaosRun(t TB, seed int64, f chaosFleet) {
+// every Sentinel to name the one master. It returns the cluster.
+func chaosRun(t TB, seed int64, f chaosFleet) *Cluster {
 	c := chaos(t, seed, f.topo, f.every, 5*time.Minute)
 	if !c.RunUntil(func() bool { return converged(c) }, 5*time.Minute) {
 		var state string
@@ -111,12 +148,14 @@ func chaosRun(t TB, seed int64, f chaosFleet) {
 		}
 		c.Fatalf("no convergence 5 min after the chaos ended:%s", state)
 	}
+	return c
 }
 
 // TestChaos runs random fault schedules on both fleets:
 // SIM_CHAOS_SEEDS seeds (5 by default) from SIM_CHAOS_FIRST (500 by
-// default). A failing seed replays exactly with SIM_CHAOS_FIRST=<seed>
-// SIM_CHAOS_SEEDS=1 (add SIM_TRACE=all for the whole trace).
+// default), and logs each seed's coordinated handovers. A failing seed
+// replays exactly with SIM_CHAOS_FIRST=<seed> SIM_CHAOS_SEEDS=1 (add
+// SIM_TRACE=all for the whole trace).
 func TestChaos(t *testing.T) {
 	t.Parallel()
 	first, n := envInt("SIM_CHAOS_FIRST", 500), envInt("SIM_CHAOS_SEEDS", 5)
@@ -124,7 +163,9 @@ func TestChaos(t *testing.T) {
 		for seed := first; seed < first+n; seed++ {
 			t.Run(strconv.Itoa(i)+"/"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 				t.Parallel()
-				chaosRun(t, seed, f)
+				h := chaosRun(t, seed, f).Handovers()
+				t.Logf("%d coordinated failovers completed, %d acknowledged writes checked on their new masters, %d lost in them",
+					h.Completed, h.WritesChecked, h.WritesLost)
 			})
 		}
 	}

@@ -176,7 +176,8 @@ func (c *Cluster) RunUntil(cond func() bool, d time.Duration) bool {
 	return false
 }
 
-// afterStep runs the invariants on what the last step touched.
+// afterStep runs the invariants on what the last step touched, and on
+// the coordinated handovers it completed.
 func (c *Cluster) afterStep() {
 	touched := c.touched
 	c.touched = c.touched[:0]
@@ -188,6 +189,9 @@ func (c *Cluster) afterStep() {
 	}
 	if c.err == nil {
 		c.checkConns()
+	}
+	if c.err == nil && len(c.inv.handovers) > 0 {
+		c.checkHandovers()
 	}
 }
 

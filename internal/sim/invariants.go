@@ -28,6 +28,8 @@ type invariants struct {
 	promoted    map[epochKey]monitor.Addr      // (master, config epoch) → the replica promoted in it
 	promotedBy  map[epochKey]string            // who promoted it
 	persistedCE map[string]map[string]uint64   // node → master → highest config epoch it persisted
+	handovers   []handover                     // coordinated handovers of the current step, to check
+	handed      HandoverStats                  // the handovers checked so far
 }
 
 func newInvariants() invariants {
@@ -230,6 +232,67 @@ func (c *Cluster) checkViews(n *Node) {
 			c.fail("%s: link-pending-commands for %s:%d is %d but %d commands are unanswered on the wire",
 				n.Name, a.Host, a.Port, v, carried[a])
 			return
+		}
+	}
+}
+
+// handover is one coordinated handover a server completed: the old
+// master that ran FAILOVER TO and the target that promoted itself when
+// the old master's PSYNC FAILOVER reached it.
+type handover struct{ from, to *Server }
+
+// HandoverStats counts the coordinated handovers the servers of a
+// Cluster completed (each target that became master by a FAILOVER TO),
+// the acknowledged writes the invariant checked on their new masters
+// (a write once per handover), and those it found missing.
+type HandoverStats struct {
+	Completed     int
+	WritesChecked int
+	WritesLost    int
+}
+
+// Handovers returns the coordinated handovers completed so far and what
+// checking them found.
+func (c *Cluster) Handovers() HandoverStats { return c.inv.handed }
+
+// recordHandover notes that the target to has just promoted itself on
+// the PSYNC FAILOVER of from, for checkHandovers to check at the end of
+// the step.
+func (c *Cluster) recordHandover(from, to *Server) {
+	c.inv.handovers = append(c.inv.handovers, handover{from, to})
+}
+
+// checkHandovers is the invariant of coordinated failovers: a
+// coordinated handover loses no acknowledged write. At the end of the
+// step in which the target of a server's FAILOVER TO promoted itself,
+// every write a Writer had acknowledged by then (from the old master or
+// from an earlier one) that the old master still holds must be on the
+// target. A write the old master no longer holds was lost before the
+// handover, by another fault (a crash, a partition, a plain failover),
+// and is not the handover's to keep. FORCE handovers are checked too:
+// Sentinel never sends FORCE, and one that did could lose writes.
+func (c *Cluster) checkHandovers() {
+	pending := c.inv.handovers
+	c.inv.handovers = nil
+	for _, h := range pending {
+		c.inv.handed.Completed++
+		for _, w := range c.writers {
+			var lost []Ack
+			for _, a := range w.acks {
+				if _, held := h.from.data.kv[a.Key]; !held {
+					continue
+				}
+				c.inv.handed.WritesChecked++
+				if _, ok := h.to.data.kv[a.Key]; !ok {
+					lost = append(lost, a)
+				}
+			}
+			if len(lost) > 0 {
+				c.inv.handed.WritesLost += len(lost)
+				c.fail("coordinated handover from %s to %s lost %d acknowledged writes of %s that %s held: %s",
+					h.from.Name, h.to.Name, len(lost), w.Name, h.from.Name, c.ackList(lost))
+				return
+			}
 		}
 	}
 }

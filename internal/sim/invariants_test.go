@@ -57,6 +57,17 @@ func TestInvariantsCatchViolations(t *testing.T) {
 			c.Restart("s3")
 			c.Run(time.Second)
 		}, "config epoch 3 of m names two masters"},
+		{"a coordinated handover whose target misses acknowledged writes", func(c *Cluster) {
+			r0, r1 := c.Server("r0"), c.Server("r1")
+			r1.ReplLag = time.Hour
+			w := c.AddWriter("w", WriterOptions{Server: r0.Name})
+			c.Run(time.Second)
+			if len(w.Acked()) == 0 {
+				c.Fatalf("no write acknowledged")
+			}
+			c.recordHandover(r0, r1)
+			c.afterStep()
+		}, "coordinated handover from r0 to r1 lost"},
 		{"send on a closed link", func(c *Cluster) {
 			c.act(c.Node("s1"), monitor.Send{ID: 999, Tag: 1, Args: []string{"PING"}})
 		}, "Send on unknown or closed link 999"},

@@ -219,8 +219,10 @@ func (c *Cluster) handOver(s *Server) {
 
 // sendPSyncFailover has the PSYNC FAILOVER of s reach its target after d
 // (the connect and the handshake), where the target promotes itself or
-// refuses; its answer comes back one delay later. A target s cannot reach
-// is tried again after psyncRetry, the failover staying in progress.
+// refuses; its answer comes back one delay later. A target that promotes
+// itself completes the handover, which checkHandovers checks at the end
+// of the step. A target s cannot reach is tried again after psyncRetry,
+// the failover staying in progress.
 func (c *Cluster) sendPSyncFailover(s *Server, id uint64, d time.Duration) {
 	c.sched.at(c.now.Add(d), func() {
 		if s.crashed || s.fo.id != id || s.fo.state != foInProgress {
@@ -246,6 +248,7 @@ func (c *Cluster) sendPSyncFailover(s *Server, id uint64, d time.Duration) {
 			t.MasterAddr = monitor.Addr{}
 			t.replID = monitor.GenerateID(c.rnd)
 			c.tracef(t.Name, "replicaof no one (failover request from %s)", s.Name)
+			c.recordHandover(s, t)
 			c.kickReplication()
 		}
 		c.tracef(t.Name, "PSYNC FAILOVER from %s: %s", s.Name, reply)

@@ -249,8 +249,14 @@ func (c *Cluster) CheckNoLostWrites(w *Writer) error {
 	if n == 0 {
 		return nil
 	}
+	return fmt.Errorf("%w: %s: %d of %d acknowledged writes are not on the master %s: %s", ErrLostWrites, w.Name, n, len(w.acks), m.Name, c.ackList(lost))
+}
+
+// ackList names the first five of acks, who acknowledged them and when,
+// for an error message.
+func (c *Cluster) ackList(acks []Ack) string {
 	var b strings.Builder
-	for i, a := range lost {
+	for i, a := range acks {
 		if i == 5 {
 			fmt.Fprintf(&b, ", ...")
 			break
@@ -260,5 +266,5 @@ func (c *Cluster) CheckNoLostWrites(w *Writer) error {
 		}
 		fmt.Fprintf(&b, "%s (acknowledged by %s at +%v)", a.Key, a.Server, a.At.Sub(c.start).Round(time.Millisecond))
 	}
-	return fmt.Errorf("%w: %s: %d of %d acknowledged writes are not on the master %s: %s", ErrLostWrites, w.Name, n, len(w.acks), m.Name, b.String())
+	return b.String()
 }
