@@ -507,7 +507,16 @@ type relWriter struct {
 	mu      sync.Mutex
 	acked   []relAck
 	refused map[string]int
+	refusal []relRefusal // every failed write, in order
 	seq     int
+}
+
+// relRefusal is a failed write: the error's first word, who was asked,
+// when.
+type relRefusal struct {
+	kind string
+	addr string
+	at   time.Time
 }
 
 // relAck is an acknowledged write.
@@ -568,6 +577,7 @@ func (w *relWriter) run(ctx context.Context) {
 				kind = strings.Fields(re.Error())[0]
 			}
 			w.refused[kind]++
+			w.refusal = append(w.refusal, relRefusal{kind: kind, addr: addr, at: time.Now()})
 		}
 		w.mu.Unlock()
 		if err != nil {

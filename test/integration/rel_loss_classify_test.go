@@ -39,7 +39,7 @@ func TestRelLossClassify(t *testing.T) {
 			name: "promoted the replica that lacked it while another had it",
 			samples: map[string][]relSample{
 				a: {master(0, 100), replica(5000, b, 99)},
-				b: {replica(0, a, 99), master(2000, 99)},
+				b: {replica(0, a, 99), replica(1900, a, 99), master(2000, 99)},
 				c: {replica(0, a, 99), replica(100, a, 100), replica(2500, b, 99)},
 			},
 			faults: []*relFaultRec{{kind: relFaultKill, label: "kill", nodes: []string{a}, from: at(10), to: at(4000)}},
@@ -47,10 +47,21 @@ func TestRelLossClassify(t *testing.T) {
 			want:   relLossStale,
 		},
 		{
+			name: "the other replica got it only after the promotion (a frozen master resumed)",
+			samples: map[string][]relSample{
+				a: {master(0, 100), replica(5000, b, 99)},
+				b: {replica(0, a, 99), replica(1900, a, 99), master(2000, 99)},
+				c: {replica(0, a, 99), replica(1950, a, 100), replica(2500, b, 99)},
+			},
+			faults: []*relFaultRec{{kind: relFaultStop, label: "stop", nodes: []string{a}, from: at(10), to: at(1940)}},
+			lost:   relAck{seq: 100, addr: a, at: at(5)},
+			want:   relLossKilled,
+		},
+		{
 			name: "the replica that had it was frozen at the promotion",
 			samples: map[string][]relSample{
 				a: {master(0, 100), replica(5000, b, 99)},
-				b: {replica(0, a, 99), master(2000, 99)},
+				b: {replica(0, a, 99), replica(1900, a, 99), master(2000, 99)},
 				c: {replica(0, a, 99), replica(100, a, 100)},
 			},
 			faults: []*relFaultRec{

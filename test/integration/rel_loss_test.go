@@ -206,61 +206,73 @@ type relLoss struct {
 	ack   relAck
 	class relLossClass
 	fault string
+	rec   *relFaultRec // the fault of classes (a) and (c)
 	trace string
 }
 
-// promotion returns the node whose history replaced m's after t, and
-// when it became master: the master m is first sampled following after
-// t (m demoted, or restarted as its replica), or else the first other
-// node sampled becoming master after t; "" when neither was sampled.
-func (l *relLedger) promotion(m string, t time.Time) (string, time.Time) {
+// relPromotion is a promotion as the samples show it: the node, the
+// last sample that showed it a replica (before the promotion) and the
+// first that showed it master (after it).
+type relPromotion struct {
+	addr         string
+	replicaUntil time.Time
+	masterAt     time.Time
+}
+
+// promotion returns the promotion whose history replaced m's after t:
+// that of the master m is first sampled following after t (m demoted, or
+// restarted as its replica), or else the first other node sampled
+// becoming master after t; addr "" when neither was sampled.
+func (l *relLedger) promotion(m string, t time.Time) relPromotion {
 	for _, s := range l.samples[m] {
 		if s.at.After(t) && s.role == "slave" && s.master != "" && s.master != m {
-			return s.master, l.becameMaster(s.master, s.at)
+			return l.becameMaster(s.master, s.at)
 		}
 	}
-	var best string
-	var at time.Time
+	var best relPromotion
 	for addr := range l.samples {
 		if addr == m {
 			continue
 		}
-		if a := l.firstMasterAfter(addr, t); !a.IsZero() && (best == "" || a.Before(at)) {
-			best, at = addr, a
+		if p := l.firstMasterAfter(addr, t); p.addr != "" && (best.addr == "" || p.masterAt.Before(best.masterAt)) {
+			best = p
 		}
 	}
-	return best, at
+	return best
 }
 
-// becameMaster returns when addr, master at before, was last sampled
-// turning master (its first master sample after a replica one); the
-// first sample's time when it always was.
-func (l *relLedger) becameMaster(addr string, before time.Time) time.Time {
-	var at time.Time
-	wasReplica := true
+// becameMaster returns addr's last promotion sampled before before
+// (addr was master then); one at its first sample when it always was.
+func (l *relLedger) becameMaster(addr string, before time.Time) relPromotion {
+	p := relPromotion{addr: addr}
+	wasReplica, lastReplica := true, time.Time{}
 	for _, s := range l.samples[addr] {
 		if s.at.After(before) {
 			break
 		}
 		if s.role == "master" && wasReplica {
-			at = s.at
+			p.masterAt, p.replicaUntil = s.at, lastReplica
 		}
-		wasReplica = s.role != "master"
+		if wasReplica = s.role != "master"; wasReplica {
+			lastReplica = s.at
+		}
 	}
-	return at
+	return p
 }
 
-// firstMasterAfter returns when addr was first sampled turning master
-// (from a replica) after t; zero for never.
-func (l *relLedger) firstMasterAfter(addr string, t time.Time) time.Time {
-	wasReplica := false
+// firstMasterAfter returns addr's first promotion sampled after t; addr
+// "" for none.
+func (l *relLedger) firstMasterAfter(addr string, t time.Time) relPromotion {
+	wasReplica, lastReplica := false, time.Time{}
 	for _, s := range l.samples[addr] {
 		if s.at.After(t) && s.role == "master" && wasReplica {
-			return s.at
+			return relPromotion{addr: addr, replicaUntil: lastReplica, masterAt: s.at}
 		}
-		wasReplica = s.role != "master"
+		if wasReplica = s.role != "master"; wasReplica {
+			lastReplica = s.at
+		}
 	}
-	return time.Time{}
+	return relPromotion{}
 }
 
 // maxLast returns the highest write addr held in [from, to].
@@ -308,31 +320,54 @@ func (l *relLedger) classify(lost []relAck) []relLoss {
 
 func (l *relLedger) classifyOne(a relAck) relLoss {
 	m := a.addr
-	p, pAt := l.promotion(m, a.at)
-	if p != "" {
+	p := l.promotion(m, a.at)
+	if p.addr != "" {
+		// Another replica proves it held the write only by a sample taken
+		// while p was still a replica: the promotion came after it.
 		for r := range l.samples {
-			if r == m || r == p {
+			if r == m || r == p.addr || !p.replicaUntil.After(a.at) {
 				continue
 			}
-			if have := l.maxLast(r, a.at, pAt); have >= a.seq && l.faultedAt(r, pAt) == nil {
+			if have := l.maxLast(r, a.at, p.replicaUntil); have >= a.seq && l.faultedAt(r, p.masterAt) == nil {
 				return relLoss{ack: a, class: relLossStale, fault: l.label(a.at),
-					trace: fmt.Sprintf("%s promoted at %s holding %d while %s held %d", p, pAt.Format("15:04:05.000"),
-						l.maxLast(p, a.at, pAt), r, have)}
+					trace: fmt.Sprintf("%s promoted between %s and %s holding %d while %s held %d", p.addr,
+						p.replicaUntil.Format("15:04:05.000"), p.masterAt.Format("15:04:05.000"),
+						l.maxLast(p.addr, a.at, p.masterAt), r, have)}
 			}
 		}
 		for _, f := range l.faults {
-			if f.covers(a.at) && f.separates(l.hostOf[m], l.hostOf[p], m) {
-				return relLoss{ack: a, class: relLossCutOff, fault: f.label}
+			if f.covers(a.at) && f.separates(l.hostOf[m], l.hostOf[p.addr], m) {
+				return relLoss{ack: a, class: relLossCutOff, fault: f.label, rec: f}
 			}
 		}
 	}
 	for _, f := range l.faults {
 		if (f.kind == relFaultKill || f.kind == relFaultStop) && f.touchesNode(m) &&
 			!f.from.Before(a.at.Add(-50*time.Millisecond)) && f.from.Before(a.at.Add(time.Second)) {
-			return relLoss{ack: a, class: relLossKilled, fault: f.label}
+			return relLoss{ack: a, class: relLossKilled, fault: f.label, rec: f}
 		}
 	}
-	return relLoss{ack: a, class: relLossOther, fault: l.label(a.at), trace: l.trace(a, p, pAt)}
+	cause := "untraced"
+	switch {
+	case p.addr != "" && p.masterAt.Before(a.at):
+		cause = "a stale master (resumed or restarted) acknowledged it after " + p.addr + "'s promotion, before its own demotion"
+	case p.addr != "" && l.wasPromoted(m, a.at):
+		cause = "acknowledged by a promoted replica that another promotion (" + p.addr + ") superseded"
+	}
+	return relLoss{ack: a, class: relLossOther, fault: l.label(a.at), trace: cause + ": " + l.trace(a, p.addr, p.masterAt)}
+}
+
+// wasPromoted reports whether m had been sampled as a replica before
+// it was master at t (it was promoted by a failover).
+func (l *relLedger) wasPromoted(m string, t time.Time) bool {
+	replica := false
+	for _, s := range l.samples[m] {
+		if s.at.After(t) {
+			break
+		}
+		replica = s.role != "master"
+	}
+	return !replica && len(l.samples[m]) > 0 && l.samples[m][0].role != "master"
 }
 
 // label is the label of the fault injected last before t (or up to a
@@ -470,4 +505,82 @@ func relFollowH1(f *relFleet, g *relGroup) func() string {
 		}
 		return cur
 	}
+}
+
+// relCut is what one cut of a master did to a group's writes: the writes
+// lost to it (class c), when the first and last of them were
+// acknowledged, when the isolated master first refused a write with
+// NOREPLICAS (the guard biting) and when the writer first wrote to
+// another master (it moved), each as an offset from the cut; a negative
+// offset means never.
+type relCut struct {
+	rec                    *relFaultRec
+	master                 string
+	lost                   int
+	first, last, guard, mv time.Duration
+}
+
+// String prints the cut for the log and the README.
+func (c relCut) String() string {
+	off := func(d time.Duration) string {
+		if d < 0 {
+			return "never"
+		}
+		return fmt.Sprintf("+%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%s at %s: %d lost (acknowledged %s to %s after the cut); NOREPLICAS from %s; the writer on another master from %s",
+		c.rec.name, c.rec.from.Format("15:04:05.000"), c.lost, off(c.first), off(c.last), off(c.guard), off(c.mv))
+}
+
+// relCuts returns, for every fault that cut g's master off (relFaultIsolate
+// or relFaultHostCut of the node that was master then), what it did to
+// w's writes, given the classified losses.
+func relCuts(l *relLedger, w *relWriter, losses []relLoss) []relCut {
+	l.mu.Lock()
+	faults := append([]*relFaultRec(nil), l.faults...)
+	l.mu.Unlock()
+	w.mu.Lock()
+	acked := append([]relAck(nil), w.acked...)
+	refusals := append([]relRefusal(nil), w.refusal...)
+	w.mu.Unlock()
+	var cuts []relCut
+	for _, f := range faults {
+		if f.kind != relFaultIsolate && f.kind != relFaultHostCut {
+			continue
+		}
+		c := relCut{rec: f, first: -1, last: -1, guard: -1, mv: -1}
+		for _, a := range acked { // the master the writer was writing to at the cut
+			if a.at.After(f.from) {
+				break
+			}
+			c.master = a.addr
+		}
+		if c.master == "" || !(f.touchesNode(c.master) || (f.kind == relFaultHostCut && f.separates(l.hostOf[c.master], "", c.master))) {
+			continue
+		}
+		for _, x := range losses {
+			if x.rec == f && x.class == relLossCutOff {
+				d := x.ack.at.Sub(f.from)
+				if c.lost == 0 {
+					c.first = d
+				}
+				c.lost++
+				c.last = max(c.last, d)
+			}
+		}
+		for _, r := range refusals {
+			if r.at.After(f.from) && r.addr == c.master && r.kind == "NOREPLICAS" {
+				c.guard = r.at.Sub(f.from)
+				break
+			}
+		}
+		for _, a := range acked {
+			if a.at.After(f.from) && a.addr != c.master {
+				c.mv = a.at.Sub(f.from)
+				break
+			}
+		}
+		cuts = append(cuts, c)
+	}
+	return cuts
 }

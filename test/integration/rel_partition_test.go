@@ -92,7 +92,7 @@ func relMasterIsolated(t *testing.T, name string, extra []string) {
 	lost, acked := w.lost(t, final)
 	afterCut := w.ackedBy(old.Addr(), cutAt.Add(100*time.Millisecond), time.Time{})
 	during := w.ackedBy(old.Addr(), cutAt.Add(100*time.Millisecond), healAt)
-	guardBy := cutAt.Add((relGuardLag + 4) * time.Second)
+	guardBy := cutAt.Add(relGuardBy)
 	lateAcks := w.ackedBy(old.Addr(), guardBy, healAt)
 	t.Logf("%s: failover %v after the cut; partition held %v; %d writes acknowledged in all; the isolated master acknowledged %d during the partition (%d of them from cut+%v) and %d after the heal until its demotion; %d lost (%s); refused: %v",
 		name, promotedAt.Sub(cutAt).Round(time.Millisecond), healAt.Sub(cutAt).Round(time.Millisecond), acked,

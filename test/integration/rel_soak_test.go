@@ -416,6 +416,11 @@ func TestRelSoak(t *testing.T) {
 		losses := ledgers[g].classify(lost)
 		t.Logf("SOAK %s: lost writes by class and fault:%s", g.Name, relLossTable(losses))
 		relLogTraces(t, g.Name, losses)
+		for _, c := range relCuts(ledgers[g], w, losses) {
+			if c.lost > 0 {
+				t.Logf("SOAK CUT %s: %s", g.Name, c)
+			}
+		}
 		if n := relLossCount(losses, relLossStale); n > 0 {
 			t.Errorf("SOAK %s: %d writes lost because a replica with less data was promoted (class b, Sentinel's fault)", g.Name, n)
 		}
