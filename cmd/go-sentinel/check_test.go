@@ -54,7 +54,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"directive applied", three, []string{"--port", "26390"}, 0, "port                       26390"},
 		{"warning", three + "sentinel down-after-milliseconds m 100\n", nil, 1, "WARNING [down-after-small] m"},
 		{"warning vs SLA", three + "sentinel down-after-milliseconds m 5000\n", []string{"--sla", "30s"}, 1, "WARNING [sla-worst] m"},
-		{"go-sentinels by default", three, nil, 0, "by its 3 go-sentinels (taken as go-sentinels"},
+		{"go-sentinels by default", three, nil, 0, "by its 3 Sentinels (taken to run go-sentinel"},
 		{"mixed fleet", three, []string{"--redis-sentinels", "1"}, 0, "by its 2 go-sentinels and 1 redis-sentinel leaves"},
 		{"redis-sentinels vs SLA", three, []string{"--redis-sentinels=3", "--sla", "31s"}, 2, "ERROR [sla-expected] m"},
 		{"error", "sentinel monitor m 127.0.0.1 6379 2\n", nil, 2, "ERROR [sentinel-count] m"},

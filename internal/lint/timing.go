@@ -45,12 +45,16 @@ func courseText(c *Course, goLed bool, d time.Duration, fleet Fleet) string {
 	detect := fmt.Sprintf("detection takes down-after-milliseconds (%s) plus about %s (up to %s) %s",
 		secs(d), short(c.Detect-d), short(c.DetectMax-d), until)
 	if goLed {
+		hold := ""
+		if fleet.Redis > 0 {
+			hold = fmt.Sprintf(", and up to %s a step more for a redis-sentinel that says the master is down", short(goAccel.ElectionHold))
+		}
 		return fmt.Sprintf("%s, ODOWN agreement about %s (up to %s: go-sentinel asks the others every %s), "+
-			"the election about %s (up to %s: the election ladder gives way to smaller run ids, %s a step), "+
+			"the election about %s (up to %s: the election ladder gives way to smaller run ids, %s a step%s), "+
 			"the promotion about %s (go-sentinel sends INFO as soon as the replica acknowledges SLAVEOF NO ONE), "+
 			"the other Sentinels' switch about %s and client reconnection about %s (up to %s)",
 			detect, short(c.ODown), short(c.ODownMax), short(goAccel.ODownAskPeriod),
-			short(c.Elect), short(c.ElectMax), short(goAccel.ElectionStep),
+			short(c.Elect), short(c.ElectMax), short(goAccel.ElectionStep), hold,
 			short(c.Promote), short(c.Switch), short(c.Reconnect), short(c.ReconnectMax))
 	}
 	return fmt.Sprintf("%s, ODOWN agreement about %s (up to %s: redis-sentinel asks the others once a second), "+
@@ -92,7 +96,7 @@ func fleetText(t *target, e Estimate) string {
 	case t.liveCount && t.unknownImpl > 0:
 		from = fmt.Sprintf(" (counting as go-sentinels the %d whose INFO could not be read)", t.unknownImpl)
 	case !t.liveCount:
-		from = " (taken as go-sentinels: pass --redis-sentinels N if some run redis-sentinel)"
+		return "its " + count(f.Go, "Sentinel") + " (taken to run go-sentinel; pass --redis-sentinels N if some run redis-sentinel)"
 	}
 	switch {
 	case f.Mixed():

@@ -18,7 +18,7 @@ func TestFailoverTimingRule(t *testing.T) {
 	}
 	runRuleCases(t, RuleFailoverTiming, []ruleCase{
 		{name: "no SLA: the figures", conf: conf(2, 2), want: sev(Info),
-			contains: []string{"by its 3 go-sentinels (taken as go-sentinels: pass --redis-sentinels N", "30.7 s expected", "at most 32.6 s",
+			contains: []string{"by its 3 Sentinels (taken to run go-sentinel; pass --redis-sentinels N", "30.7 s expected", "at most 32.6 s",
 				"393.6 s in the worst case", "2 × failover-timeout (360 s)", "plus about 500 ms (up to 1 s) until the first unanswered PING",
 				"ODOWN agreement about 20 ms (up to 140 ms: go-sentinel asks the others every 100 ms)", "the election about 50 ms",
 				"the promotion about 40 ms", "client reconnection about 50 ms (up to 1 s)"}},
@@ -30,7 +30,8 @@ func TestFailoverTimingRule(t *testing.T) {
 				"the promotion about 964 ms (up to 1.3 s: SLAVEOF NO ONE two timer ticks after the election, confirmed by the replica's INFO, sent every 1 s from ODOWN on)"}},
 		{name: "mixed, as the option says", conf: conf(2, 2), redis: intp(1), want: sev(Info),
 			contains: []string{"by its 2 go-sentinels and 1 redis-sentinel leaves", "about 31 s expected (30.7 s when a go-sentinel leads it, 31.8 s when a redis-sentinel does, " +
-				"which the model takes to happen in 33% of failovers", "led by a go-sentinel, detection", "; led by a redis-sentinel, detection"}},
+				"which the model takes to happen in 33% of failovers", "led by a go-sentinel, detection", "the election about 50 ms (up to 2.3 s: the election ladder gives way to smaller run ids, 100 ms a step, " +
+				"and up to 1 s a step more for a redis-sentinel that says the master is down)", "; led by a redis-sentinel, detection"}},
 		{name: "more redis-sentinels than Sentinels", conf: conf(2, 2), redis: intp(5), want: sev(Info), contains: []string{"by its 3 redis-sentinels leaves"}},
 		{name: "mixed, as the live Sentinels say", conf: conf(2, 2), facts: mixed, want: sev(Info),
 			contains: []string{"by its 2 go-sentinels and 1 redis-sentinel (counting as go-sentinels the 1 whose INFO could not be read) leaves"}},
