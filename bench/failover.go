@@ -20,17 +20,23 @@ type failoverResult struct {
 	addrFirst time.Duration // kill → first GET-MASTER-ADDR-BY-NAME with the new address
 	addrEvery time.Duration // kill → every Sentinel answers the new address
 	gap       time.Duration // longest write gap of the FailoverClient
+	phases    phaseTimes    // kill → each phase, first Sentinel
+	leader    string        // the implementation of the Sentinel that led ("" unknown)
 }
 
+// failoverSentinels is how many Sentinels a failover trial runs.
+const failoverSentinels = 3
+
 // failoverTrial builds 1 master + 2 replicas (redis-server) and 3 Sentinels
-// of im with quorum 2, kills the master with SIGKILL and measures.
+// of im (for a mixed fleet, Sentinel k runs im.member(k)) with quorum 2,
+// kills the master with SIGKILL and measures.
 func failoverTrial(im impl, downAfter time.Duration) (res failoverResult, err error) {
 	dir, err := os.MkdirTemp("", "bench-failover-")
 	if err != nil {
 		return res, err
 	}
 	defer removeAll(dir)
-	ports, err := freePorts(6)
+	ports, err := freePorts(3 + failoverSentinels)
 	if err != nil {
 		return res, err
 	}
@@ -69,7 +75,7 @@ func failoverTrial(im impl, downAfter time.Duration) (res failoverResult, err er
 		if err := os.Mkdir(sd, 0o755); err != nil {
 			return res, err
 		}
-		s, err := startSentinel(im, sd, p, fc, "")
+		s, err := startSentinel(im.member(k), sd, p, fc, "")
 		if err != nil {
 			return res, err
 		}
@@ -88,7 +94,7 @@ func failoverTrial(im impl, downAfter time.Duration) (res failoverResult, err er
 	if !waitUntil(10*time.Second, func() bool { return !w.lastOK().IsZero() }) {
 		return res, fmt.Errorf("the FailoverClient never wrote")
 	}
-	evs, err := subscribeEvents(sentPorts, "+switch-master")
+	evs, err := subscribeEvents(sentPorts, append([]string{"+switch-master"}, phaseChannels...)...)
 	if err != nil {
 		return res, err
 	}
@@ -141,7 +147,12 @@ func failoverTrial(im impl, downAfter time.Duration) (res failoverResult, err er
 	})
 	time.Sleep(100 * time.Millisecond)
 	res = failoverResult{first: -1, every: -1, addrFirst: -1, addrEvery: -1, gap: w.longestGap(t0)}
-	st := switchTimes(evs.snapshot(), len(sentPorts), t0)
+	snap := evs.snapshot()
+	res.phases = failoverPhases(snap, name, t0)
+	if res.phases.leader >= 0 {
+		res.leader = im.member(res.phases.leader).name
+	}
+	st := switchTimes(snap, len(sentPorts), t0)
 	switched := make([]time.Time, len(st))
 	for k, m := range st {
 		switched[k] = m[name].at // zero when it never came
@@ -177,11 +188,12 @@ func spread(t0 time.Time, ts []time.Time) (first, last time.Duration) {
 	return first, last
 }
 
-// runFailover alternates trials of each implementation and prints the
-// medians.
+// runFailover alternates trials of each implementation (and of the mixed
+// fleets -mixed asks for) and prints the medians.
 func runFailover(out io.Writer, impls []impl, trials int, downAfter time.Duration) {
-	fmt.Fprintf(out, "## Failover: 1 master + 2 replicas (redis-server), 3 Sentinels, quorum 2, down-after %d ms, SIGKILL of the master, %d trials each, A/B alternating\n\n",
-		downAfter.Milliseconds(), trials)
+	impls = append(impls[:len(impls):len(impls)], mixedFleets(impls)...)
+	fmt.Fprintf(out, "## Failover: 1 master + 2 replicas (redis-server), %d Sentinels, quorum 2, down-after %d ms, failover-timeout 10 s, SIGKILL of the master, %d trials each, A/B alternating\n\n",
+		failoverSentinels, downAfter.Milliseconds(), trials)
 	res := make(map[string][]failoverResult)
 	for t := range trials {
 		for k := range impls {
@@ -190,8 +202,8 @@ func runFailover(out io.Writer, impls []impl, trials int, downAfter time.Duratio
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s trial %d: %v\n", im.name, t+1, err)
 			}
-			fmt.Fprintf(os.Stderr, "%s trial %d: first %v every %v addr %v/%v gap %v\n",
-				im.name, t+1, r.first, r.every, r.addrFirst, r.addrEvery, r.gap)
+			fmt.Fprintf(os.Stderr, "%s trial %d: first %v every %v addr %v/%v gap %v; %v; leader %q\n",
+				im.name, t+1, r.first, r.every, r.addrFirst, r.addrEvery, r.gap, r.phases, r.leader)
 			res[im.name] = append(res[im.name], r)
 		}
 	}
@@ -235,6 +247,76 @@ func runFailover(out io.Writer, impls []impl, trials int, downAfter time.Duratio
 		tb.add(cells...)
 	}
 	tb.print(out)
+	printPhases(out, impls, res)
+}
+
+// printPhases prints the median time from the kill to each phase of the
+// failover (the first Sentinel that reached it) and, for the mixed fleets,
+// which implementation led.
+func printPhases(out io.Writer, impls []impl, res map[string][]failoverResult) {
+	fmt.Fprintf(out, "Failover phases, from the kill (first Sentinel to publish each event; median, min–max):\n\n")
+	rows := []struct {
+		label string
+		f     func(failoverResult) time.Duration
+	}{
+		{"`+sdown` of the master", func(r failoverResult) time.Duration { return r.phases.sdown }},
+		{"`+odown`", func(r failoverResult) time.Duration { return r.phases.odown }},
+		{"`+try-failover`", func(r failoverResult) time.Duration { return r.phases.start }},
+		{"`+elected-leader`", func(r failoverResult) time.Duration { return r.phases.elected }},
+		{"`+promoted-slave`", func(r failoverResult) time.Duration { return r.phases.promoted }},
+		{"GET-MASTER-ADDR-BY-NAME new address, every Sentinel", func(r failoverResult) time.Duration { return r.addrEvery }},
+		{"FailoverClient longest write gap", func(r failoverResult) time.Duration { return r.gap }},
+	}
+	head := []string{"phase"}
+	for _, im := range impls {
+		head = append(head, im.name)
+	}
+	tb := &table{head: head}
+	for _, row := range rows {
+		cells := []string{row.label}
+		for _, im := range impls {
+			var xs []float64
+			for _, r := range res[im.name] {
+				xs = append(xs, seconds(row.f(r)))
+			}
+			cells = append(cells, fmtSec(summarize(xs)))
+		}
+		tb.add(cells...)
+	}
+	cells := []string{"led by a redis-sentinel (trials)"}
+	for _, im := range impls {
+		n := 0
+		for _, r := range res[im.name] {
+			if r.leader == "redis-sentinel" {
+				n++
+			}
+		}
+		cells = append(cells, fmt.Sprintf("%d of %d", n, len(res[im.name])))
+	}
+	tb.add(cells...)
+	tb.print(out)
+}
+
+// mixedFleets are the mixed fleets -mixed asks for (each count of
+// redis-sentinels among the failoverSentinels), given go-sentinel and
+// redis-sentinel as impls[0] and impls[1].
+func mixedFleets(impls []impl) []impl {
+	if *mixedFlag == "" {
+		return nil
+	}
+	if !hasRedis {
+		fmt.Fprintln(os.Stderr, "bench: -mixed needs redis-sentinel; no mixed fleet measured")
+		return nil
+	}
+	var out []impl
+	for _, n := range ints(*mixedFlag) {
+		if n >= failoverSentinels {
+			fmt.Fprintf(os.Stderr, "bench: -mixed %d: a mixed fleet of %d Sentinels has 1 to %d redis-sentinels\n", n, failoverSentinels, failoverSentinels-1)
+			os.Exit(2)
+		}
+		out = append(out, mixedFleet(impls[0], impls[1], n))
+	}
+	return out
 }
 
 // tableHead is the header of a comparison table.

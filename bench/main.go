@@ -33,6 +33,7 @@ var (
 	redisHz     = flag.Int("redis-hz", 10, "hz of the redis-server processes")
 	settle      = flag.Duration("settle", time.Second, "pause between discovery and the measurement")
 	trials      = flag.Int("n", 5, "failover: kills per implementation")
+	mixedFlag   = flag.String("mixed", "", "failover: also measure mixed fleets, each given as its number of redis-sentinels among the 3 (e.g. 1,2)")
 	downAfter   = flag.Duration("down-after", 0, "down-after-milliseconds (default 1s for failover, 5s for scale)")
 	mastersFlag = flag.String("masters", "10,100,1000", "scale: numbers of masters")
 	killsFlag   = flag.String("kills", "10,100", "scale: numbers of simultaneous master deaths (each on a fresh fleet)")

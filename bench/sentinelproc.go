@@ -11,10 +11,21 @@ import (
 	"time"
 )
 
-// impl is a Sentinel implementation under test.
+// impl is a Sentinel implementation under test, or a mixed fleet of them.
 type impl struct {
-	name string // "go-sentinel" or "redis-sentinel"
+	name string // "go-sentinel", "redis-sentinel" or "mixed (...)"
 	bin  string
+	// members, for a mixed fleet, is what Sentinel k of a run is
+	// (members[k % len]); nil: every Sentinel runs bin.
+	members []impl
+}
+
+// member is the implementation Sentinel k of a run of im runs.
+func (im impl) member(k int) impl {
+	if len(im.members) == 0 {
+		return im
+	}
+	return im.members[k%len(im.members)]
 }
 
 // isGo reports whether the implementation is go-sentinel (or its baseline).

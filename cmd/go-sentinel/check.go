@@ -25,6 +25,10 @@ type checkFlags struct {
 	sla       time.Duration
 	json      bool
 	timeout   time.Duration
+	// redisSentinels is --redis-sentinels; redisSet tells whether it was
+	// given.
+	redisSentinels int
+	redisSet       bool
 }
 
 // checkLong is the help text of `go-sentinel check`.
@@ -38,11 +42,16 @@ plus its "sentinel known-sentinel" lines: fewer than 3, an even count),
 the quorum against that count and against the majority a failover needs,
 down-after-milliseconds and failover-timeout (too small to be safe; the
 expected and worst-case write unavailability of a failover, against --sla).
+The failover estimate models go-sentinel's phases, or Redis 7.0's for the
+Sentinels that run redis-sentinel (a mixed fleet: each may lead): give
+their number with --redis-sentinels; the live checks tell them apart by
+their INFO (go-sentinel's has go_version).
 
 Live checks (with --sentinels): the Sentinels are asked about every master
 of CONFIG (SENTINEL MASTER, SENTINELS, REPLICAS, CKQUORUM,
 GET-MASTER-ADDR-BY-NAME), which replaces the Sentinel count of the file,
-then the master and replicas they report are queried (INFO, CONFIG GET
+the Sentinels they list are asked for INFO server, then the master and
+replicas they report are queried (INFO, CONFIG GET
 min-replicas-*, PING, ACL DRYRUN of the failover commands): a master
 without min-replicas-to-write, replicas that are all replica-priority 0 or
 accept writes, a master close to what one instance can hold or serve,
@@ -64,7 +73,7 @@ stderr and exits 1, as the daemon does; with --json stdout then holds
 func newCheckCommand(stdout, stderr io.Writer, code *int) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
-		Use:   "check CONFIG [--sentinels host:port,...] [--sla DURATION] [--json] [--directive value ...]",
+		Use:   "check CONFIG [--sentinels host:port,...] [--sla DURATION] [--redis-sentinels N] [--json] [--directive value ...]",
 		Short: "Validate a sentinel.conf and lint the Sentinel topology it describes",
 		Long:  checkLong,
 		Example: "  go-sentinel check /etc/redis/sentinel.conf\n" +
@@ -85,6 +94,9 @@ func newCheckCommand(stdout, stderr io.Writer, code *int) *cobra.Command {
 			if f.sla < 0 {
 				return fmt.Errorf("--sla must not be negative, got %v", f.sla)
 			}
+			if f.redisSet = cmd.Flags().Changed("redis-sentinels"); f.redisSet && f.redisSentinels < 0 {
+				return fmt.Errorf("--redis-sentinels must not be negative, got %d", f.redisSentinels)
+			}
 			if strings.HasPrefix(rest[0], "-") {
 				return fmt.Errorf("check: the first argument must be the config file, got %q", rest[0])
 			}
@@ -97,11 +109,13 @@ func newCheckCommand(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.DurationVar(&f.sla, "sla", 0, "longest acceptable write unavailability during a failover, e.g. 10s; checks down-after-milliseconds and failover-timeout against it")
 	fl.BoolVar(&f.json, "json", false, "print the findings as one JSON document instead of text (no config dump)")
 	fl.DurationVar(&f.timeout, "timeout", probe.DefaultTimeout, "timeout of each connection and command of the live checks")
+	fl.IntVar(&f.redisSentinels, "redis-sentinels", 0, "how many of each master's Sentinels run redis-sentinel, for the failover estimate "+
+		"(default: none, or, with --sentinels, those whose INFO has no go_version)")
 	return cmd
 }
 
 // checkFlagNames are the flags of check that take a value.
-var checkFlagNames = map[string]bool{"--sentinels": true, "--sla": true, "--timeout": true}
+var checkFlagNames = map[string]bool{"--sentinels": true, "--sla": true, "--timeout": true, "--redis-sentinels": true}
 
 // splitCheckArgs separates check's own flags from the config file and the
 // --directive value pairs meant for the config parser; help reports -h or
@@ -153,7 +167,11 @@ func runCheck(path string, directives []string, f checkFlags, stdout, stderr io.
 		facts = probe.Gather(ctx, cfg, f.sentinels, opts)
 		cancel()
 	}
-	r := lint.NewReport(cfg.File, f.sentinels, f.sla.Milliseconds(), lint.Check(cfg, facts, lint.Options{SLA: f.sla}))
+	opts := lint.Options{SLA: f.sla}
+	if f.redisSet {
+		opts.RedisSentinels = &f.redisSentinels
+	}
+	r := lint.NewReport(cfg.File, f.sentinels, f.sla.Milliseconds(), lint.Check(cfg, facts, opts))
 	if f.json {
 		lint.WriteJSON(stdout, r)
 	} else {

@@ -54,6 +54,9 @@ func TestCheckExitCodes(t *testing.T) {
 		{"directive applied", three, []string{"--port", "26390"}, 0, "port                       26390"},
 		{"warning", three + "sentinel down-after-milliseconds m 100\n", nil, 1, "WARNING [down-after-small] m"},
 		{"warning vs SLA", three + "sentinel down-after-milliseconds m 5000\n", []string{"--sla", "30s"}, 1, "WARNING [sla-worst] m"},
+		{"go-sentinels by default", three, nil, 0, "by its 3 Sentinels (taken to run go-sentinel"},
+		{"mixed fleet", three, []string{"--redis-sentinels", "1"}, 0, "by its 2 go-sentinels and 1 redis-sentinel leaves"},
+		{"redis-sentinels vs SLA", three, []string{"--redis-sentinels=3", "--sla", "31s"}, 2, "ERROR [sla-expected] m"},
 		{"error", "sentinel monitor m 127.0.0.1 6379 2\n", nil, 2, "ERROR [sentinel-count] m"},
 		{"does not load", "sentinel monitor m 127.0.0.1 6379 0\n", nil, 1, ""},
 	} {
@@ -109,6 +112,10 @@ func TestCheckBadFlags(t *testing.T) {
 	}
 	errb.Reset()
 	if code := run([]string{"check", "x.conf", "--sla", "-1s"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "negative") {
+		t.Fatalf("code %d, stderr %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"check", "x.conf", "--redis-sentinels", "-2"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "--redis-sentinels must not be negative") {
 		t.Fatalf("code %d, stderr %q", code, errb.String())
 	}
 	out.Reset()

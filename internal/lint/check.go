@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"strings"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
@@ -12,6 +13,12 @@ type Options struct {
 	// SLA is the longest write unavailability a failover may cause; 0
 	// means none was given (the timing figures are then only reported).
 	SLA time.Duration
+	// RedisSentinels, when not nil, is how many of each master's
+	// Sentinels run redis-sentinel (or any Sentinel but go-sentinel), for
+	// the failover estimate; it replaces what the probe found. When nil,
+	// a static check takes every Sentinel for a go-sentinel and a live
+	// one asks each Sentinel's INFO (Facts.Impls).
+	RedisSentinels *int
 }
 
 // target is one master being checked: its configuration, what the probe
@@ -27,6 +34,11 @@ type target struct {
 	// liveCount tells whether sentinels comes from the running Sentinels
 	// rather than from the file's known-sentinel lines.
 	liveCount bool
+	// fleet is the Sentinels by implementation and the quorum, for the
+	// failover estimate; unknownImpl counts the Sentinels the probe could
+	// not tell (counted as go-sentinels in fleet).
+	fleet       Fleet
+	unknownImpl int
 }
 
 // rule is one check on one master.
@@ -69,6 +81,7 @@ func Check(cfg *config.Config, facts *Facts, opts Options) []Finding {
 				}
 			}
 		}
+		t.fleet, t.unknownImpl = fleetOf(t, facts)
 		for _, r := range masterRules {
 			out = append(out, r(t)...)
 		}
@@ -80,18 +93,45 @@ func Check(cfg *config.Config, facts *Facts, opts Options) []Finding {
 // liveSentinelCount is the number of distinct Sentinels the reachable
 // Sentinels know for a master: their own ids plus the ids they list, or 0
 // when no reachable Sentinel monitors it.
-func liveSentinelCount(mf MasterFacts) int {
+func liveSentinelCount(mf MasterFacts) int { return len(liveSentinelIDs(mf)) }
+
+// liveSentinelIDs is the set of those Sentinels' run ids, lower case.
+func liveSentinelIDs(mf MasterFacts) map[string]bool {
 	ids := map[string]bool{}
 	for _, v := range mf.Views {
 		if !v.Monitors {
 			continue
 		}
-		ids[v.ID] = true
+		ids[strings.ToLower(v.ID)] = true
 		for _, o := range v.Others {
-			ids[o] = true
+			ids[strings.ToLower(o)] = true
 		}
 	}
-	return len(ids)
+	return ids
+}
+
+// fleetOf is the fleet of t's master: its Sentinel count split by
+// implementation (Options.RedisSentinels, else what Facts.Impls says of
+// the live Sentinels, else all go-sentinels) and its quorum. unknown
+// counts the live Sentinels whose implementation is not known, which the
+// fleet counts as go-sentinels.
+func fleetOf(t *target, facts *Facts) (f Fleet, unknown int) {
+	f = Fleet{Go: t.sentinels, Quorum: t.spec.Quorum}
+	switch {
+	case t.opts.RedisSentinels != nil:
+		f.Redis = min(max(*t.opts.RedisSentinels, 0), t.sentinels)
+	case t.liveCount:
+		for id := range liveSentinelIDs(*t.live) {
+			switch facts.Impls[id] {
+			case ImplRedis:
+				f.Redis++
+			case ImplUnknown:
+				unknown++
+			}
+		}
+	}
+	f.Go = t.sentinels - f.Redis
+	return f, unknown
 }
 
 // finding builds a Finding about t's master.

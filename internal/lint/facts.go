@@ -12,6 +12,35 @@ type Facts struct {
 	// Sentinels and the instances said about them; a name is missing when
 	// no Sentinel could be asked about it.
 	Masters map[string]MasterFacts
+	// Impls maps the run id (lower case) of every Sentinel whose INFO the
+	// probe read, given or listed by SENTINEL SENTINELS, to what it runs;
+	// a Sentinel missing from it is ImplUnknown.
+	Impls map[string]Impl
+}
+
+// Impl is the Sentinel implementation a Sentinel runs, as its INFO tells.
+type Impl int
+
+const (
+	// ImplUnknown: its INFO could not be read.
+	ImplUnknown Impl = iota
+	// ImplGo: go-sentinel, whose INFO server section has go_version.
+	ImplGo
+	// ImplRedis: any other Sentinel (redis-sentinel, Valkey's), timed as
+	// Redis 7.0's.
+	ImplRedis
+)
+
+// ImplOfInfo tells the implementation from the fields of an INFO server
+// reply: go-sentinel adds go_version to Redis's fields.
+func ImplOfInfo(info map[string]string) Impl {
+	if _, ok := info["go_version"]; ok {
+		return ImplGo
+	}
+	if _, ok := info["redis_version"]; ok {
+		return ImplRedis
+	}
+	return ImplUnknown
 }
 
 // SentinelFacts is one queried Sentinel.

@@ -79,6 +79,8 @@ type ruleCase struct {
 	conf  string
 	facts *Facts
 	sla   time.Duration
+	// redis is Options.RedisSentinels.
+	redis *int
 	// want is the expected severity when the rule triggers; nil when the
 	// rule must not report anything.
 	want *Severity
@@ -90,12 +92,14 @@ type ruleCase struct {
 
 func sev(s Severity) *Severity { return &s }
 
+func intp(n int) *int { return &n }
+
 // runRuleCases checks every case for findings of rule.
 func runRuleCases(t *testing.T, rule string, cases []ruleCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := Check(parse(t, tc.conf), tc.facts, Options{SLA: tc.sla})
+			fs := Check(parse(t, tc.conf), tc.facts, Options{SLA: tc.sla, RedisSentinels: tc.redis})
 			var got []Finding
 			for _, f := range fs {
 				if f.Rule == rule {

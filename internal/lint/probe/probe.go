@@ -3,7 +3,8 @@
 // configuration (SENTINEL MASTER, GET-MASTER-ADDR-BY-NAME, SENTINELS,
 // REPLICAS, CKQUORUM), then queries the master and replicas they report
 // (INFO, CONFIG GET min-replicas-*, PING round trips, and ACL DRYRUN of
-// the commands a failover sends them). It only reads: no command it sends
+// the commands a failover sends them) and the Sentinels (INFO server,
+// which tells go-sentinel from redis-sentinel). It only reads: no command it sends
 // changes anything, and DRYRUN runs none of the commands it is asked about.
 package probe
 
@@ -58,12 +59,20 @@ func Gather(ctx context.Context, cfg *config.Config, sentinels []string, opts Op
 	if opts.Pings <= 0 {
 		opts.Pings = DefaultPings
 	}
-	p := &prober{opts: opts}
+	p := &prober{opts: opts, peers: map[string]string{}}
 	user, pass := "", cfg.Server.Requirepass
 	if cfg.Sentinel.SentinelPass != "" {
 		user, pass = cfg.Sentinel.SentinelUser, cfg.Sentinel.SentinelPass
 	}
-	facts := &lint.Facts{Masters: map[string]lint.MasterFacts{}}
+	facts := &lint.Facts{Masters: map[string]lint.MasterFacts{}, Impls: map[string]lint.Impl{}}
+	var implMu sync.Mutex
+	setImpl := func(id string, c *redis.Client) {
+		if impl := sentinelImpl(ctx, c); impl != lint.ImplUnknown {
+			implMu.Lock()
+			facts.Impls[strings.ToLower(id)] = impl
+			implMu.Unlock()
+		}
+	}
 	clients := make([]*redis.Client, len(sentinels))
 	facts.Sentinels = make([]lint.SentinelFacts, len(sentinels))
 	parallel(len(sentinels), func(i int) {
@@ -75,6 +84,7 @@ func Gather(ctx context.Context, cfg *config.Config, sentinels []string, opts Op
 			c.Close()
 		} else {
 			s.ID, clients[i] = id, c
+			setImpl(id, c)
 		}
 		facts.Sentinels[i] = s
 	})
@@ -91,7 +101,29 @@ func Gather(ctx context.Context, cfg *config.Config, sentinels []string, opts Op
 			facts.Masters[m.Name] = mf
 		}
 	}
+	// The Sentinels the given ones list, once each.
+	var ids []string
+	for id := range p.peers {
+		if _, ok := facts.Impls[strings.ToLower(id)]; !ok {
+			ids = append(ids, id)
+		}
+	}
+	parallel(len(ids), func(i int) {
+		c := p.client(p.peers[ids[i]], user, pass)
+		defer c.Close()
+		setImpl(ids[i], c)
+	})
 	return facts
+}
+
+// sentinelImpl asks a Sentinel for INFO server and tells what it runs;
+// ImplUnknown when it does not answer.
+func sentinelImpl(ctx context.Context, c *redis.Client) lint.Impl {
+	text, err := c.Do(ctx, "INFO", "server").Text()
+	if err != nil {
+		return lint.ImplUnknown
+	}
+	return lint.ImplOfInfo(parseInfo(text))
 }
 
 // Quiet silences go-redis's package-wide logger, which would print every
@@ -103,9 +135,13 @@ type quietLogger struct{}
 
 func (quietLogger) Printf(context.Context, string, ...any) {}
 
-// prober holds the options of one Gather.
+// prober holds the options of one Gather and the Sentinels the given
+// ones list.
 type prober struct {
 	opts Options
+	// peers maps the run id of every Sentinel a SENTINEL SENTINELS reply
+	// listed to its address ("host:port").
+	peers map[string]string
 }
 
 // client returns a RESP2 client that sends nothing on connect but HELLO
@@ -232,7 +268,11 @@ func (p *prober) view(ctx context.Context, c *redis.Client, name string) (lint.S
 	}
 	for _, o := range others {
 		if f, ok := o.([]any); ok {
-			v.Others = append(v.Others, pairs(f)["runid"])
+			kv := pairs(f)
+			v.Others = append(v.Others, kv["runid"])
+			if kv["runid"] != "" && kv["ip"] != "" && kv["port"] != "" {
+				p.peers[kv["runid"]] = net.JoinHostPort(kv["ip"], kv["port"])
+			}
 		}
 	}
 	reps, err := c.Do(ctx, "SENTINEL", "REPLICAS", name).Slice()

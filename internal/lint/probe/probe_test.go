@@ -246,3 +246,84 @@ func TestProbeFailoverFacts(t *testing.T) {
 		})
 	}
 }
+
+func array(items ...string) string {
+	return "*" + strconv.Itoa(len(items)) + "\r\n" + strings.Join(items, "")
+}
+
+// fakeSentinel is a Sentinel monitoring m (its master at masterAddr, with
+// peer as the one other Sentinel, "" for none) whose INFO server says
+// info.
+func fakeSentinel(id, info, masterAddr, peer, peerID string) func([]string) string {
+	return func(args []string) string {
+		cmd := strings.ToUpper(strings.Join(args, " "))
+		switch {
+		case strings.HasPrefix(cmd, "HELLO"):
+			return "-ERR unknown command 'HELLO'\r\n"
+		case cmd == "SENTINEL MYID":
+			return bulk(id)
+		case cmd == "INFO SERVER":
+			return bulk(info)
+		case cmd == "SENTINEL MASTER M":
+			return array(bulk("name"), bulk("m"), bulk("quorum"), bulk("2"))
+		case cmd == "SENTINEL GET-MASTER-ADDR-BY-NAME M":
+			h, p, _ := net.SplitHostPort(masterAddr)
+			return array(bulk(h), bulk(p))
+		case cmd == "SENTINEL SENTINELS M":
+			if peer == "" {
+				return array()
+			}
+			h, p, _ := net.SplitHostPort(peer)
+			return array(array(bulk("name"), bulk(peer), bulk("ip"), bulk(h), bulk("port"), bulk(p), bulk("runid"), bulk(peerID)))
+		case cmd == "SENTINEL REPLICAS M":
+			return array()
+		case cmd == "SENTINEL CKQUORUM M":
+			return "+OK 2 usable Sentinels. Quorum and failover authorization can be reached\r\n"
+		}
+		return "-ERR unexpected\r\n"
+	}
+}
+
+// TestGatherImpls checks that the probe tells go-sentinel from
+// redis-sentinel by INFO server, for the Sentinel given and for the peer
+// it lists, which is not given.
+func TestGatherImpls(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadMaster := ln.Addr().String()
+	ln.Close()
+	const goID, redisID = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+	peer := startFake(t, fakeSentinel(redisID, "# Server\r\nredis_version:7.0.15\r\nredis_mode:sentinel\r\n", deadMaster, "", ""))
+	given := startFake(t, fakeSentinel(goID, "# Server\r\nredis_version:7.0.15\r\ngo_version:go1.26.8\r\n", deadMaster, peer.addr, redisID))
+	cfg, err := config.Parse("/s.conf", []byte("sentinel monitor m 127.0.0.1 6379 2\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Quiet()
+	f := Gather(context.Background(), cfg, []string{given.addr}, Options{Timeout: time.Second, Pings: 1})
+	want := map[string]lint.Impl{goID: lint.ImplGo, strings.ToLower(redisID): lint.ImplRedis}
+	if !reflect.DeepEqual(f.Impls, want) {
+		t.Errorf("impls %v, want %v", f.Impls, want)
+	}
+	if v := f.Masters["m"].Views; len(v) != 1 || !reflect.DeepEqual(v[0].Others, []string{redisID}) {
+		t.Errorf("views %+v", v)
+	}
+}
+
+func TestImplOfInfo(t *testing.T) {
+	for _, tc := range []struct {
+		info map[string]string
+		want lint.Impl
+	}{
+		{map[string]string{"redis_version": "7.0.15", "go_version": "go1.26.8"}, lint.ImplGo},
+		{map[string]string{"redis_version": "7.0.15"}, lint.ImplRedis},
+		{map[string]string{"redis_version": "7.2.4", "valkey_version": "8.0.1"}, lint.ImplRedis},
+		{map[string]string{}, lint.ImplUnknown},
+	} {
+		if got := lint.ImplOfInfo(tc.info); got != tc.want {
+			t.Errorf("%v: got %v, want %v", tc.info, got, tc.want)
+		}
+	}
+}
