@@ -38,6 +38,15 @@ type Candidate struct {
 	// MasterLinkUp is true when the replica reports its link to the
 	// master up (master_link_status:up): it follows the master now.
 	MasterLinkUp bool
+	// NeverLinked is true when the replica reports its link down and
+	// master_link_down_since_seconds:-1: it has not completed a sync
+	// since it became a replica (restarted, or just turned from a
+	// master), so it holds nothing the master acknowledged since.
+	NeverLinked bool
+	// FollowsReplica is true when the replica reports as its master
+	// another replica of the same master: a failover this Sentinel does
+	// not know of yet promoted that one and pointed this one at it.
+	FollowsReplica bool
 }
 
 // Limits are the freshness thresholds selection applies.
@@ -66,6 +75,12 @@ const (
 	ExcludedPriority0  Exclusion = "priority-0"       // replica-priority 0
 	ExcludedStaleInfo  Exclusion = "stale-info"       // no INFO reply recently
 	ExcludedMasterLink Exclusion = "master-link-down" // away from the master too long
+	// ExcludedFollowsReplica is go-sentinel's rule, checked last: the
+	// replica follows another replica of the master, promoted by a
+	// failover in an epoch this Sentinel has not heard of (it is cut
+	// off from that side). Promoting it would start a second master in
+	// a second history and throw away the first one's writes.
+	ExcludedFollowsReplica Exclusion = "follows-replica"
 )
 
 // Exclude returns the first rule, in Redis's order, that keeps c from
@@ -84,6 +99,8 @@ func Exclude(c Candidate, l Limits) Exclusion {
 		return ExcludedStaleInfo
 	case c.MasterLinkDown > l.MaxMasterLinkDown:
 		return ExcludedMasterLink
+	case c.FollowsReplica:
+		return ExcludedFollowsReplica
 	}
 	return Eligible
 }
@@ -109,35 +126,48 @@ func Better(a, b Candidate) bool {
 	return strings.ToLower(a.RunID) < strings.ToLower(b.RunID)
 }
 
-// Select returns the best eligible candidate. While some eligible
-// candidate reports its link to the master up, those that report it down
-// are passed over (go-sentinel's rule; Redis 7.0 only excludes a link
-// down for longer than MaxMasterLinkDown): one that is not following the
-// master now (still in its first sync, or just pointed at a new master)
-// may lack writes the master acknowledged, and promoting it would throw
-// them away. When the master is down every replica reports its link down,
-// and Redis's order decides alone.
+// Select returns the best eligible candidate. Two of go-sentinel's rules
+// pass candidates over while a better-placed one is eligible (Redis 7.0
+// only excludes a link down for longer than MaxMasterLinkDown):
+//   - while some eligible candidate reports its link to the master up,
+//     those that report it down: one that is not following the master now
+//     (still in its first sync, or just pointed at a new master) may lack
+//     writes the master acknowledged, and promoting it would throw them
+//     away;
+//   - while some eligible candidate has synced with the master, those
+//     that never did since they became replicas (NeverLinked): Redis
+//     reports them with a link down for -1 s, which its rule takes for
+//     the freshest of all.
+//
+// When the master is down every replica reports its link down, and
+// Redis's order decides among those that synced.
 func Select(cands []Candidate, l Limits) (Candidate, error) {
 	var ok []Candidate
-	linked := false
 	for _, c := range cands {
 		if Exclude(c, l) == Eligible {
 			ok = append(ok, c)
-			linked = linked || c.MasterLinkUp
 		}
 	}
 	if len(ok) == 0 {
 		return Candidate{}, ErrNoGoodReplica
 	}
-	if linked {
-		up := ok[:0:0]
-		for _, c := range ok {
-			if c.MasterLinkUp {
-				up = append(up, c)
-			}
-		}
-		ok = up
-	}
+	ok = prefer(ok, func(c Candidate) bool { return c.MasterLinkUp })
+	ok = prefer(ok, func(c Candidate) bool { return !c.NeverLinked })
 	sort.SliceStable(ok, func(i, j int) bool { return Better(ok[i], ok[j]) })
 	return ok[0], nil
+}
+
+// prefer returns the candidates for which good holds, or all of them when
+// it holds for none.
+func prefer(cands []Candidate, good func(Candidate) bool) []Candidate {
+	var out []Candidate
+	for _, c := range cands {
+		if good(c) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
 }

@@ -37,6 +37,9 @@ func TestSelect(t *testing.T) {
 		{"a replica following the master wins over one that is not", []Candidate{good("a", 1, 99, "a"), linked(good("b", 100, 1, "b"))}, "b"},
 		{"with every link down Redis's order decides", []Candidate{good("a", 100, 5, "a"), good("b", 100, 9, "b")}, "b"},
 		{"among linked replicas Redis's order decides", []Candidate{linked(good("a", 100, 5, "a")), linked(good("b", 100, 9, "b")), good("c", 1, 99, "c")}, "b"},
+		{"a replica that never synced is passed over for one that did", []Candidate{neverLinked(good("a", 1, 99, "a")), good("b", 100, 1, "b")}, "b"},
+		{"replicas that never synced, alone, are Redis's to order", []Candidate{neverLinked(good("a", 100, 5, "a")), neverLinked(good("b", 100, 9, "b"))}, "b"},
+		{"a replica following another replica is excluded", []Candidate{{ID: "a", Priority: 1, ReplOffset: 99, FollowsReplica: true}, good("b", 100, 1, "b")}, "b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,8 +51,22 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// neverLinked marks c as reporting master_link_down_since_seconds:-1.
+func neverLinked(c Candidate) Candidate {
+	c.NeverLinked = true
+	c.MasterLinkDown = -time.Second
+	return c
+}
+
 func TestSelectNone(t *testing.T) {
 	_, err := Select([]Candidate{good("a", 0, 1, "a"), {ID: "b", Priority: 1, Down: true}}, limits)
+	if !errors.Is(err, ErrNoGoodReplica) {
+		t.Fatalf("err = %v", err)
+	}
+	// The only replica left follows another replica: a failover on the
+	// other side of a partition promoted that one, so this Sentinel must
+	// not start a second master.
+	_, err = Select([]Candidate{{ID: "a", Priority: 100, FollowsReplica: true}}, limits)
 	if !errors.Is(err, ErrNoGoodReplica) {
 		t.Fatalf("err = %v", err)
 	}

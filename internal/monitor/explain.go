@@ -161,12 +161,13 @@ func timelineView(t Timeline) *TimelineView {
 
 // exclusionReasons says each failover.Exclusion in a sentence.
 var exclusionReasons = map[failover.Exclusion]string{
-	failover.ExcludedDown:       "it is itself down (SDOWN)",
-	failover.ExcludedLinkDown:   "this Sentinel has no live connection to it",
-	failover.ExcludedStalePing:  "it gave no valid PING reply in the last 5 ping periods",
-	failover.ExcludedPriority0:  "its replica-priority is 0 (never promoted)",
-	failover.ExcludedStaleInfo:  "its INFO is too old (over 5 ping periods while the master is down, else 3 INFO periods)",
-	failover.ExcludedMasterLink: "it has been disconnected from the master for longer than 10 × down-after (plus the time the master has been down)",
+	failover.ExcludedDown:           "it is itself down (SDOWN)",
+	failover.ExcludedLinkDown:       "this Sentinel has no live connection to it",
+	failover.ExcludedStalePing:      "it gave no valid PING reply in the last 5 ping periods",
+	failover.ExcludedPriority0:      "its replica-priority is 0 (never promoted)",
+	failover.ExcludedStaleInfo:      "its INFO is too old (over 5 ping periods while the master is down, else 3 INFO periods)",
+	failover.ExcludedMasterLink:     "it has been disconnected from the master for longer than 10 × down-after (plus the time the master has been down)",
+	failover.ExcludedFollowsReplica: "it follows another replica of this master: a failover this Sentinel has not heard of promoted that one",
 }
 
 // Explain reports where master name stands and why (SENTINEL EXPLAIN).

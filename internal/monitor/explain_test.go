@@ -210,9 +210,37 @@ func TestExplainReplicaExclusions(t *testing.T) {
 	}
 }
 
+// TestReplicaFollowingAReplicaIsNotPromoted: both replicas report that
+// they follow the other (a failover this Sentinel has not heard of
+// pointed them there), so neither may be promoted and EXPLAIN says why;
+// once one follows the master again it is selected.
+func TestReplicaFollowingAReplicaIsNotPromoted(t *testing.T) {
+	s, m, now := explainFixture(t, 2)
+	sdown(m, now, time.Second)
+	m.flags |= flagODown
+	rs := m.sortedReplicas()
+	for k, r := range rs {
+		o := rs[1-k]
+		r.roleReported, r.slaveMasterHost, r.slaveMasterPort = InfoRoleSlave, o.addr.Host, o.addr.Port
+	}
+	e := explain(t, s, now)
+	for _, r := range e.Replicas {
+		if r.Eligible || r.Rule != string(failover.ExcludedFollowsReplica) {
+			t.Errorf("replica %+v, want rule %s", r, failover.ExcludedFollowsReplica)
+		}
+	}
+	if r := s.selectReplica(m, ms(now)); r != nil {
+		t.Fatalf("selected %s, which follows another replica", r.name)
+	}
+	rs[1].slaveMasterHost, rs[1].slaveMasterPort = m.addr.Host, m.addr.Port
+	if r := s.selectReplica(m, ms(now)); r != rs[1] {
+		t.Fatalf("selected %v, want %s (it follows the master)", r, rs[1].name)
+	}
+}
+
 func TestExplainEveryExclusionHasAReason(t *testing.T) {
 	for _, r := range []failover.Exclusion{failover.ExcludedDown, failover.ExcludedLinkDown, failover.ExcludedStalePing,
-		failover.ExcludedPriority0, failover.ExcludedStaleInfo, failover.ExcludedMasterLink} {
+		failover.ExcludedPriority0, failover.ExcludedStaleInfo, failover.ExcludedMasterLink, failover.ExcludedFollowsReplica} {
 		if exclusionReasons[r] == "" {
 			t.Errorf("no reason text for %s", r)
 		}

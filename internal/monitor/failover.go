@@ -210,9 +210,25 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 			SinceInfo:      msDuration(now - r.infoRefresh),
 			MasterLinkDown: msDuration(r.masterLinkDownTime),
 			MasterLinkUp:   r.masterLinkUp,
+			NeverLinked:    !r.masterLinkUp && r.masterLinkDownTime < 0,
+			FollowsReplica: s.followsReplica(m, r),
 		})
 	}
 	return cands, limits
+}
+
+// followsReplica reports whether replica r says it follows another of
+// m's replicas (by the address that replica is known at).
+func (s *Sentinel) followsReplica(m *master, r *instance) bool {
+	if r.roleReported != InfoRoleSlave || r.slaveMasterHost == "" {
+		return false
+	}
+	for _, o := range m.replicas {
+		if o != r && o.addr.Port == r.slaveMasterPort && strings.EqualFold(o.addr.Host, r.slaveMasterHost) {
+			return true
+		}
+	}
+	return false
 }
 
 // failoverSelectSlave chooses the replica to promote, or gives up.
