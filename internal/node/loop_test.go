@@ -168,3 +168,45 @@ func TestDeferrablePersistIsCoalesced(t *testing.T) {
 		t.Fatalf("%d writes, want 2: the urgent one carries the deferred one", writes)
 	}
 }
+
+// TestLoopGroupsConfigWrites: inputs that each need a config rewrite and
+// arrive together are written with one rewrite, and every Exec request
+// is still answered after its change is on disk.
+func TestLoopGroupsConfigWrites(t *testing.T) {
+	var mu sync.Mutex
+	writes := 0
+	fx := withFakes(Effects{Persist: func(monitor.Persisted, monitor.Timing) error {
+		mu.Lock()
+		defer mu.Unlock()
+		writes++
+		return nil
+	}})
+	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
+	l := NewLoop(core, &memLog{}, fx, time.Now)
+	for k := 0; k < 50; k++ {
+		l.Deliver(monitor.FlushConfig{})
+	}
+	go l.Run()
+	t.Cleanup(l.Stop)
+	var before int
+	out, err := l.Exec(func(c *monitor.Sentinel, now time.Time) {
+		mu.Lock()
+		before = writes
+		mu.Unlock()
+		c.Step(now, monitor.FlushConfig{})
+	})
+	if err != nil || out.PersistErr != nil {
+		t.Fatalf("Exec: %v, %v", err, out.PersistErr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if before > 1 {
+		t.Errorf("50 queued rewrites took %d writes, want 1", before)
+	}
+	if writes != before+1 && writes != before {
+		t.Errorf("%d writes in all, %d before the Exec", writes, before)
+	}
+	if writes == 0 {
+		t.Error("the Exec's rewrite was not written before its answer")
+	}
+}
