@@ -42,23 +42,29 @@ func failoverTo(t *testing.T, port int, coordinated bool) {
 // enough: after a diskless first sync the master holds the replica's
 // stream back until the replica's first REPLCONF ACK (up to a second
 // later), and a master killed in that window takes every write it
-// acknowledged meanwhile with it. So the master writes a probe key and
-// each replica must have it.
+// acknowledged meanwhile with it (a FAILOVER TO sent then did not
+// complete either). A probe key seen on the replica is not enough
+// either, since one written before the sync comes in the RDB; so the
+// master writes a second probe after the replica was seen holding the
+// first, and that one can only come through the stream.
 func waitInSync(t *testing.T, top *topology) {
 	t.Helper()
-	probe := fmt.Sprintf("in-sync-probe:%d", time.Now().UnixNano())
 	m := client(t, top.master.Port)
 	for _, r := range top.replicas {
 		rc := client(t, r.Port)
-		waitFor(t, 20*time.Second, "the replicas to be in sync", func() bool {
-			if err := m.Set(context.Background(), probe, 1, 0).Err(); err != nil {
-				return false
-			}
-			n, err := rc.Exists(context.Background(), probe).Result()
-			return err == nil && n == 1
-		})
+		probe := fmt.Sprintf("in-sync-probe:%d", r.Port)
+		for round := 0; round < 2; round++ {
+			value := fmt.Sprint(time.Now().UnixNano())
+			waitFor(t, 20*time.Second, "the replicas to be in sync", func() bool {
+				if err := m.Set(context.Background(), probe, value, 0).Err(); err != nil {
+					return false
+				}
+				v, err := rc.Get(context.Background(), probe).Result()
+				return err == nil && v == value
+			})
+		}
+		m.Del(context.Background(), probe)
 	}
-	m.Del(context.Background(), probe)
 }
 
 // writingFleet starts a master with two replicas in sync, three
