@@ -118,7 +118,10 @@ func relLossScheduleRun(t *testing.T, kind daemonKind, rounds int) {
 					}
 					rec.nodes = []string{n.Addr()}
 					rec.name = st.label + " " + n.String()
+				} else {
+					rec.name = st.label
 				}
+				end := ledgers[g].begin(rec)
 				switch st.kind {
 				case relFaultKill:
 					n.kill()
@@ -135,10 +138,9 @@ func relLossScheduleRun(t *testing.T, kind daemonKind, rounds int) {
 						relStop(s.p)
 						undo = append(undo, func() { relCont(s.p) })
 					}
-					rec.name = st.label
 				}
 				names = append(names, rec.name)
-				undo = append(undo, ledgers[g].begin(rec))
+				undo = append(undo, end)
 			}
 			t.Logf("%8s round %d: %s for %v", time.Since(began).Round(time.Second), round+1, strings.Join(names, " + "), st.hold)
 			time.Sleep(st.hold)

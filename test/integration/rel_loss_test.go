@@ -336,7 +336,8 @@ func (l *relLedger) classifyOne(a relAck) relLoss {
 			}
 		}
 		for _, f := range l.faults {
-			if f.covers(a.at) && f.separates(l.hostOf[m], l.hostOf[p.addr], m) {
+			// A reply in flight when the cut came in counts as cut off.
+			if f.covers(a.at.Add(relInFlight)) && f.separates(l.hostOf[m], l.hostOf[p.addr], m) {
 				return relLoss{ack: a, class: relLossCutOff, fault: f.label, rec: f}
 			}
 		}
@@ -351,24 +352,26 @@ func (l *relLedger) classifyOne(a relAck) relLoss {
 	switch {
 	case p.addr != "" && p.masterAt.Before(a.at):
 		cause = "a stale master (resumed or restarted) acknowledged it after " + p.addr + "'s promotion, before its own demotion"
-	case p.addr != "" && l.wasPromoted(m, a.at):
-		cause = "acknowledged by a promoted replica that another promotion (" + p.addr + ") superseded"
+	case l.resumed(m, a.at):
+		cause = "the frozen master, resumed, acknowledged it while the failover its freeze started was completing"
 	}
 	return relLoss{ack: a, class: relLossOther, fault: l.label(a.at), trace: cause + ": " + l.trace(a, p.addr, p.masterAt)}
 }
 
-// wasPromoted reports whether m had been sampled as a replica before
-// it was master at t (it was promoted by a failover).
-func (l *relLedger) wasPromoted(m string, t time.Time) bool {
-	replica := false
-	for _, s := range l.samples[m] {
-		if s.at.After(t) {
-			break
+// resumed reports whether a SIGSTOP of m ended within the 2 s before t.
+func (l *relLedger) resumed(m string, t time.Time) bool {
+	for _, f := range l.faults {
+		if f.kind == relFaultStop && f.touchesNode(m) && !f.to.IsZero() && !f.to.After(t) && t.Sub(f.to) < 2*time.Second {
+			return true
 		}
-		replica = s.role != "master"
 	}
-	return !replica && len(l.samples[m]) > 0 && l.samples[m][0].role != "master"
+	return false
 }
+
+// relInFlight is how long before a fault came into force a write may
+// have been acknowledged and still count as hit by it: the reply was on
+// its way while the rules were installed.
+const relInFlight = 50 * time.Millisecond
 
 // label is the label of the fault injected last before t (or up to a
 // second after it), "no fault" for none.

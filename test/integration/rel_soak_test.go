@@ -347,10 +347,10 @@ func TestRelSoak(t *testing.T) {
 		var names []string
 		var ends []func()
 		for _, fl := range fs {
-			fl.apply()
 			for _, l := range ledgers {
 				ends = append(ends, l.begin(fl.rec))
 			}
+			fl.apply()
 			names = append(names, fl.name)
 			faults++
 		}
