@@ -94,6 +94,33 @@ func TestRelLossClassify(t *testing.T) {
 			want:   relLossCutOff,
 		},
 		{
+			// The soak of 2026-12-01 (seed 1796169294740354715): a master
+			// whose replicas were frozen or cut away acknowledged writes,
+			// then was cut off before any replica synced; the replica
+			// promoted then (b) had none of them. Later the old master
+			// came back and followed a (the earlier master).
+			name: "promoted after the write, while the master was cut from it",
+			samples: map[string][]relSample{
+				a: {master(0, 40), replica(9000, c, 60), master(20000, 80)},
+				b: {replica(0, a, 40), replica(1500, c, 40), master(2000, 40)},
+				c: {master(0, 40), replica(30000, a, 80)},
+			},
+			faults: []*relFaultRec{{kind: relFaultCutApart, label: "two hosts cut apart", hosts: []string{"h2", "h3"}, from: at(100), to: at(1000)}},
+			lost: relAck{seq: 45, addr: c, at: at(500)},
+			want: relLossCutOff,
+		},
+		{
+			name: "acknowledged just before the cut came in",
+			samples: map[string][]relSample{
+				a: {master(0, 50), replica(9000, b, 60)},
+				b: {replica(0, a, 40), master(2000, 40)},
+				c: {replica(0, a, 40), replica(2500, b, 40)},
+			},
+			faults: []*relFaultRec{{kind: relFaultHostCut, label: "host cut off", hosts: []string{"h1"}, from: at(520), to: at(8500)}},
+			lost:   relAck{seq: 45, addr: a, at: at(500)},
+			want:   relLossCutOff,
+		},
+		{
 			name: "nothing explains it",
 			samples: map[string][]relSample{
 				a: {master(0, 50), replica(9000, b, 60)},

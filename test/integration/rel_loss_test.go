@@ -46,6 +46,13 @@ func (f *relFaultRec) covers(t time.Time) bool {
 	return !t.Before(f.from) && (f.to.IsZero() || !t.After(f.to))
 }
 
+// coversNear reports whether the fault was in force at t or came into
+// force up to relInFlight after it: a reply on its way while the rules
+// were installed counts as cut off.
+func (f *relFaultRec) coversNear(t time.Time) bool {
+	return !t.Add(relInFlight).Before(f.from) && (f.to.IsZero() || !t.After(f.to))
+}
+
 // touchesNode reports whether the fault killed, froze or isolated addr.
 func (f *relFaultRec) touchesNode(addr string) bool {
 	for _, n := range f.nodes {
@@ -220,25 +227,34 @@ type relPromotion struct {
 }
 
 // promotion returns the promotion whose history replaced m's after t:
-// that of the master m is first sampled following after t (m demoted, or
-// restarted as its replica), or else the first other node sampled
-// becoming master after t; addr "" when neither was sampled.
+// the first promotion of another node sampled after t; but when the
+// master m is first sampled following after t was promoted before t (m
+// acknowledged the write as a stale master, on the wrong side of a
+// partition), that one. addr is "" when neither was sampled.
 func (l *relLedger) promotion(m string, t time.Time) relPromotion {
+	var followed relPromotion
 	for _, s := range l.samples[m] {
 		if s.at.After(t) && s.role == "slave" && s.master != "" && s.master != m {
-			return l.becameMaster(s.master, s.at)
+			followed = l.becameMaster(s.master, s.at)
+			break
 		}
 	}
-	var best relPromotion
+	if followed.addr != "" && !followed.masterAt.After(t) {
+		return followed
+	}
+	var first relPromotion
 	for addr := range l.samples {
 		if addr == m {
 			continue
 		}
-		if p := l.firstMasterAfter(addr, t); p.addr != "" && (best.addr == "" || p.masterAt.Before(best.masterAt)) {
-			best = p
+		if p := l.firstMasterAfter(addr, t); p.addr != "" && (first.addr == "" || p.masterAt.Before(first.masterAt)) {
+			first = p
 		}
 	}
-	return best
+	if first.addr != "" {
+		return first
+	}
+	return followed
 }
 
 // becameMaster returns addr's last promotion sampled before before
@@ -336,8 +352,7 @@ func (l *relLedger) classifyOne(a relAck) relLoss {
 			}
 		}
 		for _, f := range l.faults {
-			// A reply in flight when the cut came in counts as cut off.
-			if f.covers(a.at.Add(relInFlight)) && f.separates(l.hostOf[m], l.hostOf[p.addr], m) {
+			if f.coversNear(a.at) && f.separates(l.hostOf[m], l.hostOf[p.addr], m) {
 				return relLoss{ack: a, class: relLossCutOff, fault: f.label, rec: f}
 			}
 		}
