@@ -106,8 +106,8 @@ func TestRelLossClassify(t *testing.T) {
 				c: {master(0, 40), replica(30000, a, 80)},
 			},
 			faults: []*relFaultRec{{kind: relFaultCutApart, label: "two hosts cut apart", hosts: []string{"h2", "h3"}, from: at(100), to: at(1000)}},
-			lost: relAck{seq: 45, addr: c, at: at(500)},
-			want: relLossCutOff,
+			lost:   relAck{seq: 45, addr: c, at: at(500)},
+			want:   relLossCutOff,
 		},
 		{
 			name: "acknowledged just before the cut came in",
