@@ -107,6 +107,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	}
 	rep.Down = m.has(flagSDown) && !s.tilt
 	if req.AsksVote() {
+		s.changed(m) // a vote changes m, though no query shows it today
 		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
 		if leader != "" {
 			rep.Leader = leader

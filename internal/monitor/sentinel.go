@@ -75,6 +75,10 @@ type Sentinel struct {
 	links      map[LinkID]linkRef
 
 	out Ready
+
+	// views keeps the View of the read-only queries up to date
+	// (readview.go).
+	views viewState
 }
 
 // linkRef finds the link a connection id belongs to.
@@ -195,6 +199,7 @@ func (s *Sentinel) createReplica(m *master, a Addr, now int64) *instance {
 	ri := &r
 	m.replicas[ri.name] = ri
 	m.replicaOrder = nil
+	s.changed(m)
 	return ri
 }
 
@@ -205,6 +210,7 @@ func (s *Sentinel) createSentinel(m *master, a Addr, runID string, now int64) *i
 	p := &si
 	m.sentinels[runID] = p
 	m.sentinelOrder = nil
+	s.changed(m)
 	return p
 }
 
@@ -214,6 +220,7 @@ func (s *Sentinel) dropReplica(m *master, r *instance) {
 	r.removed = true
 	delete(m.replicas, r.name)
 	m.replicaOrder = nil
+	s.changed(m)
 }
 
 // dropSentinel forgets sentinel object si of m, releasing its link.
@@ -222,6 +229,7 @@ func (s *Sentinel) dropSentinel(m *master, si *instance) {
 	si.removed = true
 	delete(m.sentinels, si.name)
 	m.sentinelOrder = nil
+	s.changed(m)
 }
 
 // findReplica looks a replica of m up by address.
@@ -253,6 +261,7 @@ func (s *Sentinel) shareLink(si *instance) {
 		s.releaseLink(si)
 		si.link = other.link
 		si.link.refcount++
+		s.changedAll() // every master showing the link shows its refcount
 		return
 	}
 }
@@ -263,6 +272,7 @@ func (s *Sentinel) releaseLink(i *instance) {
 	l := i.link
 	l.refcount--
 	if l.refcount > 0 {
+		s.changedAll() // every master showing the link shows its refcount
 		return
 	}
 	s.closeCC(l)

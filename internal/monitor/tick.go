@@ -10,6 +10,7 @@ func (s *Sentinel) Tick(now time.Time) {
 		return
 	}
 	t := ms(now)
+	s.changedAll()
 	s.checkTilt(t)
 	s.nextDeadline = 0
 	var switching *master
