@@ -7,6 +7,7 @@ package node
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/logging"
@@ -66,6 +67,10 @@ type Loop struct {
 	fx   Effects
 	now  func() time.Time
 
+	// view is the core's View, stored before the output of a batch (a
+	// Step, a Tick, an Exec) is carried out: see View.
+	view atomic.Pointer[monitor.View]
+
 	execs  chan execReq
 	inputs chan monitor.Input
 	stop   chan struct{}
@@ -102,7 +107,7 @@ func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Tim
 	if fx.Persist == nil || fx.Publish == nil || fx.Exit == nil || fx.Links == nil || fx.Scripts == nil {
 		panic("node: NewLoop needs every Effects field")
 	}
-	return &Loop{
+	l := &Loop{
 		core:   core,
 		log:    log,
 		fx:     fx,
@@ -112,6 +117,8 @@ func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Tim
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
+	l.view.Store(core.View()) // Run has not started: the core is ours
+	return l
 }
 
 // Run drives the core until Stop: ticks at the core's randomised period
@@ -174,6 +181,25 @@ func (l *Loop) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, err
 	return <-req.reply, nil
 }
 
+// View returns the core's View as the loop last published it, without
+// waiting for the loop: the read-only queries answer from it while the
+// loop works. It is nil once the loop has ended.
+//
+// It is never older than what the loop has announced: the loop stores
+// the View of a batch (a Step, a Tick, an Exec) before it carries out
+// the batch's output, its log lines, pub/sub events, config rewrite and
+// replies. A client that received +switch-master and then asks for the
+// master's address gets the new one; a client whose Exec returned (a
+// SENTINEL SET, say) sees its change.
+func (l *Loop) View() *monitor.View {
+	select {
+	case <-l.done:
+		return nil
+	default:
+		return l.view.Load()
+	}
+}
+
 // Deliver hands an input (a reply, a message, a closed link) to the core.
 // It is safe from any goroutine and drops the input once the loop ended.
 func (l *Loop) Deliver(in monitor.Input) {
@@ -192,9 +218,12 @@ func (l *Loop) Stop() {
 // Done is closed when the loop has ended.
 func (l *Loop) Done() <-chan struct{} { return l.done }
 
-// drain carries out everything the core produced (monitor.Apply: the
-// config first, then logs and events, then actions up to an Exit).
+// drain publishes the core's View, then carries out everything the core
+// produced (monitor.Apply: the config first, then logs and events, then
+// actions up to an Exit). Publishing first is what keeps View never
+// older than an announcement.
 func (l *Loop) drain() monitor.Outcome {
+	l.view.Store(l.core.View())
 	out, err := monitor.Apply(l.core.Ready(), loopEffects{l})
 	if err != nil {
 		panic(err) // unreachable: TestApplyHandlesEveryAction
