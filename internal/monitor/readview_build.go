@@ -85,14 +85,14 @@ func (s *Sentinel) viewScan(g viewGlobals) *View {
 	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, shared: shared}
 }
 
-// viewPatch looks at the masters and shared links recorded as changed.
-// It returns nil if a master shows a shared link the previous View does
-// not hold, or a link recorded as shared no longer is: both set all
-// first, so that this does not happen.
+// viewPatch looks at the masters and shared links recorded as changed;
+// it returns the previous View if none shows a change. It returns nil if
+// a master shows a shared link the previous View does not hold, or a
+// link recorded as shared no longer is: both set all first, so that this
+// does not happen.
 func (s *Sentinel) viewPatch(g viewGlobals) *View {
 	vs := &s.views
 	old := vs.cur
-	v := &View{viewGlobals: g, index: old.index, shared: old.shared}
 	b := viewBuilder{s: s, shared: old.shared}
 	w := chunkWriter{chunks: old.chunks}
 	for _, m := range vs.masters {
@@ -103,17 +103,22 @@ func (s *Sentinel) viewPatch(g viewGlobals) *View {
 	if b.missing {
 		return nil
 	}
-	v.chunks = w.chunks
-	if len(vs.links) > 0 {
-		v.shared = maps.Clone(old.shared)
-		for _, l := range vs.links {
-			if _, ok := v.shared[l.viewKey]; !ok || l.refcount < 2 {
-				return nil
+	shared, cloned := old.shared, false
+	for _, l := range vs.links {
+		if _, ok := old.shared[l.viewKey]; !ok || l.refcount < 2 {
+			return nil
+		}
+		if lv := viewOfLink(l); lv != shared[l.viewKey] {
+			if !cloned {
+				shared, cloned = maps.Clone(old.shared), true
 			}
-			v.shared[l.viewKey] = viewOfLink(l)
+			shared[l.viewKey] = lv
 		}
 	}
-	return v
+	if w.copied == nil && !cloned && g == old.viewGlobals {
+		return old
+	}
+	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, shared: shared}
 }
 
 // at returns the k-th master in name order.

@@ -232,6 +232,12 @@ func TestViewUnchangedIsShared(t *testing.T) {
 	if s.View() != v2 {
 		t.Fatal("a View that looked at every master and found no change should be the previous one")
 	}
+	s.changed(s.masters["m002"])
+	si := s.masters["m002"].sortedSentinels()[0]
+	s.linkChanged(si.link, si)
+	if s.View() != v2 {
+		t.Fatal("a View that looked at a master and a link and found no change should be the previous one")
+	}
 	kv, _ := v2.Sentinels(now.Add(time.Second), "m001")
 	if got := fieldOf(kv[0], "last-hello-message"); got != "0" {
 		t.Fatalf("last-hello-message %s, want 0", got)
