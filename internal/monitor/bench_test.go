@@ -41,6 +41,7 @@ func answer(s *Sentinel, r Ready, now time.Time) {
 func answerOne(s *Sentinel, a Action, now time.Time) {
 	switch a := a.(type) {
 	case OpenLink:
+		s.Step(now, LinkConnected{ID: a.ID})
 		if a.Kind == CmdLink {
 			s.Step(now, LinkLocalAddr{ID: a.ID, Addr: Addr{"10.0.0.9", 40000}})
 		}
