@@ -68,8 +68,10 @@ type Loop struct {
 	now  func() time.Time
 
 	// view is the core's View, stored before the output of a batch (a
-	// Step, a Tick, an Exec) is carried out: see View.
-	view atomic.Pointer[monitor.View]
+	// Step, a Tick, an Exec) is carried out: see View. unpublished counts
+	// the inputs since it was stored.
+	view        atomic.Pointer[monitor.View]
+	unpublished int
 
 	execs  chan execReq
 	inputs chan monitor.Input
@@ -140,7 +142,7 @@ func (l *Loop) Run() {
 			if _, err := l.core.Step(l.now(), in); err != nil {
 				l.log.Warningf("core: %v", err)
 			}
-			l.drain()
+			l.drainInput()
 		case req := <-l.execs:
 			req.fn(l.core, l.now())
 			req.reply <- l.drain()
@@ -165,6 +167,8 @@ func (l *Loop) Run() {
 func (l *Loop) flushIfIdle() {
 	if l.dirty && (len(l.inputs) == 0 || l.now().Sub(l.dirtySince) > maxDeferredPersist) {
 		l.dirty = false
+		l.view.Store(l.core.View()) // the file holds no state the View lacks
+		l.unpublished = 0
 		_ = l.persist()
 	}
 }
@@ -190,7 +194,10 @@ func (l *Loop) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, err
 // the batch's output, its log lines, pub/sub events, config rewrite and
 // replies. A client that received +switch-master and then asks for the
 // master's address gets the new one; a client whose Exec returned (a
-// SENTINEL SET, say) sees its change.
+// SENTINEL SET, say) sees its change. An input whose Step produced no
+// output announced nothing, and while more inputs wait its change is
+// published with a later one (drainInput): at most maxUnpublished
+// inputs, and never past the moment the queue is empty.
 func (l *Loop) View() *monitor.View {
 	select {
 	case <-l.done:
@@ -218,13 +225,34 @@ func (l *Loop) Stop() {
 // Done is closed when the loop has ended.
 func (l *Loop) Done() <-chan struct{} { return l.done }
 
+// maxUnpublished bounds the inputs whose Steps produced nothing that the
+// loop runs back to back without publishing the View.
+const maxUnpublished = 64
+
 // drain publishes the core's View, then carries out everything the core
 // produced (monitor.Apply: the config first, then logs and events, then
 // actions up to an Exit). Publishing first is what keeps View never
 // older than an announcement.
-func (l *Loop) drain() monitor.Outcome {
-	l.view.Store(l.core.View())
-	out, err := monitor.Apply(l.core.Ready(), loopEffects{l})
+func (l *Loop) drain() monitor.Outcome { return l.apply(l.core.Ready(), true) }
+
+// drainInput is drain after an input: an input that produced nothing to
+// carry out (most replies to PINGs and hellos) announced nothing, and
+// while more inputs wait the View is published only with one that
+// produced something, once none waits, or after maxUnpublished of them,
+// so that a burst of replies costs one View, not one each.
+func (l *Loop) drainInput() {
+	r := l.core.Ready()
+	l.unpublished++
+	l.apply(r, !r.Empty() || len(l.inputs) == 0 || l.unpublished >= maxUnpublished)
+}
+
+// apply carries out r, publishing the core's View first if publish.
+func (l *Loop) apply(r monitor.Ready, publish bool) monitor.Outcome {
+	if publish {
+		l.view.Store(l.core.View())
+		l.unpublished = 0
+	}
+	out, err := monitor.Apply(r, loopEffects{l})
 	if err != nil {
 		panic(err) // unreachable: TestApplyHandlesEveryAction
 	}

@@ -233,3 +233,52 @@ func TestNodeAnswersNewAddressAfterSwitchMaster(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietInputsPublishedTogether drives a loop's input handling by
+// hand: hellos that change only a last-hello time and produce nothing to
+// carry out are published together while more inputs wait, at the
+// latest after maxUnpublished of them or once none waits; an input that
+// produces output is published before it is carried out.
+func TestQuietInputsPublishedTogether(t *testing.T) {
+	clock := time.Now()
+	now := func() time.Time { clock = clock.Add(time.Millisecond); return clock }
+	l := NewLoop(viewCore(0), &memLog{}, withFakes(Effects{}), now)
+	l.drain() // what Run does first
+	step := func() {
+		in := <-l.inputs
+		if _, err := l.core.Step(l.now(), in); err != nil {
+			t.Fatal(err)
+		}
+		l.drainInput()
+	}
+	quiet := monitor.HelloFromClient{Payload: switchHello(0)}
+	for i := 0; i < maxUnpublished+2; i++ {
+		l.inputs <- quiet
+	}
+	v := l.View()
+	for i := 1; i < maxUnpublished; i++ {
+		step()
+		if l.View() != v {
+			t.Fatalf("published after quiet input %d with more waiting", i)
+		}
+	}
+	step()
+	if l.View() == v {
+		t.Fatalf("not published after %d quiet inputs", maxUnpublished)
+	}
+	v = l.View()
+	step()
+	if l.View() != v {
+		t.Fatal("published after a quiet input with more waiting")
+	}
+	step()
+	if l.View() == v {
+		t.Fatal("not published once no input waits")
+	}
+	l.inputs <- monitor.HelloFromClient{Payload: switchHello(1)} // +switch-master
+	l.inputs <- quiet
+	step()
+	if a, _ := l.View().MasterAddr("mymaster"); a.Port != viewMasterPort+1 {
+		t.Fatalf("an announced switch not published: %v", a)
+	}
+}
