@@ -129,6 +129,7 @@ type linkView struct {
 	ccUp, pcUp    bool
 }
 
+// viewOfLink is what the queries show of l.
 func viewOfLink(l *link) linkView {
 	return linkView{
 		pending:       len(l.pending),

@@ -41,6 +41,7 @@ func (s *Sentinel) View() *View {
 	return v
 }
 
+// viewGlobals returns the View's global figures as they are now.
 func (s *Sentinel) viewGlobals() viewGlobals {
 	running, queued := s.ScriptCounts()
 	return viewGlobals{tilt: s.tilt, tiltStart: s.tiltStart, running: running, queued: queued, simFailure: s.simFailure}
@@ -132,6 +133,7 @@ type chunkWriter struct {
 	copied []bool // chunks copied already; nil while none is
 }
 
+// set makes mv the k-th master.
 func (w *chunkWriter) set(k int, mv *masterView) {
 	c, j := k/viewChunk, k%viewChunk
 	if w.chunks[c][j] == mv {

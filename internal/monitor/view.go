@@ -214,6 +214,7 @@ func (s *Sentinel) master(name string) (*master, error) {
 	return m, nil
 }
 
+// master returns the View of the master called name.
 func (v *View) master(name string) (*masterView, error) {
 	k, ok := v.index[name]
 	if !ok {
