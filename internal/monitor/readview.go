@@ -64,6 +64,11 @@ type masterView struct {
 	inst      *instView
 	replicas  []*instView // by name, replica-announced 0 included
 	sentinels []*instView // by run id
+	// links are the objects' links in the order master, replicas,
+	// Sentinels (zero for a shared one, in View.shared): what changes
+	// with every command sent and reply received, kept apart and free
+	// of pointers so that such a change copies only this.
+	links []linkView
 }
 
 // masterHead is what a masterView shows besides its objects.
@@ -90,9 +95,8 @@ type instView struct {
 	runID string
 	flags flag
 
-	// link is the object's link, unless shared names its entry in
-	// View.shared (a link used by several objects).
-	link   linkView
+	// shared names the object's link in View.shared when several
+	// objects use it; 0 when the link is in masterView.links.
 	shared uint64
 
 	failoverState string // set with flagFailoverInProgress
@@ -156,6 +160,8 @@ type viewState struct {
 	names []string
 	// lastKey is the last viewKey given to a link.
 	lastKey uint64
+	// scratch collects the links of one master while it is looked at.
+	scratch []linkView
 }
 
 // changed records that what the queries show of m changed: the next View

@@ -190,14 +190,38 @@ func (b *viewBuilder) master(m *master, old *masterView) *masterView {
 	if old != nil {
 		oldInst, oldReplicas, oldSentinels = old.inst, old.replicas, old.sentinels
 	}
+	rs, ss := m.sortedReplicas(), m.sortedSentinels()
 	inst := b.inst(&m.instance, oldInst)
-	replicas := b.insts(m.sortedReplicas(), oldReplicas)
-	sentinels := b.insts(m.sortedSentinels(), oldSentinels)
-	if old != nil && head == old.masterHead && inst == old.inst &&
-		sameViews(replicas, old.replicas) && sameViews(sentinels, old.sentinels) {
+	replicas := b.insts(rs, oldReplicas)
+	sentinels := b.insts(ss, oldSentinels)
+	scratch := append(s.views.scratch[:0], b.link(m.link))
+	for _, i := range rs {
+		scratch = append(scratch, b.link(i.link))
+	}
+	for _, i := range ss {
+		scratch = append(scratch, b.link(i.link))
+	}
+	s.views.scratch = scratch
+	var links []linkView
+	if old != nil && slices.Equal(scratch, old.links) {
+		links = old.links
+	} else {
+		links = slices.Clone(scratch)
+	}
+	if old != nil && head == old.masterHead && inst == old.inst && sameViews(replicas, old.replicas) &&
+		sameViews(sentinels, old.sentinels) && len(links) > 0 && &links[0] == &old.links[0] {
 		return old
 	}
-	return &masterView{masterHead: head, inst: inst, replicas: replicas, sentinels: sentinels}
+	return &masterView{masterHead: head, inst: inst, replicas: replicas, sentinels: sentinels, links: links}
+}
+
+// link is what masterView.links holds for l: l, or nothing for a shared
+// link (in View.shared).
+func (b *viewBuilder) link(l *link) linkView {
+	if l.refcount > 1 {
+		return linkView{}
+	}
+	return viewOfLink(l)
 }
 
 // sameViews reports whether a and b are the same slice.
@@ -229,7 +253,8 @@ func (b *viewBuilder) insts(list []*instance, old []*instView) []*instView {
 	return out
 }
 
-// inst returns i's view: old when i shows what old shows.
+// inst returns i's view, its link apart: old when i shows what old
+// shows.
 func (b *viewBuilder) inst(i *instance, old *instView) *instView {
 	v := instView{
 		kind:               i.kind,
@@ -258,9 +283,7 @@ func (b *viewBuilder) inst(i *instance, old *instView) *instView {
 	if i.has(flagFailoverInProgress) {
 		v.failoverState = i.master.failoverState.String()
 	}
-	if l := i.link; l.refcount < 2 {
-		v.link = viewOfLink(l)
-	} else {
+	if l := i.link; l.refcount > 1 {
 		if l.viewKey == 0 {
 			b.s.views.lastKey++
 			l.viewKey = b.s.views.lastKey

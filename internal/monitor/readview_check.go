@@ -52,23 +52,20 @@ func diffViews(got, want *View, at time.Time) error {
 // sameMasterView reports whether master a of View va shows what master b
 // of vb shows.
 func sameMasterView(va *View, a *masterView, vb *View, b *masterView) bool {
-	sameInst := func(x, y *instView) bool {
-		rx, ry := *x, *y
-		rx.link, rx.shared = va.link(x), 0
-		ry.link, ry.shared = vb.link(y), 0
-		return rx == ry
+	if a.masterHead != b.masterHead || len(a.replicas) != len(b.replicas) || len(a.sentinels) != len(b.sentinels) {
+		return false
 	}
-	same := func(xs, ys []*instView) bool {
-		if len(xs) != len(ys) {
+	objects := func(mv *masterView) []*instView {
+		return append(append([]*instView{mv.inst}, mv.replicas...), mv.sentinels...)
+	}
+	oa, ob := objects(a), objects(b)
+	for k := range oa {
+		x, y := *oa[k], *ob[k]
+		lx, ly := va.link(a, k, oa[k]), vb.link(b, k, ob[k])
+		x.shared, y.shared = 0, 0
+		if x != y || lx != ly {
 			return false
 		}
-		for k := range xs {
-			if !sameInst(xs[k], ys[k]) {
-				return false
-			}
-		}
-		return true
 	}
-	return a.masterHead == b.masterHead && sameInst(a.inst, b.inst) &&
-		same(a.replicas, b.replicas) && same(a.sentinels, b.sentinels)
+	return true
 }
