@@ -58,6 +58,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 		l.cc = s.openLink(i, CmdLink)
 		l.ccConnTime = now
 		l.dropPending()
+		s.linkChanged(l, i)
 		s.sendPing(i, now)
 	}
 	if i.kind != kindSentinel && l.pc == 0 {

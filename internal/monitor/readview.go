@@ -149,8 +149,8 @@ func viewOfLink(l *link) linkView {
 // viewState is what the core keeps to bring its View up to date.
 type viewState struct {
 	cur *View
-	// all: compare every master at the next View (after a Tick, a
-	// command, a link shared or released), not only those recorded.
+	// all: compare every master at the next View (after a command, a
+	// link shared or released), not only those recorded.
 	all bool
 	// masters are the masters, links the shared links, recorded as
 	// changed since cur was built (their viewDirty is set).
@@ -165,7 +165,10 @@ type viewState struct {
 }
 
 // changed records that what the queries show of m changed: the next View
-// looks at m again.
+// looks at m again. Every event about m records it (emit), which covers
+// the changes the timers make (SDOWN, ODOWN, the failover's steps); the
+// silent ones record themselves (a command sent, a link closed, a peer's
+// stale report cleared), and so do the Steps of links and peers.
 func (s *Sentinel) changed(m *master) {
 	if m.viewDirty || s.views.all {
 		return
@@ -195,7 +198,7 @@ func (s *Sentinel) linkChanged(l *link, owner *instance) {
 	}
 }
 
-// changedAll records a change that may touch any master (a Tick, a
-// command, a link shared or released): the next View compares every
-// master with the previous View.
+// changedAll records a change that may touch any master (a command, a
+// link shared or released): the next View compares every master with the
+// previous View.
 func (s *Sentinel) changedAll() { s.views.all = true }

@@ -8,7 +8,7 @@ import (
 // View returns the View of the core as it is now (see View for its
 // invariant). It returns the previous View when nothing a query shows
 // changed since. Otherwise it looks again at the masters and shared links
-// that Steps recorded as changed, or at every master after a Tick or a
+// that Steps and Ticks recorded as changed, or at every master after a
 // command, and keeps from the previous View every object, master and
 // chunk of masters that shows the same.
 func (s *Sentinel) View() *View {
@@ -70,7 +70,7 @@ func (s *Sentinel) viewByName(g viewGlobals, old *View) *View {
 	return v
 }
 
-// viewScan looks at every master (after a Tick or a command), the names
+// viewScan looks at every master (after a command), the names
 // unchanged. It returns the previous View if nothing changed.
 func (s *Sentinel) viewScan(g viewGlobals) *View {
 	old := s.views.cur

@@ -353,8 +353,13 @@ func (s *Sentinel) eventFor(l Level, typ EventType, m *master, msg string) {
 }
 
 // emit records an event and, for warnings about a master with a
-// notification-script, queues the script with `<type> <message>`.
+// notification-script, queues the script with `<type> <message>`. The
+// master the event is about is recorded as changed for the View: what an
+// event tells of is in the View that is published before it.
 func (s *Sentinel) emit(e Event) {
+	if m := s.masters[e.Master]; m != nil {
+		s.changed(m)
+	}
 	if s.crashed {
 		return
 	}
