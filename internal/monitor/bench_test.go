@@ -107,11 +107,11 @@ func steadyCore(b *testing.B, n int) (*Sentinel, time.Time) {
 }
 
 // BenchmarkView measures bringing the View up to date at 1,000 masters
-// (5,000 instances): built from scratch (the first View); after a Tick
-// or a command that changed nothing the queries show (every master
-// compared); after a reply on one master's link (one master looked at,
-// one object rebuilt); after a reply on a link all the masters share (a
-// Sentinel that watches them all); and with nothing changed.
+// (5,000 instances): built from scratch (the first View); after a
+// command that changed nothing the queries show (every master compared);
+// after a reply on one master's link (that master looked at, its links
+// copied); after a reply on a link all the masters share (a Sentinel
+// that watches them all); and with nothing changed.
 func BenchmarkView(b *testing.B) {
 	s, _ := steadyCore(b, 1000)
 	m := s.masters["m500"]
