@@ -72,7 +72,7 @@ func (s *Sentinel) ipOf(host string) (string, bool) {
 // announce-hostnames is on; otherwise the IP a stored hostname resolved
 // to, once known.
 func (s *Sentinel) announceAddr(a Addr) Addr {
-	if s.global.AnnounceHostnames {
+	if s.global.AnnounceHostnames || len(s.resolved) == 0 {
 		return a
 	}
 	if ip, ok := s.resolved[strings.ToLower(a.Host)]; ok {

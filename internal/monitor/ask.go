@@ -14,9 +14,10 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 	ask := s.timing.AskPeriod.Milliseconds()
 	for _, si := range m.sortedSentinels() {
 		elapsed := now - si.lastMasterDownReplyTime
-		if elapsed > 5*ask {
+		if elapsed > 5*ask && (si.has(flagMasterDown) || si.leader != "") {
 			si.flags &^= flagMasterDown
 			si.leader = ""
+			s.changed(m) // without an event
 		}
 		if !s.asking(m) || si.link.disconnected(si.kind) {
 			continue
@@ -107,6 +108,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	}
 	rep.Down = m.has(flagSDown) && !s.tilt
 	if req.AsksVote() {
+		s.changed(m) // a vote changes m, though no query shows it today
 		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
 		if leader != "" {
 			rep.Leader = leader

@@ -11,7 +11,7 @@ import (
 
 // benchCore builds a core watching n masters with 2 replicas and 2 other
 // Sentinels each, every link open and answering.
-func benchCore(b *testing.B, n int) (*Sentinel, time.Time) {
+func benchCore(b testing.TB, n int) (*Sentinel, time.Time) {
 	b.Helper()
 	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(1)))}
 	for i := 0; i < n; i++ {
@@ -33,23 +33,29 @@ func benchCore(b *testing.B, n int) (*Sentinel, time.Time) {
 // would, and reports the local address of new links.
 func answer(s *Sentinel, r Ready, now time.Time) {
 	for _, a := range r.Actions {
-		switch a := a.(type) {
-		case OpenLink:
-			if a.Kind == CmdLink {
-				s.Step(now, LinkLocalAddr{ID: a.ID, Addr: Addr{"10.0.0.9", 40000}})
-			}
-		case Send:
-			var rep Reply
-			switch a.Args[0] {
-			case "PING":
-				rep = Reply{Kind: ReplyString, Str: "PONG"}
-			case "INFO":
-				rep = Reply{Kind: ReplyString, Str: "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n"}
-			default:
-				rep = Reply{Kind: ReplyInt, Int: 1}
-			}
-			s.Step(now, CommandReply{ID: a.ID, Tag: a.Tag, Reply: rep})
+		answerOne(s, a, now)
+	}
+}
+
+// answerOne is answer for one action.
+func answerOne(s *Sentinel, a Action, now time.Time) {
+	switch a := a.(type) {
+	case OpenLink:
+		s.Step(now, LinkConnected{ID: a.ID})
+		if a.Kind == CmdLink {
+			s.Step(now, LinkLocalAddr{ID: a.ID, Addr: Addr{"10.0.0.9", 40000}})
 		}
+	case Send:
+		var rep Reply
+		switch a.Args[0] {
+		case "PING":
+			rep = Reply{Kind: ReplyString, Str: "PONG"}
+		case "INFO":
+			rep = Reply{Kind: ReplyString, Str: "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n"}
+		default:
+			rep = Reply{Kind: ReplyInt, Int: 1}
+		}
+		s.Step(now, CommandReply{ID: a.ID, Tag: a.Tag, Reply: rep})
 	}
 }
 
@@ -83,5 +89,84 @@ func BenchmarkHelloProcessing(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s.Step(now, HelloFromClient{Payload: h})
 		s.Ready()
+	}
+}
+
+// steadyCore is benchCore(n) after a few seconds of ticks and replies:
+// links open, INFO known.
+func steadyCore(b *testing.B, n int) (*Sentinel, time.Time) {
+	s, now := benchCore(b, n)
+	for i := 0; i < 50; i++ {
+		now = now.Add(100 * time.Millisecond)
+		s.Tick(now)
+		answer(s, s.Ready(), now)
+	}
+	s.Ready()
+	s.View()
+	return s, now
+}
+
+// BenchmarkView measures bringing the View up to date at 1,000 masters
+// (5,000 instances): built from scratch (the first View); after a
+// command that changed nothing the queries show (every master compared);
+// after a reply on one master's link (that master looked at, its links
+// copied); after a reply on a link all the masters share (a Sentinel
+// that watches them all); and with nothing changed.
+func BenchmarkView(b *testing.B) {
+	s, _ := steadyCore(b, 1000)
+	m := s.masters["m500"]
+	si := m.sortedSentinels()[0]
+	if si.link.refcount < 2 {
+		b.Fatal("the Sentinel link is not shared")
+	}
+	for _, bc := range []struct {
+		name   string
+		change func()
+	}{
+		{"from-scratch", func() { s.views.cur = nil }},
+		{"compare-all", s.changedAll},
+		{"one-master", func() { m.link.lastPongTime++; s.linkChanged(m.link, &m.instance) }},
+		{"shared-link", func() { si.link.lastPongTime++; s.linkChanged(si.link, si) }},
+		{"unchanged", func() {}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				bc.change()
+				s.View()
+			}
+		})
+	}
+}
+
+// BenchmarkTick1000 measures one tick of a Sentinel watching 1,000
+// masters in steady state (100 ms of its time), replies included: with
+// no View, with a View after the tick and one after its replies (a busy
+// loop, which publishes once per burst of replies), and with a View
+// after every reply (an idle loop).
+func BenchmarkTick1000(b *testing.B) {
+	for _, views := range []string{"none", "burst", "each"} {
+		b.Run("view="+views, func(b *testing.B) {
+			s, now := steadyCore(b, 1000)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				now = now.Add(100 * time.Millisecond)
+				s.Tick(now)
+				if views != "none" {
+					s.View()
+				}
+				for _, a := range s.Ready().Actions {
+					answerOne(s, a, now)
+					if views == "each" {
+						s.View()
+					}
+				}
+				if views == "burst" {
+					s.View()
+				}
+				s.Ready()
+			}
+		})
 	}
 }

@@ -17,14 +17,20 @@ import (
 
 // peerOf describes the Sentinel si for the election rules.
 func peerOf(si *instance) election.Peer {
+	return peer(si.runID, si.flags, !si.link.disconnected(kindSentinel), si.leader, si.leaderEpoch)
+}
+
+// peer is the election.Peer of a Sentinel with these flags, link state
+// and last vote (peerOf, and the View's CKQUORUM).
+func peer(runID string, flags flag, linkUp bool, leader string, leaderEpoch uint64) election.Peer {
 	return election.Peer{
-		RunID:       si.runID,
-		LinkUp:      !si.link.disconnected(kindSentinel),
-		SDown:       si.has(flagSDown),
-		ODown:       si.has(flagODown),
-		ReportsDown: si.has(flagMasterDown),
-		Leader:      si.leader,
-		LeaderEpoch: si.leaderEpoch,
+		RunID:       runID,
+		LinkUp:      linkUp,
+		SDown:       flags&flagSDown != 0,
+		ODown:       flags&flagODown != 0,
+		ReportsDown: flags&flagMasterDown != 0,
+		Leader:      leader,
+		LeaderEpoch: leaderEpoch,
 	}
 }
 

@@ -81,6 +81,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		}
 	}
 	if si == nil {
+		s.changedAll() // Sentinel objects of any master may go or move
 		removed := s.removeSentinelsByRunID(m, h.RunID)
 		if removed > 0 {
 			s.event(LevelNotice, EventSentinelAddressSwitch, &m.instance,
@@ -117,6 +118,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	}
 	if si != nil {
 		si.lastHelloTime = now
+		s.changed(m)
 	}
 }
 
@@ -133,6 +135,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 // when the newer config names its old master, instead of holding the new
 // epoch for the wrong master.
 func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int64) {
+	s.changedAll()
 	announced := m.currentAddr()
 	m.configEpoch = h.MasterConfigEpoch
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {

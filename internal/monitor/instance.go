@@ -131,20 +131,21 @@ type instance struct {
 
 func (i *instance) has(f flag) bool { return i.flags&f != 0 }
 
-// flagString renders the flags field of SENTINEL MASTER and friends.
-func (i *instance) flagString() string {
+// flagString renders the flags field of SENTINEL MASTER and friends: the
+// flags of an object of kind k whose link is disconnected or not.
+func flagString(k kind, flags flag, disconnected bool) string {
 	var parts []string
 	for _, f := range flagNames {
-		if i.has(f.f) {
+		if flags&f.f != 0 {
 			parts = append(parts, f.name)
 		}
 	}
-	parts = append(parts, i.kind.String())
-	if i.link.disconnected(i.kind) {
+	parts = append(parts, k.String())
+	if disconnected {
 		parts = append(parts, "disconnected")
 	}
 	for _, f := range flagNamesAfterKind {
-		if i.has(f.f) {
+		if flags&f.f != 0 {
 			parts = append(parts, f.name)
 		}
 	}

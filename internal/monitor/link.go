@@ -55,6 +55,11 @@ type link struct {
 	localAddr Addr // local address of the command connection, for hellos
 
 	pending map[uint64]pending // commands sent on cc, by tag
+
+	// viewKey names the link in View.shared once it was shared (0
+	// before); viewDirty: it changed since the last View (readview.go).
+	viewKey   uint64
+	viewDirty bool
 }
 
 // dropPending forgets the commands awaiting replies (the connection they
@@ -84,8 +89,12 @@ func newLink(now int64) *link {
 // disconnected reports whether the link lacks a live connection it needs:
 // the command one, or for masters and replicas the pub/sub one. A
 // connection that is still being dialled does not count as live.
-func (l *link) disconnected(k kind) bool {
-	return !l.ccUp || (k != kindSentinel && !l.pcUp)
+func (l *link) disconnected(k kind) bool { return disconnected(k, l.ccUp, l.pcUp) }
+
+// disconnected reports whether an object of kind k lacks a live connection
+// it needs, given which of its connections are up.
+func disconnected(k kind, ccUp, pcUp bool) bool {
+	return !ccUp || (k != kindSentinel && !pcUp)
 }
 
 // missing reports whether a connection the link needs does not exist at

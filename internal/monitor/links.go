@@ -58,6 +58,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 		l.cc = s.openLink(i, CmdLink)
 		l.ccConnTime = now
 		l.dropPending()
+		s.linkChanged(l, i)
 		s.sendPing(i, now)
 	}
 	if i.kind != kindSentinel && l.pc == 0 {
@@ -112,6 +113,7 @@ func (s *Sentinel) closePC(l *link) {
 func (s *Sentinel) closeLinks(i *instance) {
 	s.closeCC(i.link)
 	s.closePC(i.link)
+	s.linkChanged(i.link, i)
 }
 
 // send queues a command on an instance's command connection. The first
@@ -124,6 +126,7 @@ func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
 	args[0] = i.master.rename(args[0])
 	s.nextTag++
 	l.pending[s.nextTag] = pending{kind: k, inst: i}
+	s.linkChanged(l, i)
 	switch k {
 	case sentAsk:
 		i.askPending = true
@@ -158,6 +161,7 @@ func (s *Sentinel) handleLinkConnected(in LinkConnected) {
 	} else if ref.kind == PubSubLink && l.pc == in.ID {
 		l.pcUp = true
 	}
+	s.linkChanged(l, ref.inst)
 }
 
 // handleLinkClosed forgets a connection the adapter lost or could not
@@ -184,6 +188,7 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	if l.actPingTime == 0 {
 		l.actPingTime = now
 	}
+	s.linkChanged(l, ref.inst)
 	s.event(LevelDebug, typ, ref.inst, " #"+in.Err)
 	// The instance probably went away: probe the command connection at
 	// once, so that if it is dead too it is found closed now (the link
@@ -206,6 +211,8 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	}
 	delete(ref.link.pending, in.Tag)
 	i := p.inst
+	s.linkChanged(ref.link, i)
+	flags := i.flags
 	switch p.kind {
 	case sentAsk:
 		i.askPending = false
@@ -235,6 +242,11 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		if s.instanceAlive(i) {
 			s.pauseReply(i.master, in.Reply)
 		}
+	}
+	// A hello's or a PING's reply changes the link, and maybe the
+	// flags; any other may change anything of the master.
+	if (p.kind != sentHello && p.kind != sentPing) || i.flags != flags {
+		s.changed(i.master)
 	}
 }
 

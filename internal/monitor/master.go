@@ -55,6 +55,10 @@ type master struct {
 	// nil after any change to the maps.
 	replicaOrder  []*instance
 	sentinelOrder []*instance
+
+	// viewDirty: what the queries show of the master changed since the
+	// last View (readview.go).
+	viewDirty bool
 }
 
 // rename returns the name to send cmd as on this master's instances.

@@ -75,6 +75,10 @@ type Sentinel struct {
 	links      map[LinkID]linkRef
 
 	out Ready
+
+	// views keeps the View of the read-only queries up to date
+	// (readview.go).
+	views viewState
 }
 
 // linkRef finds the link a connection id belongs to.
@@ -195,6 +199,7 @@ func (s *Sentinel) createReplica(m *master, a Addr, now int64) *instance {
 	ri := &r
 	m.replicas[ri.name] = ri
 	m.replicaOrder = nil
+	s.changed(m)
 	return ri
 }
 
@@ -205,6 +210,7 @@ func (s *Sentinel) createSentinel(m *master, a Addr, runID string, now int64) *i
 	p := &si
 	m.sentinels[runID] = p
 	m.sentinelOrder = nil
+	s.changed(m)
 	return p
 }
 
@@ -214,6 +220,7 @@ func (s *Sentinel) dropReplica(m *master, r *instance) {
 	r.removed = true
 	delete(m.replicas, r.name)
 	m.replicaOrder = nil
+	s.changed(m)
 }
 
 // dropSentinel forgets sentinel object si of m, releasing its link.
@@ -222,6 +229,7 @@ func (s *Sentinel) dropSentinel(m *master, si *instance) {
 	si.removed = true
 	delete(m.sentinels, si.name)
 	m.sentinelOrder = nil
+	s.changed(m)
 }
 
 // findReplica looks a replica of m up by address.
@@ -253,6 +261,7 @@ func (s *Sentinel) shareLink(si *instance) {
 		s.releaseLink(si)
 		si.link = other.link
 		si.link.refcount++
+		s.changedAll() // every master showing the link shows its refcount
 		return
 	}
 }
@@ -263,6 +272,7 @@ func (s *Sentinel) releaseLink(i *instance) {
 	l := i.link
 	l.refcount--
 	if l.refcount > 0 {
+		s.changedAll() // every master showing the link shows its refcount
 		return
 	}
 	s.closeCC(l)
@@ -343,8 +353,13 @@ func (s *Sentinel) eventFor(l Level, typ EventType, m *master, msg string) {
 }
 
 // emit records an event and, for warnings about a master with a
-// notification-script, queues the script with `<type> <message>`.
+// notification-script, queues the script with `<type> <message>`. The
+// master the event is about is recorded as changed for the View: what an
+// event tells of is in the View that is published before it.
 func (s *Sentinel) emit(e Event) {
+	if m := s.masters[e.Master]; m != nil {
+		s.changed(m)
+	}
 	if s.crashed {
 		return
 	}

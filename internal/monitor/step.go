@@ -21,6 +21,10 @@ type Answer any
 // here. Errors are values the RESP layer turns into replies; a command
 // that fails changes nothing (except where Redis applies a command's
 // arguments left to right: Debug, SimulateFailure).
+//
+// The inputs from links and peers, the frequent ones, record for the
+// View what they change (the masters, the shared links); a command may
+// change anything and has the next View compare every master.
 func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 	t := ms(now)
 	switch in := in.(type) {
@@ -30,7 +34,7 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 		s.pubsubMessage(in, t)
 	case PubSubActivity:
 		if ref, ok := s.links[in.ID]; ok && ref.kind == PubSubLink && ref.link.pc == in.ID {
-			ref.link.pcLastActivity = t
+			ref.link.pcLastActivity = t // no query shows it
 		}
 	case LinkConnected:
 		s.handleLinkConnected(in)
@@ -38,19 +42,31 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 		s.handleLinkClosed(in, t)
 	case LinkLocalAddr:
 		if ref, ok := s.links[in.ID]; ok && ref.kind == CmdLink && ref.link.cc == in.ID {
-			ref.link.localAddr = in.Addr
+			ref.link.localAddr = in.Addr // no query shows it
 		}
+	case HelloFromClient:
+		s.processHello(in.Payload, t)
+	case ScriptStarted:
+		s.scriptStarted(in) // the View compares the script counts
+	case ScriptExited:
+		s.scriptExited(in, t)
+	case IsMasterDownByAddr:
+		return s.answerAsk(t, in.Request), nil
+	default:
+		s.changedAll()
+		return s.command(t, in)
+	}
+	return nil, nil
+}
+
+// command applies the inputs of Step that may change any master.
+func (s *Sentinel) command(t int64, in Input) (Answer, error) {
+	switch in := in.(type) {
 	case HostResolved:
 		if s.resolved == nil {
 			s.resolved = map[string]string{}
 		}
 		s.resolved[strings.ToLower(in.Host)] = in.IP
-	case HelloFromClient:
-		s.processHello(in.Payload, t)
-	case ScriptStarted:
-		s.scriptStarted(in)
-	case ScriptExited:
-		s.scriptExited(in, t)
 	case FlushConfig:
 		s.persist("flushconfig")
 	case Shutdown:
@@ -72,8 +88,6 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 		return SimulateFailureHelp(help), err
 	case Failover:
 		return nil, s.forceFailover(t, in)
-	case IsMasterDownByAddr:
-		return s.answerAsk(t, in.Request), nil
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrUnknownInput, in)
 	}

@@ -4,7 +4,8 @@ import "time"
 
 // Tick advances the core's timers to now. It must be called every
 // NextTickIn(); like one run of Redis's sentinelTimer it checks for TILT,
-// then handles every master, its replicas and its Sentinels.
+// then handles every master, its replicas and its Sentinels. What it
+// changes is recorded for the View as it goes (see Sentinel.changed).
 func (s *Sentinel) Tick(now time.Time) {
 	if s.crashed {
 		return

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"errors"
+	"iter"
 	"strconv"
 	"time"
 
@@ -26,11 +27,14 @@ const (
 
 // status is m's health: odown if it is ODOWN, else sdown if SDOWN, else
 // ok.
-func (m *master) status() MasterStatus {
+func (m *master) status() MasterStatus { return statusOf(m.flags) }
+
+// statusOf is the status of a master with these flags.
+func statusOf(f flag) MasterStatus {
 	switch {
-	case m.has(flagODown):
+	case f&flagODown != 0:
 		return StatusODown
-	case m.has(flagSDown):
+	case f&flagSDown != 0:
 		return StatusSDown
 	}
 	return StatusOK
@@ -47,16 +51,18 @@ type MasterSummary struct {
 }
 
 // MasterSummaries returns one summary per master in name order.
-func (s *Sentinel) MasterSummaries() []MasterSummary {
-	out := make([]MasterSummary, 0, len(s.names))
-	for _, name := range s.names {
-		m := s.masters[name]
+func (s *Sentinel) MasterSummaries() []MasterSummary { return s.View().MasterSummaries() }
+
+// MasterSummaries returns one summary per master in name order.
+func (v *View) MasterSummaries() []MasterSummary {
+	out := make([]MasterSummary, 0, len(v.index))
+	for mv := range v.all() {
 		out = append(out, MasterSummary{
-			Name:         name,
-			Addr:         s.announceAddr(m.addr),
-			Status:       m.status(),
-			NumReplicas:  len(m.replicas),
-			NumSentinels: len(m.sentinels),
+			Name:         mv.inst.name,
+			Addr:         mv.infoAddr,
+			Status:       statusOf(mv.inst.flags),
+			NumReplicas:  len(mv.replicas),
+			NumSentinels: len(mv.sentinels),
 		})
 	}
 	return out
@@ -67,6 +73,36 @@ func (s *Sentinel) MasterNames() []string {
 	return append([]string(nil), s.names...)
 }
 
+// MasterNames returns the monitored masters' names in order.
+func (v *View) MasterNames() []string {
+	out := make([]string, 0, len(v.index))
+	for mv := range v.all() {
+		out = append(out, mv.inst.name)
+	}
+	return out
+}
+
+// all yields the masters in name order.
+func (v *View) all() iter.Seq[*masterView] {
+	return func(yield func(*masterView) bool) {
+		for k := range len(v.index) {
+			if !yield(v.at(k)) {
+				return
+			}
+		}
+	}
+}
+
+// Tilt reports whether the Sentinel was in TILT mode and since when.
+func (v *View) Tilt() (bool, time.Time) { return v.tilt, time.UnixMilli(v.tiltStart) }
+
+// ScriptCounts returns the scripts running and queued (running ones
+// included), as Sentinel.ScriptCounts.
+func (v *View) ScriptCounts() (running, queued int) { return v.running, v.queued }
+
+// SimulateFailure returns the failure simulation flags that were active.
+func (v *View) SimulateFailure() SimFailure { return v.simFailure }
+
 func itoa64(v int64) string  { return strconv.FormatInt(v, 10) }
 func utoa64(v uint64) string { return strconv.FormatUint(v, 10) }
 func agoOrZero(now, t int64) int64 {
@@ -76,32 +112,42 @@ func agoOrZero(now, t int64) int64 {
 	return now - t
 }
 
-// instanceMap renders one object as SENTINEL MASTER/REPLICAS/SENTINELS do
-// (§12.4): fields in Redis's order, conditional ones only when they apply,
-// every value a string.
-func (s *Sentinel) instanceMap(i *instance, now int64) []KV {
-	l := i.link
+// link returns the link of object i of mv, at position pos of mv.links
+// (the master 0, then the replicas, then the Sentinels).
+func (v *View) link(mv *masterView, pos int, i *instView) linkView {
+	if i.shared != 0 {
+		return v.shared[i.shared]
+	}
+	return mv.links[pos]
+}
+
+// instanceMap renders object i of master mv, at position pos, as SENTINEL
+// MASTER/REPLICAS/SENTINELS do (§12.4) at now, Unix ms: fields in Redis's
+// order, conditional ones only when they apply, every value a string.
+// It is the one place that formats these replies.
+func (v *View) instanceMap(mv *masterView, pos int, i *instView, now int64) []KV {
+	l := v.link(mv, pos, i)
 	kv := []KV{
 		{"name", i.name},
-		{"ip", s.announceHost(i.addr)},
-		{"port", strconv.Itoa(i.addr.Port)},
+		{"ip", i.ip},
+		{"port", strconv.Itoa(i.port)},
 		{"runid", i.runID},
-		{"flags", i.flagString()},
-		{"link-pending-commands", strconv.Itoa(len(l.pending))},
+		{"flags", flagString(i.kind, i.flags, disconnected(i.kind, l.ccUp, l.pcUp))},
+		{"link-pending-commands", strconv.Itoa(l.pending)},
 		{"link-refcount", strconv.Itoa(l.refcount)},
 	}
-	if i.has(flagFailoverInProgress) {
-		kv = append(kv, KV{"failover-state", i.master.failoverState.String()})
+	if i.flags&flagFailoverInProgress != 0 {
+		kv = append(kv, KV{"failover-state", i.failoverState})
 	}
 	kv = append(kv,
 		KV{"last-ping-sent", itoa64(agoOrZero(now, l.actPingTime))},
 		KV{"last-ok-ping-reply", itoa64(now - l.lastAvailTime)},
 		KV{"last-ping-reply", itoa64(now - l.lastPongTime)},
 	)
-	if i.has(flagSDown) {
+	if i.flags&flagSDown != 0 {
 		kv = append(kv, KV{"s-down-time", itoa64(now - i.sdownSince)})
 	}
-	if i.has(flagODown) {
+	if i.flags&flagODown != 0 {
 		kv = append(kv, KV{"o-down-time", itoa64(now - i.odownSince)})
 	}
 	kv = append(kv, KV{OptionDownAfter, itoa64(i.downAfter)})
@@ -113,20 +159,19 @@ func (s *Sentinel) instanceMap(i *instance, now int64) []KV {
 		)
 	}
 	if i.kind == kindMaster {
-		m := i.master
 		kv = append(kv,
-			KV{"config-epoch", utoa64(m.configEpoch)},
-			KV{"num-slaves", strconv.Itoa(len(m.replicas))},
-			KV{"num-other-sentinels", strconv.Itoa(len(m.sentinels))},
-			KV{OptionQuorum, strconv.Itoa(m.settings.Quorum)},
-			KV{OptionFailoverTimeout, itoa64(m.settings.FailoverTimeout.Milliseconds())},
-			KV{OptionParallelSyncs, strconv.Itoa(m.settings.ParallelSyncs)},
+			KV{"config-epoch", utoa64(mv.configEpoch)},
+			KV{"num-slaves", strconv.Itoa(len(mv.replicas))},
+			KV{"num-other-sentinels", strconv.Itoa(len(mv.sentinels))},
+			KV{OptionQuorum, strconv.Itoa(mv.quorum)},
+			KV{OptionFailoverTimeout, itoa64(mv.failoverTimeout)},
+			KV{OptionParallelSyncs, strconv.Itoa(mv.parallelSyncs)},
 		)
-		if m.settings.NotificationScript != "" {
-			kv = append(kv, KV{OptionNotificationScript, m.settings.NotificationScript})
+		if mv.notificationScript != "" {
+			kv = append(kv, KV{OptionNotificationScript, mv.notificationScript})
 		}
-		if m.settings.ClientReconfigScript != "" {
-			kv = append(kv, KV{OptionClientReconfigScript, m.settings.ClientReconfigScript})
+		if mv.clientReconfigScript != "" {
+			kv = append(kv, KV{OptionClientReconfigScript, mv.clientReconfigScript})
 		}
 	}
 	if i.kind == kindReplica {
@@ -170,20 +215,39 @@ func (s *Sentinel) master(name string) (*master, error) {
 	return m, nil
 }
 
+// master returns the View of the master called name.
+func (v *View) master(name string) (*masterView, error) {
+	k, ok := v.index[name]
+	if !ok {
+		return nil, ErrNoSuchMaster
+	}
+	return v.at(k), nil
+}
+
 // Master returns the instance map of one master.
 func (s *Sentinel) Master(now time.Time, name string) ([]KV, error) {
-	m, err := s.master(name)
+	return s.View().Master(now, name)
+}
+
+// Master returns the instance map of one master at now.
+func (v *View) Master(now time.Time, name string) ([]KV, error) {
+	mv, err := v.master(name)
 	if err != nil {
 		return nil, err
 	}
-	return s.instanceMap(&m.instance, ms(now)), nil
+	return v.instanceMap(mv, 0, mv.inst, ms(now)), nil
 }
 
 // Masters returns the instance maps of every master, in name order.
-func (s *Sentinel) Masters(now time.Time) [][]KV {
-	out := make([][]KV, 0, len(s.names))
-	for _, name := range s.names {
-		out = append(out, s.instanceMap(&s.masters[name].instance, ms(now)))
+func (s *Sentinel) Masters(now time.Time) [][]KV { return s.View().Masters(now) }
+
+// Masters returns the instance maps of every master at now, in name
+// order.
+func (v *View) Masters(now time.Time) [][]KV {
+	t := ms(now)
+	out := make([][]KV, 0, len(v.index))
+	for mv := range v.all() {
+		out = append(out, v.instanceMap(mv, 0, mv.inst, t))
 	}
 	return out
 }
@@ -191,41 +255,58 @@ func (s *Sentinel) Masters(now time.Time) [][]KV {
 // Replicas returns the maps of a master's replicas, leaving out those that
 // report replica-announced 0.
 func (s *Sentinel) Replicas(now time.Time, name string) ([][]KV, error) {
-	m, err := s.master(name)
+	return s.View().Replicas(now, name)
+}
+
+// Replicas returns the maps of a master's replicas at now, leaving out
+// those that report replica-announced 0.
+func (v *View) Replicas(now time.Time, name string) ([][]KV, error) {
+	mv, err := v.master(name)
 	if err != nil {
 		return nil, err
 	}
+	t := ms(now)
 	out := [][]KV{}
-	for _, r := range m.sortedReplicas() {
-		if r.announced == 0 {
-			continue
+	for k, r := range mv.replicas {
+		if r.announced != 0 {
+			out = append(out, v.instanceMap(mv, 1+k, r, t))
 		}
-		out = append(out, s.instanceMap(r, ms(now)))
 	}
 	return out, nil
 }
 
 // Sentinels returns the maps of the other Sentinels known for a master.
 func (s *Sentinel) Sentinels(now time.Time, name string) ([][]KV, error) {
-	m, err := s.master(name)
+	return s.View().Sentinels(now, name)
+}
+
+// Sentinels returns the maps of the other Sentinels known for a master,
+// at now.
+func (v *View) Sentinels(now time.Time, name string) ([][]KV, error) {
+	mv, err := v.master(name)
 	if err != nil {
 		return nil, err
 	}
+	t := ms(now)
 	out := [][]KV{}
-	for _, si := range m.sortedSentinels() {
-		out = append(out, s.instanceMap(si, ms(now)))
+	for k, si := range mv.sentinels {
+		out = append(out, v.instanceMap(mv, 1+len(mv.replicas)+k, si, t))
 	}
 	return out, nil
 }
 
 // MasterAddr returns the address clients should use for a master: the
 // promoted replica's once a failover reached reconf_slaves.
-func (s *Sentinel) MasterAddr(name string) (Addr, bool) {
-	m := s.masters[name]
-	if m == nil {
+func (s *Sentinel) MasterAddr(name string) (Addr, bool) { return s.View().MasterAddr(name) }
+
+// MasterAddr returns the address clients should use for a master: the
+// promoted replica's once a failover reached reconf_slaves.
+func (v *View) MasterAddr(name string) (Addr, bool) {
+	mv, err := v.master(name)
+	if err != nil {
 		return Addr{}, false
 	}
-	return s.announceAddr(m.currentAddr()), true
+	return mv.addr, true
 }
 
 // ErrNoQuorum is what a *QuorumError from CheckQuorum wraps: the usable
@@ -249,11 +330,21 @@ func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
 // (election.CheckQuorum). The error is a *QuorumError, with the same
 // check, when they could not.
 func (s *Sentinel) CheckQuorum(name string) (election.Check, error) {
-	m, err := s.master(name)
+	return s.View().CheckQuorum(name)
+}
+
+// CheckQuorum is SENTINEL CKQUORUM on the View, as Sentinel.CheckQuorum.
+func (v *View) CheckQuorum(name string) (election.Check, error) {
+	mv, err := v.master(name)
 	if err != nil {
 		return election.Check{}, err
 	}
-	ck := election.CheckQuorum(m.peers(), m.settings.Quorum)
+	peers := make([]election.Peer, len(mv.sentinels))
+	for k, si := range mv.sentinels {
+		l := v.link(mv, 1+len(mv.replicas)+k, si)
+		peers[k] = peer(si.runID, si.flags, !disconnected(kindSentinel, l.ccUp, l.pcUp), si.leader, si.leaderEpoch)
+	}
+	ck := election.CheckQuorum(peers, mv.quorum)
 	if !ck.OK() {
 		return ck, &QuorumError{Check: ck}
 	}

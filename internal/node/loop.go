@@ -7,6 +7,7 @@ package node
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/logging"
@@ -66,6 +67,12 @@ type Loop struct {
 	fx   Effects
 	now  func() time.Time
 
+	// view is the core's View, stored before the output of a batch (a
+	// Step, a Tick, an Exec) is carried out: see View. unpublished counts
+	// the inputs since it was stored.
+	view        atomic.Pointer[monitor.View]
+	unpublished int
+
 	execs  chan execReq
 	inputs chan monitor.Input
 	stop   chan struct{}
@@ -102,7 +109,7 @@ func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Tim
 	if fx.Persist == nil || fx.Publish == nil || fx.Exit == nil || fx.Links == nil || fx.Scripts == nil {
 		panic("node: NewLoop needs every Effects field")
 	}
-	return &Loop{
+	l := &Loop{
 		core:   core,
 		log:    log,
 		fx:     fx,
@@ -112,6 +119,8 @@ func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Tim
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
+	l.view.Store(core.View()) // Run has not started: the core is ours
+	return l
 }
 
 // Run drives the core until Stop: ticks at the core's randomised period
@@ -178,7 +187,22 @@ func (l *Loop) batch(pending []execReq) {
 		}
 		break
 	}
-	out := l.drain()
+	l.finish(pending)
+}
+
+// finish carries out what the Steps since the last batch produced and
+// answers pending: the View is published first, except after a batch of
+// inputs only that produced nothing while more inputs wait (see below).
+func (l *Loop) finish(pending []execReq) {
+	r := l.core.Ready()
+	publish := true
+	if len(pending) == 0 {
+		// Inputs only: one that produced nothing announced nothing, so
+		// the View may wait (see maxUnpublished).
+		l.unpublished++
+		publish = !r.Empty() || len(l.inputs) == 0 || l.unpublished >= maxUnpublished
+	}
+	out := l.apply(r, publish)
 	for _, req := range pending {
 		req.reply <- out
 	}
@@ -198,6 +222,8 @@ func (l *Loop) stepInput(in monitor.Input) {
 func (l *Loop) flushIfIdle() {
 	if l.dirty && (len(l.inputs) == 0 || l.now().Sub(l.dirtySince) > maxDeferredPersist) {
 		l.dirty = false
+		l.view.Store(l.core.View()) // the file holds no state the View lacks
+		l.unpublished = 0
 		_ = l.persist()
 	}
 }
@@ -212,6 +238,28 @@ func (l *Loop) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, err
 		return monitor.Outcome{}, monitor.ErrStopped
 	}
 	return <-req.reply, nil
+}
+
+// View returns the core's View as the loop last published it, without
+// waiting for the loop: the read-only queries answer from it while the
+// loop works. It is nil once the loop has ended.
+//
+// It is never older than what the loop has announced: the loop stores
+// the View of a batch (a Step, a Tick, an Exec) before it carries out
+// the batch's output, its log lines, pub/sub events, config rewrite and
+// replies. A client that received +switch-master and then asks for the
+// master's address gets the new one; a client whose Exec returned (a
+// SENTINEL SET, say) sees its change. An input whose Step produced no
+// output announced nothing, and while more inputs wait its change is
+// published with a later one (finish): at most maxUnpublished
+// inputs, and never past the moment the queue is empty.
+func (l *Loop) View() *monitor.View {
+	select {
+	case <-l.done:
+		return nil
+	default:
+		return l.view.Load()
+	}
 }
 
 // Deliver hands an input (a reply, a message, a closed link) to the core.
@@ -232,10 +280,29 @@ func (l *Loop) Stop() {
 // Done is closed when the loop has ended.
 func (l *Loop) Done() <-chan struct{} { return l.done }
 
-// drain carries out everything the core produced (monitor.Apply: the
-// config first, then logs and events, then actions up to an Exit).
-func (l *Loop) drain() monitor.Outcome {
-	out, err := monitor.Apply(l.core.Ready(), loopEffects{l})
+// maxUnpublished bounds the inputs whose Steps produced nothing that the
+// loop runs back to back without publishing the View.
+const maxUnpublished = 64
+
+// drain publishes the core's View, then carries out everything the core
+// produced (monitor.Apply: the config first, then logs and events, then
+// actions up to an Exit). Publishing first is what keeps View never
+// older than an announcement.
+func (l *Loop) drain() monitor.Outcome { return l.apply(l.core.Ready(), true) }
+
+// A batch of inputs that produced nothing to carry out (most replies to
+// PINGs and hellos) announced nothing: while more inputs wait, the View
+// is published only with a batch that produced something, once none
+// waits, or after maxUnpublished batches, so that a burst of replies
+// costs one View, not one each (finish).
+
+// apply carries out r, publishing the core's View first if publish.
+func (l *Loop) apply(r monitor.Ready, publish bool) monitor.Outcome {
+	if publish {
+		l.view.Store(l.core.View())
+		l.unpublished = 0
+	}
+	out, err := monitor.Apply(r, loopEffects{l})
 	if err != nil {
 		panic(err) // unreachable: TestApplyHandlesEveryAction
 	}

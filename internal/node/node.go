@@ -204,6 +204,10 @@ func (n *Node) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, err
 	return n.loop.Exec(fn)
 }
 
+// View implements respserver.Backend: the core's View as the loop last
+// published it (Loop.View), nil once the loop has ended.
+func (n *Node) View() *monitor.View { return n.loop.View() }
+
 // Shutdown implements respserver.Backend: it asks whoever waits on
 // ShutdownRequested to stop the node.
 func (n *Node) Shutdown() {

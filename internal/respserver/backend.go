@@ -13,6 +13,12 @@ type Backend interface {
 	// the core asked for (persisting the config among others) before it
 	// returns. The error is monitor.ErrStopped once the loop has stopped.
 	Exec(fn func(core *monitor.Sentinel, now time.Time)) (monitor.Outcome, error)
+	// View returns the core's latest published View without waiting for
+	// the goroutine that owns the core; the read-only queries answer from
+	// it. It is never older than anything the owner has announced (a
+	// pub/sub event, a log line, a reply to a command that changed the
+	// core), and nil once the owner has stopped.
+	View() *monitor.View
 	// Shutdown asks the process to stop gracefully (SHUTDOWN command).
 	Shutdown()
 	// LogLevel returns the current loglevel; SetLogLevel changes it (the

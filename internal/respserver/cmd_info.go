@@ -219,35 +219,38 @@ func infoCPU() string {
 	)
 }
 
-// infoSentinel renders INFO sentinel from the core, on the core's loop.
+// infoSentinel renders INFO sentinel from the core's published View,
+// without waiting for the core's loop; the TILT age is computed now.
 func (s *Server) infoSentinel() (string, error) {
 	if s.opts.Backend == nil {
 		return "", monitor.ErrStopped
 	}
-	var text string
-	_, err := s.opts.Backend.Exec(func(core *monitor.Sentinel, now time.Time) {
-		tilt, since := core.Tilt()
-		running, queued := core.ScriptCounts()
-		tiltSecs := int64(-1)
-		tiltFlag := 0
-		if tilt {
-			tiltFlag = 1
-			tiltSecs = int64(now.Sub(since).Seconds())
-		}
-		kv := []any{
-			"sentinel_masters", len(core.MasterNames()),
-			"sentinel_tilt", tiltFlag,
-			"sentinel_tilt_since_seconds", tiltSecs,
-			"sentinel_running_scripts", running,
-			"sentinel_scripts_queue_length", queued,
-			"sentinel_simulate_failure_flags", int(core.SimulateFailure()),
-		}
-		for i, m := range core.MasterSummaries() {
-			kv = append(kv, fmt.Sprintf("master%d", i),
-				fmt.Sprintf("name=%s,status=%s,address=%s:%d,slaves=%d,sentinels=%d",
-					m.Name, m.Status, m.Addr.Host, m.Addr.Port, m.NumReplicas, m.NumSentinels+1))
-		}
-		text = section("Sentinel", kv...)
-	})
-	return text, err
+	v := s.opts.Backend.View()
+	if v == nil {
+		return "", monitor.ErrStopped
+	}
+	now := s.now() // after the View: never before the state it shows
+	tilt, since := v.Tilt()
+	running, queued := v.ScriptCounts()
+	tiltSecs := int64(-1)
+	tiltFlag := 0
+	if tilt {
+		tiltFlag = 1
+		tiltSecs = int64(now.Sub(since).Seconds())
+	}
+	summaries := v.MasterSummaries()
+	kv := []any{
+		"sentinel_masters", len(summaries),
+		"sentinel_tilt", tiltFlag,
+		"sentinel_tilt_since_seconds", tiltSecs,
+		"sentinel_running_scripts", running,
+		"sentinel_scripts_queue_length", queued,
+		"sentinel_simulate_failure_flags", int(v.SimulateFailure()),
+	}
+	for i, m := range summaries {
+		kv = append(kv, fmt.Sprintf("master%d", i),
+			fmt.Sprintf("name=%s,status=%s,address=%s:%d,slaves=%d,sentinels=%d",
+				m.Name, m.Status, m.Addr.Host, m.Addr.Port, m.NumReplicas, m.NumSentinels+1))
+	}
+	return section("Sentinel", kv...), nil
 }

@@ -18,6 +18,21 @@ func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (monitor.Outc
 	return out, nil
 }
 
+// view returns the core's published View and the time to answer at,
+// read after the View so that it is never before the state the View
+// shows; a stopped loop becomes the error reply. The read-only queries
+// answer from it without waiting for the core's loop.
+func (x *ctx) view() (*monitor.View, time.Time, Value) {
+	if x.srv.opts.Backend == nil {
+		return nil, time.Time{}, Err("ERR " + monitor.ErrStopped.Error())
+	}
+	v := x.srv.opts.Backend.View()
+	if v == nil {
+		return nil, time.Time{}, Err("ERR " + monitor.ErrStopped.Error())
+	}
+	return v, x.srv.now(), nil
+}
+
 // step applies a command input to the core (monitor.Sentinel.Step, the
 // one way a command changes it) and returns its answer; a stopped loop or
 // the command's error becomes the error reply (nil on success).

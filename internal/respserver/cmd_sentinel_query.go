@@ -49,49 +49,55 @@ func kvMaps(list [][]monitor.KV) Array {
 }
 
 func cmdSentinelMasters(x *ctx) Value {
-	var list [][]monitor.KV
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list = core.Masters(now) }); ev != nil {
+	v, now, ev := x.view()
+	if ev != nil {
 		return ev
 	}
-	return kvMaps(list)
+	return kvMaps(v.Masters(now))
 }
 
 func cmdSentinelMaster(x *ctx) Value {
-	var kv []monitor.KV
-	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) { kv, err = core.Master(now, x.arg(2)); return }); ev != nil {
+	v, now, ev := x.view()
+	if ev != nil {
 		return ev
+	}
+	kv, err := v.Master(now, x.arg(2))
+	if err != nil {
+		return errReply(err)
 	}
 	return kvMap(kv)
 }
 
 func cmdSentinelReplicas(x *ctx) Value {
-	var list [][]monitor.KV
-	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
-		list, err = core.Replicas(now, x.arg(2))
-		return
-	}); ev != nil {
+	v, now, ev := x.view()
+	if ev != nil {
 		return ev
+	}
+	list, err := v.Replicas(now, x.arg(2))
+	if err != nil {
+		return errReply(err)
 	}
 	return kvMaps(list)
 }
 
 func cmdSentinelSentinels(x *ctx) Value {
-	var list [][]monitor.KV
-	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
-		list, err = core.Sentinels(now, x.arg(2))
-		return
-	}); ev != nil {
+	v, now, ev := x.view()
+	if ev != nil {
 		return ev
+	}
+	list, err := v.Sentinels(now, x.arg(2))
+	if err != nil {
+		return errReply(err)
 	}
 	return kvMaps(list)
 }
 
 func cmdSentinelGetMasterAddr(x *ctx) Value {
-	var addr monitor.Addr
-	var ok bool
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { addr, ok = core.MasterAddr(x.arg(2)) }); ev != nil {
+	v, _, ev := x.view()
+	if ev != nil {
 		return ev
 	}
+	addr, ok := v.MasterAddr(x.arg(2))
 	if !ok {
 		return NullArray{}
 	}
@@ -117,15 +123,15 @@ func askReplyValue(rep gossip.AskReply) Value {
 }
 
 func cmdSentinelCkQuorum(x *ctx) Value {
-	var reply string
-	if _, ev := x.run(func(core *monitor.Sentinel, _ time.Time) error {
-		ck, err := core.CheckQuorum(x.arg(2))
-		reply = ck.Reply()
-		return err
-	}); ev != nil {
+	v, _, ev := x.view()
+	if ev != nil {
 		return ev
 	}
-	return Status(reply)
+	ck, err := v.CheckQuorum(x.arg(2))
+	if err != nil {
+		return errReply(err)
+	}
+	return Status(ck.Reply())
 }
 
 func cmdSentinelInfoCache(x *ctx) Value {

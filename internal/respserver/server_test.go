@@ -35,6 +35,12 @@ func (b *fakeBackend) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outco
 	return out, nil
 }
 
+func (b *fakeBackend) View() *monitor.View {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.core.View()
+}
+
 func (b *fakeBackend) LogLevel() string   { return "notice" }
 func (b *fakeBackend) SetLogLevel(string) {}
 

@@ -123,7 +123,8 @@ func (c *Cluster) leaderSwitch(n *Node, master string) bool {
 
 // checkNode runs the per-step checks of one node: its current epoch never
 // goes back (across restarts too), and, as ViewCheckEvery says, the checks
-// that read its views.
+// that read its views, the first of them that the View the core keeps up
+// to date shows what one built from scratch shows.
 func (c *Cluster) checkNode(n *Node) {
 	if n.crashed {
 		return
@@ -136,6 +137,10 @@ func (c *Cluster) checkNode(n *Node) {
 	c.inv.maxEpoch[n.Name] = ep
 	every := c.opts.ViewCheckEvery
 	if every == 1 || (n.ticked && n.steps%every == 0) {
+		if err := n.Core.CheckView(n.Now()); err != nil {
+			c.fail("%s: %v", n.Name, err)
+			return
+		}
 		c.checkViews(n)
 	}
 	n.ticked = false

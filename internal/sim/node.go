@@ -115,6 +115,7 @@ func (c *Cluster) step(n *Node, in monitor.Input) {
 // the daemon's own dispatch, through the node's simulated effects.
 func (c *Cluster) drain(n *Node) {
 	c.touch(n)
+	n.Core.View() // as the daemon's loop publishes it before carrying out Ready
 	r := n.Core.Ready()
 	fx := &simEffects{c: c, n: n, inc: n.inc}
 	if _, err := monitor.Apply(r, fx); err != nil {

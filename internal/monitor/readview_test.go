@@ -1,0 +1,266 @@
+package monitor
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
+)
+
+// viewWorld drives one core with random inputs: the replies to what it
+// sent (healthy, failing, lying), links that connect and break, hellos
+// and asks from peers, and now and then a command.
+type viewWorld struct {
+	t     *testing.T
+	rnd   *rand.Rand
+	s     *Sentinel
+	now   time.Time
+	open  []OpenLink // links opened and not closed
+	sends []Send     // commands waiting for a reply
+}
+
+// viewPeers are the other Sentinels of the world; the first two are
+// known to every master from the start, so their links are shared.
+var viewPeers = []string{
+	"1111111111111111111111111111111111111111",
+	"2222222222222222222222222222222222222222",
+	"3333333333333333333333333333333333333333",
+}
+
+func newViewWorld(t *testing.T, seed int64) *viewWorld {
+	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(seed)))}
+	for i := 0; i < 4; i++ {
+		m := NewMasterSpec(fmt.Sprintf("m%d", i), Addr{"10.0.0.1", 7000 + i}, 1+i%2)
+		m.KnownReplicas = []Addr{{"10.0.0.2", 7000 + i}}
+		m.KnownSentinels = []SentinelSpec{
+			{Addr{"10.0.1.1", 26379}, viewPeers[0]},
+			{Addr{"10.0.1.2", 26379}, viewPeers[1]},
+		}
+		p.Masters = append(p.Masters, m)
+	}
+	w := &viewWorld{t: t, rnd: rand.New(rand.NewSource(seed)), now: t0}
+	w.s = New(p, Options{Port: 26379, Accel: DefaultAccel()}, rand.New(rand.NewSource(seed+1)), w.now)
+	w.collect()
+	return w
+}
+
+// collect takes the core's output: the links it opened or closed and the
+// commands it sent.
+func (w *viewWorld) collect() {
+	for _, a := range w.s.Ready().Actions {
+		switch a := a.(type) {
+		case OpenLink:
+			w.open = append(w.open, a)
+		case CloseLink:
+			for k, o := range w.open {
+				if o.ID == a.ID {
+					w.open = append(w.open[:k], w.open[k+1:]...)
+					break
+				}
+			}
+		case Send:
+			w.sends = append(w.sends, a)
+		}
+	}
+}
+
+func (w *viewWorld) pick(n int) int { return w.rnd.Intn(n) }
+
+// randomReply is a reply to cmd: mostly what a healthy instance says,
+// sometimes an error, a refusal or another role.
+func (w *viewWorld) randomReply(cmd string) Reply {
+	switch cmd {
+	case "PING":
+		return Reply{Kind: ReplyString, Str: []string{"PONG", "PONG", "LOADING", "BUSY x", "ERR no"}[w.pick(5)]}
+	case "INFO":
+		port := 7000 + w.pick(4)
+		info := "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n" +
+			fmt.Sprintf("slave0:ip=10.0.0.%d,port=%d,state=online,offset=1,lag=0\r\n", 2+w.pick(3), port)
+		if w.pick(3) == 0 {
+			info = "# Replication\r\nrole:slave\r\nrun_id:9876543210987654321098765432109876543210\r\n" +
+				fmt.Sprintf("master_host:10.0.0.%d\r\nmaster_port:%d\r\nmaster_link_status:%s\r\nslave_priority:%d\r\nslave_repl_offset:%d\r\n",
+					1+w.pick(3), port, []string{"up", "down"}[w.pick(2)], w.pick(3)*50, w.pick(1000))
+		}
+		return Reply{Kind: ReplyString, Str: info}
+	case "SENTINEL":
+		return Reply{Kind: ReplyArray, Elems: []Reply{
+			{Kind: ReplyInt, Int: int64(w.pick(2))},
+			{Kind: ReplyString, Str: []string{"*", viewPeers[w.pick(3)]}[w.pick(2)]},
+			{Kind: ReplyInt, Int: int64(w.pick(4))},
+		}}
+	}
+	if w.pick(4) == 0 {
+		return Reply{Kind: ReplyError, Str: "ERR no"}
+	}
+	return Reply{Kind: ReplyString, Str: "OK"}
+}
+
+// randomHello is a hello of a peer about one of the masters, now and
+// then with a newer configuration or another address.
+func (w *viewWorld) randomHello() string {
+	k := w.pick(4)
+	h := gossip.Hello{
+		SentinelIP:   fmt.Sprintf("10.0.1.%d", 1+w.pick(3)),
+		SentinelPort: 26379,
+		RunID:        viewPeers[w.pick(3)],
+		CurrentEpoch: uint64(w.pick(3)),
+		MasterName:   fmt.Sprintf("m%d", k),
+		MasterIP:     "10.0.0.1",
+		MasterPort:   7000 + k,
+	}
+	if w.pick(20) == 0 {
+		h.MasterConfigEpoch = uint64(1 + w.pick(3))
+		h.MasterIP = fmt.Sprintf("10.0.0.%d", 1+w.pick(3))
+	}
+	return h.Encode()
+}
+
+// step applies one random input.
+func (w *viewWorld) step() {
+	s := w.s
+	switch r := w.pick(100); {
+	case r < 15:
+		w.now = w.now.Add(time.Duration(w.pick(400)) * time.Millisecond)
+		s.Tick(w.now)
+	case r < 55 && len(w.sends) > 0:
+		k := w.pick(len(w.sends))
+		a := w.sends[k]
+		w.sends = append(w.sends[:k], w.sends[k+1:]...)
+		s.Step(w.now, CommandReply{ID: a.ID, Tag: a.Tag, Reply: w.randomReply(a.Args[0])})
+	case r < 65 && len(w.open) > 0:
+		s.Step(w.now, LinkConnected{ID: w.open[w.pick(len(w.open))].ID})
+	case r < 68 && len(w.open) > 0:
+		k := w.pick(len(w.open))
+		id := w.open[k].ID
+		w.open = append(w.open[:k], w.open[k+1:]...)
+		s.Step(w.now, LinkClosed{ID: id, Err: "reset"})
+	case r < 78 && len(w.open) > 0:
+		s.Step(w.now, PubSubMessage{ID: w.open[w.pick(len(w.open))].ID, Channel: gossip.Channel, Payload: w.randomHello()})
+	case r < 86:
+		s.Step(w.now, HelloFromClient{Payload: w.randomHello()})
+	case r < 92:
+		k := w.pick(4)
+		req := gossip.AskRequest{IP: "10.0.0.1", Port: 7000 + k, CurrentEpoch: uint64(w.pick(4)), RunID: gossip.NoVote}
+		if w.pick(2) == 0 {
+			req.RunID = viewPeers[w.pick(3)]
+		}
+		s.Step(w.now, IsMasterDownByAddr{Request: req})
+	case r < 94 && len(w.open) > 0:
+		s.Step(w.now, LinkLocalAddr{ID: w.open[w.pick(len(w.open))].ID, Addr: Addr{"10.0.0.9", 40000}})
+	case r < 95:
+		s.Step(w.now, Set{Name: fmt.Sprintf("m%d", w.pick(4)), Args: []string{"down-after-milliseconds", fmt.Sprint(500 + w.pick(3000))}})
+	case r < 96:
+		s.Step(w.now, Failover{Name: fmt.Sprintf("m%d", w.pick(4))})
+	case r < 97:
+		s.Step(w.now, Reset{Pattern: fmt.Sprintf("m%d", w.pick(8))})
+	default:
+		w.now = w.now.Add(time.Duration(w.pick(20)) * time.Millisecond)
+	}
+	w.collect()
+}
+
+// TestViewFollowsEveryStep drives cores with random inputs: after every
+// one the View kept up to date shows what a View built from scratch
+// shows, and a View taken earlier still shows what it showed then.
+func TestViewFollowsEveryStep(t *testing.T) {
+	seeds, steps := 8, 4000
+	if testing.Short() {
+		seeds, steps = 2, 1000
+	}
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		w := newViewWorld(t, seed)
+		var old *View
+		var oldAt time.Time
+		var oldShows [][]KV
+		for i := 0; i < steps; i++ {
+			w.step()
+			if w.pick(3) == 0 {
+				continue // let changes pile up between two Views
+			}
+			if err := w.s.CheckView(w.now); err != nil {
+				t.Fatalf("seed %d, step %d: %v", seed, i, err)
+			}
+			if i%50 == 0 {
+				if old != nil && !reflect.DeepEqual(viewShows(old, oldAt), oldShows) {
+					t.Fatalf("seed %d, step %d: a View changed after it was returned", seed, i)
+				}
+				old, oldAt = w.s.View(), w.now
+				oldShows = viewShows(old, oldAt)
+			}
+		}
+	}
+}
+
+// viewShows is every instance map a View shows at at.
+func viewShows(v *View, at time.Time) [][]KV {
+	out := v.Masters(at)
+	for _, name := range v.MasterNames() {
+		r, _ := v.Replicas(at, name)
+		s, _ := v.Sentinels(at, name)
+		out = append(append(out, r...), s...)
+	}
+	return out
+}
+
+// TestViewUnchangedIsShared: with nothing changed, View returns the same
+// View; a hello from a known peer rebuilds that peer's object under one
+// master, and everything else is shared with the previous View.
+func TestViewUnchangedIsShared(t *testing.T) {
+	s, now := benchCore(t, 3)
+	v := s.View()
+	if s.View() != v {
+		t.Fatal("View rebuilt with nothing changed")
+	}
+	h := gossip.Hello{SentinelIP: "10.0.1.1", SentinelPort: 26379, RunID: "1111111111111111111111111111111111111111",
+		MasterName: "m001", MasterIP: "10.0.0.1", MasterPort: 7001}.Encode()
+	s.Step(now.Add(time.Second), HelloFromClient{Payload: h})
+	v2 := s.View()
+	if v2 == v {
+		t.Fatal("View not rebuilt after a hello")
+	}
+	if v2.at(0) != v.at(0) || v2.at(2) != v.at(2) || v2.at(1) == v.at(1) {
+		t.Fatal("a hello about m001 should rebuild m001 alone")
+	}
+	if v2.at(1).inst != v.at(1).inst || !sameViews(v2.at(1).replicas, v.at(1).replicas) ||
+		v2.at(1).sentinels[0] == v.at(1).sentinels[0] || v2.at(1).sentinels[1] != v.at(1).sentinels[1] {
+		t.Fatal("a hello from one Sentinel should rebuild that Sentinel's object alone")
+	}
+	s.changedAll()
+	if s.View() != v2 {
+		t.Fatal("a View that looked at every master and found no change should be the previous one")
+	}
+	s.changed(s.masters["m002"])
+	si := s.masters["m002"].sortedSentinels()[0]
+	s.linkChanged(si.link, si)
+	if s.View() != v2 {
+		t.Fatal("a View that looked at a master and a link and found no change should be the previous one")
+	}
+	kv, _ := v2.Sentinels(now.Add(time.Second), "m001")
+	if got := fieldOf(kv[0], "last-hello-message"); got != "0" {
+		t.Fatalf("last-hello-message %s, want 0", got)
+	}
+}
+
+func fieldOf(kv []KV, key string) string {
+	for _, f := range kv {
+		if f.Key == key {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// TestViewAgesAtQueryTime: a View shows ages against the time of the
+// query, not the time it was built.
+func TestViewAgesAtQueryTime(t *testing.T) {
+	s, now := benchCore(t, 1)
+	v := s.View()
+	a, _ := v.Master(now.Add(1500*time.Millisecond), "m000")
+	b, _ := s.Master(now.Add(1500*time.Millisecond), "m000")
+	if !reflect.DeepEqual(a, b) || fieldOf(a, "last-ok-ping-reply") != "1500" {
+		t.Fatalf("View %v\ncore %v", a, b)
+	}
+}
