@@ -251,10 +251,7 @@ func TestPlainFailoverWrites(t *testing.T) {
 			}
 			lost, acked := w.lost(t, master)
 			errs, reconnect, gap := w.stats()
-			n := 0
-			for _, v := range lost {
-				n += v
-			}
+			n := sumLost(lost)
 			t.Logf("%s, 3 plain failovers (masters %v): %d writes acknowledged, %d lost %v, %d error replies, %d reconnections, longest gap %v",
 				daemon, masters, acked, n, lost, len(errs), reconnect, gap.Round(time.Millisecond))
 			if daemon == "go-sentinel" && n > 10 {
@@ -282,10 +279,7 @@ func TestKilledMasterWrites(t *testing.T) {
 			waitFor(t, 30*time.Second, "writes on the new master", func() bool { return w.acks() > acked+100 })
 			lost, n := w.lost(t, master)
 			_, _, gap := w.stats()
-			total := 0
-			for _, v := range lost {
-				total += v
-			}
+			total := sumLost(lost)
 			t.Logf("%s, master killed: %d writes acknowledged, %d lost %v, longest gap %v (down-after 2 s)",
 				daemon, n, total, lost, gap.Round(time.Millisecond))
 			if total > 100 {
@@ -293,4 +287,14 @@ func TestKilledMasterWrites(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sumLost returns the writes lost in all, from writer.lost's count by
+// acknowledging port.
+func sumLost(lost map[int]int) int {
+	n := 0
+	for _, v := range lost {
+		n += v
+	}
+	return n
 }

@@ -506,7 +506,6 @@ type relWriter struct {
 
 	mu      sync.Mutex
 	acked   []relAck
-	refused map[string]int
 	refusal []relRefusal // every failed write, in order
 	seq     int
 }
@@ -528,7 +527,7 @@ type relAck struct {
 
 // startRelWriter writes until the test ends or stop is called.
 func startRelWriter(t *testing.T, prefix string, target func() string) (w *relWriter, stop func()) {
-	w = &relWriter{prefix: prefix, target: target, refused: map[string]int{}}
+	w = &relWriter{prefix: prefix, target: target}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -576,7 +575,6 @@ func (w *relWriter) run(ctx context.Context) {
 			if errors.As(err, &re) {
 				kind = strings.Fields(re.Error())[0]
 			}
-			w.refused[kind]++
 			w.refusal = append(w.refusal, relRefusal{kind: kind, addr: addr, at: time.Now()})
 		}
 		w.mu.Unlock()
@@ -614,8 +612,8 @@ func (w *relWriter) refusals() map[string]int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	out := map[string]int{}
-	for k, v := range w.refused {
-		out[k] = v
+	for _, r := range w.refusal {
+		out[r.kind]++
 	}
 	return out
 }
