@@ -20,6 +20,7 @@ const (
 type pending struct {
 	kind pendingKind
 	inst *instance // the object the command was sent for
+	at   int64     // when a PING was sent (Unix ms); 0 for other commands
 }
 
 // link is the connection state to one instance: a command connection and,
@@ -51,6 +52,12 @@ type link struct {
 	lastPingTime  int64 // last PING sent
 	lastAvailTime int64 // last valid PING reply
 	lastPongTime  int64 // last PING reply of any kind
+
+	// rtt is the round trip of the last PING answered, in ms, from its own
+	// send time (a PING sent after it does not shorten it); hasRTT is
+	// false until one was answered on this link.
+	rtt    int64
+	hasRTT bool
 
 	localAddr Addr // local address of the command connection, for hellos
 

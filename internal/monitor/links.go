@@ -142,6 +142,9 @@ func (s *Sentinel) sendPing(i *instance, now int64) bool {
 		return false
 	}
 	l := i.link
+	p := l.pending[s.nextTag]
+	p.at = now
+	l.pending[s.nextTag] = p
 	l.lastPingTime = now
 	if l.actPingTime == 0 {
 		l.actPingTime = now
@@ -222,6 +225,9 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	switch p.kind {
 	case sentPing:
 		s.pingReply(i, in.Reply, now)
+		if p.at != 0 && now >= p.at {
+			ref.link.rtt, ref.link.hasRTT = now-p.at, true
+		}
 	case sentInfo:
 		if in.Reply.Kind == ReplyString && s.instanceAlive(i) {
 			s.refreshFromInfo(i, in.Reply.Str, now)

@@ -68,8 +68,9 @@ type LinkMetrics struct {
 	// masters and replicas): the opposite of the `disconnected` flag.
 	Connected bool
 	SDown     bool
-	// RTT is the round trip of the last PING answered after it was sent,
-	// with the core's millisecond resolution; HasRTT is false before any.
+	// RTT is the round trip of the last PING answered, from that PING's
+	// own send time, with the core's millisecond resolution. It stays set
+	// while a later PING is in flight; HasRTT is false before any answer.
 	RTT    time.Duration
 	HasRTT bool
 }
@@ -128,8 +129,8 @@ func (s *Sentinel) linkMetrics(i *instance) LinkMetrics {
 		Connected: !l.disconnected(i.kind),
 		SDown:     i.has(flagSDown),
 	}
-	if l.lastPingTime != 0 && l.lastPongTime >= l.lastPingTime {
-		lm.RTT, lm.HasRTT = msDuration(l.lastPongTime-l.lastPingTime), true
+	if l.hasRTT {
+		lm.RTT, lm.HasRTT = msDuration(l.rtt), true
 	}
 	return lm
 }

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"math/rand"
 	"testing"
 	"time"
 )
@@ -9,6 +10,7 @@ func TestMetricsViewHealthy(t *testing.T) {
 	s, m, now := explainFixture(t, 2)
 	m.link.lastPingTime = ms(now) - 500
 	m.link.lastPongTime = ms(now) - 497
+	m.link.rtt, m.link.hasRTT = 3, true
 	v := s.MetricsView(now)
 	if len(v.Masters) != 1 {
 		t.Fatalf("%d masters", len(v.Masters))
@@ -81,5 +83,73 @@ func TestTimelineEvent(t *testing.T) {
 	tl.Marks[0].Phase = "changed"
 	if m.lastTimeline.Marks[0].Phase != PhaseStart {
 		t.Fatal("the event shares its marks with the core")
+	}
+}
+
+// TestMetricsViewRTTSurvivesPingInFlight drives one master's link through
+// the core: a PING answered 3 ms after it was sent, then the next PING
+// sent and not yet answered. The RTT stays the answered one's, as a
+// scrape between a PING and its reply saw nothing before.
+func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
+	spec := NewMasterSpec("m", Addr{"10.0.0.1", 6379}, 1)
+	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(1))), Masters: []MasterSpec{spec}}
+	s := New(p, Options{Port: 26379}, rand.New(rand.NewSource(2)), t0)
+	now := t0
+	var pings []Send
+	// step applies in and answers every command but PING, which it keeps.
+	var step func(in Input)
+	step = func(in Input) {
+		if in != nil {
+			s.Step(now, in)
+		} else {
+			s.Tick(now)
+		}
+		for _, a := range s.Ready().Actions {
+			switch a := a.(type) {
+			case OpenLink:
+				defer step(LinkConnected{ID: a.ID})
+			case Send:
+				if a.Args[0] == "PING" {
+					pings = append(pings, a)
+				} else {
+					defer step(CommandReply{ID: a.ID, Tag: a.Tag, Reply: Reply{Kind: ReplyString, Str: "OK"}})
+				}
+			}
+		}
+	}
+	rtt := func() LinkMetrics {
+		t.Helper()
+		v := s.MetricsView(now)
+		if len(v.Masters) != 1 || len(v.Masters[0].Links) == 0 {
+			t.Fatalf("view %+v", v)
+		}
+		return v.Masters[0].Links[0]
+	}
+	for len(pings) == 0 && now.Before(t0.Add(5*time.Second)) {
+		now = now.Add(100 * time.Millisecond)
+		step(nil)
+	}
+	if len(pings) == 0 {
+		t.Fatal("no PING sent in 5 s")
+	}
+	if l := rtt(); l.HasRTT {
+		t.Fatalf("RTT before any reply: %+v", l)
+	}
+	first := pings[0]
+	pings = nil
+	now = now.Add(3 * time.Millisecond)
+	step(CommandReply{ID: first.ID, Tag: first.Tag, Reply: Reply{Kind: ReplyString, Str: "PONG"}})
+	if l := rtt(); !l.HasRTT || l.RTT != 3*time.Millisecond {
+		t.Fatalf("after the reply: %+v", l)
+	}
+	for len(pings) == 0 && now.Before(t0.Add(10*time.Second)) {
+		now = now.Add(100 * time.Millisecond)
+		step(nil)
+	}
+	if len(pings) == 0 {
+		t.Fatal("no second PING")
+	}
+	if l := rtt(); !l.HasRTT || l.RTT != 3*time.Millisecond {
+		t.Fatalf("with the next PING in flight: %+v", l)
 	}
 }

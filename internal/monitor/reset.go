@@ -33,6 +33,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	l.lastReconnTime = 0
 	l.actPingTime = now
 	l.lastPingTime = 0
+	l.hasRTT = false
 	l.lastAvailTime = now
 	l.lastPongTime = now
 	m.roleReported = InfoRoleMaster
