@@ -210,3 +210,19 @@ func TestLoopGroupsConfigWrites(t *testing.T) {
 		t.Error("the Exec's rewrite was not written before its answer")
 	}
 }
+
+// TestTickGap checks the spacing of ticks: what the core asks for, at
+// least tickSpacing times the last Tick's duration, and never more than
+// maxTickGap for that floor.
+func TestTickGap(t *testing.T) {
+	for _, tt := range []struct{ next, took, want time.Duration }{
+		{100 * time.Millisecond, time.Millisecond, 100 * time.Millisecond},
+		{20 * time.Millisecond, 20 * time.Millisecond, 80 * time.Millisecond},
+		{20 * time.Millisecond, 300 * time.Millisecond, maxTickGap},
+		{time.Second, 300 * time.Millisecond, time.Second},
+	} {
+		if got := tickGap(tt.next, tt.took); got != tt.want {
+			t.Errorf("tickGap(%v, %v) = %v, want %v", tt.next, tt.took, got, tt.want)
+		}
+	}
+}
