@@ -125,8 +125,9 @@ func BenchmarkView(b *testing.B) {
 	}{
 		{"from-scratch", func() { s.views.cur = nil }},
 		{"compare-all", s.changedAll},
-		{"one-master", func() { m.link.lastPongTime++; s.linkChanged(m.link, &m.instance) }},
-		{"shared-link", func() { si.link.lastPongTime++; s.linkChanged(si.link, si) }},
+		{"one-link", func() { m.link.lastPongTime++; s.linkChanged(m.link) }},
+		{"shared-link", func() { si.link.lastPongTime++; s.linkChanged(si.link) }},
+		{"one-master", func() { m.infoRefresh++; s.changed(m) }},
 		{"unchanged", func() {}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -63,9 +63,9 @@ type link struct {
 
 	pending map[uint64]pending // commands sent on cc, by tag
 
-	// viewKey names the link in View.shared once it was shared (0
-	// before); viewDirty: it changed since the last View (readview.go).
-	viewKey   uint64
+	// cell is what the Views show of the link; viewDirty: it changed
+	// since the last View stored it there (readview.go).
+	cell      linkCell
 	viewDirty bool
 }
 
@@ -84,13 +84,15 @@ func (l *link) dropPending() {
 }
 
 func newLink(now int64) *link {
-	return &link{
+	l := &link{
 		refcount:      1,
 		actPingTime:   now,
 		lastAvailTime: now,
 		lastPongTime:  now,
 		pending:       map[uint64]pending{},
 	}
+	l.cell.store(l)
+	return l
 }
 
 // disconnected reports whether the link lacks a live connection it needs:

@@ -58,7 +58,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 		l.cc = s.openLink(i, CmdLink)
 		l.ccConnTime = now
 		l.dropPending()
-		s.linkChanged(l, i)
+		s.linkChanged(l)
 		s.sendPing(i, now)
 	}
 	if i.kind != kindSentinel && l.pc == 0 {
@@ -96,6 +96,7 @@ func (s *Sentinel) closeCC(l *link) {
 	l.cc = 0
 	l.ccUp = false
 	l.dropPending()
+	s.linkChanged(l)
 }
 
 func (s *Sentinel) closePC(l *link) {
@@ -106,6 +107,7 @@ func (s *Sentinel) closePC(l *link) {
 	delete(s.links, l.pc)
 	l.pc = 0
 	l.pcUp = false
+	s.linkChanged(l)
 }
 
 // closeLinks drops both connections of an instance (they are reopened by
@@ -113,7 +115,7 @@ func (s *Sentinel) closePC(l *link) {
 func (s *Sentinel) closeLinks(i *instance) {
 	s.closeCC(i.link)
 	s.closePC(i.link)
-	s.linkChanged(i.link, i)
+	s.linkChanged(i.link)
 }
 
 // send queues a command on an instance's command connection. The first
@@ -126,7 +128,7 @@ func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
 	args[0] = i.master.rename(args[0])
 	s.nextTag++
 	l.pending[s.nextTag] = pending{kind: k, inst: i}
-	s.linkChanged(l, i)
+	s.linkChanged(l)
 	switch k {
 	case sentAsk:
 		i.askPending = true
@@ -164,7 +166,7 @@ func (s *Sentinel) handleLinkConnected(in LinkConnected) {
 	} else if ref.kind == PubSubLink && l.pc == in.ID {
 		l.pcUp = true
 	}
-	s.linkChanged(l, ref.inst)
+	s.linkChanged(l)
 }
 
 // handleLinkClosed forgets a connection the adapter lost or could not
@@ -191,7 +193,7 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	if l.actPingTime == 0 {
 		l.actPingTime = now
 	}
-	s.linkChanged(l, ref.inst)
+	s.linkChanged(l)
 	s.event(LevelDebug, typ, ref.inst, " #"+in.Err)
 	// The instance probably went away: probe the command connection at
 	// once, so that if it is dead too it is found closed now (the link
@@ -214,7 +216,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	}
 	delete(ref.link.pending, in.Tag)
 	i := p.inst
-	s.linkChanged(ref.link, i)
+	s.linkChanged(ref.link)
 	flags := i.flags
 	switch p.kind {
 	case sentAsk:

@@ -1,5 +1,7 @@
 package monitor
 
+import "sync/atomic"
+
 // This file defines the View, an immutable picture of what the read-only
 // queries show, and how Steps record what they change for it;
 // readview_build.go brings it up to date, view.go renders the replies
@@ -9,8 +11,13 @@ package monitor
 // (SENTINEL MASTER, MASTERS, REPLICAS, SENTINELS, GET-MASTER-ADDR-BY-NAME,
 // CKQUORUM, INFO's sentinel section), as the core was when
 // Sentinel.View returned it. Nothing in a View changes after it was
-// returned and it holds no reference into the core, so any goroutine may
-// read it while the core's owner goes on. It keeps instants, not ages: a
+// returned but its links' state (linkCell: pending commands, PING times,
+// connections up), which the core updates in place with atomic stores:
+// that is what changes with every command sent and reply received, and
+// it is never announced, so a View shows it as it is now rather than
+// being rebuilt for it (at 1,000 masters that rebuilding had taken half
+// of the loop's time). Any goroutine may read a View while the core's
+// owner goes on. It keeps instants, not ages: a
 // reply that shows how long ago something happened ("last-ok-ping-reply",
 // "info-refresh") computes it against the time the query passes, when
 // the query runs, as Redis computes it when it answers.
@@ -33,10 +40,6 @@ type View struct {
 	// index is a master's position; Views with the same master names
 	// share it.
 	index map[string]int
-	// shared holds the links used by several objects (one Sentinel
-	// under several masters) by viewKey, so that a change to one is
-	// recorded once, not in every master that shows it.
-	shared map[uint64]linkView
 
 	viewGlobals
 }
@@ -64,11 +67,6 @@ type masterView struct {
 	inst      *instView
 	replicas  []*instView // by name, replica-announced 0 included
 	sentinels []*instView // by run id
-	// links are the objects' links in the order master, replicas,
-	// Sentinels (zero for a shared one, in View.shared): what changes
-	// with every command sent and reply received, kept apart and free
-	// of pointers so that such a change copies only this.
-	links []linkView
 }
 
 // masterHead is what a masterView shows besides its objects.
@@ -95,9 +93,9 @@ type instView struct {
 	runID string
 	flags flag
 
-	// shared names the object's link in View.shared when several
-	// objects use it; 0 when the link is in masterView.links.
-	shared uint64
+	// link is the object's link, as it is now (one Sentinel's link is
+	// shared by its objects under several masters).
+	link *linkCell
 
 	failoverState string // set with flagFailoverInProgress
 
@@ -146,29 +144,73 @@ func viewOfLink(l *link) linkView {
 	}
 }
 
+// linkCell holds what the queries show of a link, stored by the core
+// (linkChanged) after every change and loaded by any goroutine. Each
+// field is stored atomically on its own: a query running during a store
+// may mix the link's state just before and just after it, as a reply
+// racing a PING in Redis would show either.
+type linkCell struct {
+	pending, refcount                        atomic.Int64
+	actPingTime, lastAvailTime, lastPongTime atomic.Int64
+	up                                       atomic.Uint32 // cellCCUp | cellPCUp
+}
+
+const (
+	cellCCUp = 1 << iota
+	cellPCUp
+)
+
+// store records l in c.
+func (c *linkCell) store(l *link) {
+	c.pending.Store(int64(len(l.pending)))
+	c.refcount.Store(int64(l.refcount))
+	c.actPingTime.Store(l.actPingTime)
+	c.lastAvailTime.Store(l.lastAvailTime)
+	c.lastPongTime.Store(l.lastPongTime)
+	var up uint32
+	if l.ccUp {
+		up |= cellCCUp
+	}
+	if l.pcUp {
+		up |= cellPCUp
+	}
+	c.up.Store(up)
+}
+
+// load returns what c holds.
+func (c *linkCell) load() linkView {
+	up := c.up.Load()
+	return linkView{
+		pending:       int(c.pending.Load()),
+		refcount:      int(c.refcount.Load()),
+		actPingTime:   c.actPingTime.Load(),
+		lastAvailTime: c.lastAvailTime.Load(),
+		lastPongTime:  c.lastPongTime.Load(),
+		ccUp:          up&cellCCUp != 0,
+		pcUp:          up&cellPCUp != 0,
+	}
+}
+
 // viewState is what the core keeps to bring its View up to date.
 type viewState struct {
 	cur *View
 	// all: compare every master at the next View (after a command, a
 	// link shared or released), not only those recorded.
 	all bool
-	// masters are the masters, links the shared links, recorded as
-	// changed since cur was built (their viewDirty is set).
+	// masters are the masters, links the links, recorded as changed
+	// since cur was built (their viewDirty is set).
 	masters []*master
 	links   []*link
 	// names are the master names cur.index was built for.
 	names []string
-	// lastKey is the last viewKey given to a link.
-	lastKey uint64
-	// scratch collects the links of one master while it is looked at.
-	scratch []linkView
 }
 
 // changed records that what the queries show of m changed: the next View
 // looks at m again. Every event about m records it (emit), which covers
 // the changes the timers make (SDOWN, ODOWN, the failover's steps); the
 // silent ones record themselves (a command sent, a link closed, a peer's
-// stale report cleared), and so do the Steps of links and peers.
+// stale report cleared, an INFO reply), and so do the Steps of peers; a
+// link's own state goes to its cell instead (linkChanged).
 func (s *Sentinel) changed(m *master) {
 	if m.viewDirty || s.views.all {
 		return
@@ -177,24 +219,13 @@ func (s *Sentinel) changed(m *master) {
 	s.views.masters = append(s.views.masters, m)
 }
 
-// linkChanged records that l changed, a link owner uses or used: a
-// shared link is looked at alone at the next View, any other with its
-// owner's master. An owner that is gone or moved to another link (a
-// reply to a command sent before a Sentinel object was dropped) has
-// every master looked at, as the master of l's remaining user is not
-// known.
-func (s *Sentinel) linkChanged(l *link, owner *instance) {
-	switch {
-	case s.views.all:
-	case l.refcount > 1:
-		if !l.viewDirty {
-			l.viewDirty = true
-			s.views.links = append(s.views.links, l)
-		}
-	case owner.link == l && s.instanceAlive(owner):
-		s.changed(owner.master)
-	default:
-		s.changedAll()
+// linkChanged records that what the queries show of l changed: the next
+// View stores it in l's cell, which every View shows l through. No master
+// needs looking at again for it.
+func (s *Sentinel) linkChanged(l *link) {
+	if !l.viewDirty {
+		l.viewDirty = true
+		s.views.links = append(s.views.links, l)
 	}
 }
 

@@ -1,18 +1,21 @@
 package monitor
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // View returns the View of the core as it is now (see View for its
 // invariant). It returns the previous View when nothing a query shows
-// changed since. Otherwise it looks again at the masters and shared links
-// that Steps and Ticks recorded as changed, or at every master after a
-// command, and keeps from the previous View every object, master and
-// chunk of masters that shows the same.
+// changed since. Otherwise it looks again at the masters that Steps and
+// Ticks recorded as changed, or at every master after a command, and
+// keeps from the previous View every object, master and chunk of masters
+// that shows the same. Either way it first stores the links recorded as
+// changed in their cells, which every View shows.
 func (s *Sentinel) View() *View {
 	vs := &s.views
+	for _, l := range vs.links {
+		l.cell.store(l)
+		l.viewDirty = false
+	}
+	vs.links = vs.links[:0]
 	g := s.viewGlobals()
 	old := vs.cur
 	var v *View
@@ -23,20 +26,15 @@ func (s *Sentinel) View() *View {
 		vs.names = slices.Clone(s.names)
 	case vs.all:
 		v = s.viewScan(g)
-	case len(vs.masters) == 0 && len(vs.links) == 0 && old.viewGlobals == g:
+	case len(vs.masters) == 0 && old.viewGlobals == g:
 		return old
 	default:
-		if v = s.viewPatch(g); v == nil {
-			v = s.viewScan(g) // unreachable: sharing or releasing a link sets all
-		}
+		v = s.viewPatch(g)
 	}
 	for _, m := range vs.masters {
 		m.viewDirty = false
 	}
-	for _, l := range vs.links {
-		l.viewDirty = false
-	}
-	vs.masters, vs.links, vs.all = vs.masters[:0], vs.links[:0], false
+	vs.masters, vs.all = vs.masters[:0], false
 	vs.cur = v
 	return v
 }
@@ -52,7 +50,7 @@ func (s *Sentinel) viewGlobals() viewGlobals {
 // old may be nil.
 func (s *Sentinel) viewByName(g viewGlobals, old *View) *View {
 	v := &View{viewGlobals: g, index: make(map[string]int, len(s.names))}
-	b := viewBuilder{s: s, shared: map[uint64]linkView{}, fill: true}
+	b := viewBuilder{s: s}
 	for k, name := range s.names {
 		v.index[name] = k
 		var prev *masterView
@@ -66,7 +64,6 @@ func (s *Sentinel) viewByName(g viewGlobals, old *View) *View {
 		}
 		v.chunks[k/viewChunk][k%viewChunk] = b.master(s.masters[name], prev)
 	}
-	v.shared, _ = b.keepShared(old)
 	return v
 }
 
@@ -74,52 +71,33 @@ func (s *Sentinel) viewByName(g viewGlobals, old *View) *View {
 // unchanged. It returns the previous View if nothing changed.
 func (s *Sentinel) viewScan(g viewGlobals) *View {
 	old := s.views.cur
-	b := viewBuilder{s: s, shared: map[uint64]linkView{}, fill: true}
+	b := viewBuilder{s: s}
 	w := chunkWriter{chunks: old.chunks}
 	for k, name := range s.names {
 		w.set(k, b.master(s.masters[name], old.at(k)))
 	}
-	shared, kept := b.keepShared(old)
-	if w.copied == nil && kept && g == old.viewGlobals {
+	if w.copied == nil && g == old.viewGlobals {
 		return old
 	}
-	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, shared: shared}
+	return &View{viewGlobals: g, index: old.index, chunks: w.chunks}
 }
 
-// viewPatch looks at the masters and shared links recorded as changed;
-// it returns the previous View if none shows a change. It returns nil if
-// a master shows a shared link the previous View does not hold, or a
-// link recorded as shared no longer is: both set all first, so that this
-// does not happen.
+// viewPatch looks at the masters recorded as changed; it returns the
+// previous View if none shows a change.
 func (s *Sentinel) viewPatch(g viewGlobals) *View {
 	vs := &s.views
 	old := vs.cur
-	b := viewBuilder{s: s, shared: old.shared}
+	b := viewBuilder{s: s}
 	w := chunkWriter{chunks: old.chunks}
 	for _, m := range vs.masters {
 		if k, ok := old.index[m.name]; ok && s.masters[m.name] == m {
 			w.set(k, b.master(m, old.at(k)))
 		}
 	}
-	if b.missing {
-		return nil
-	}
-	shared, cloned := old.shared, false
-	for _, l := range vs.links {
-		if _, ok := old.shared[l.viewKey]; !ok || l.refcount < 2 {
-			return nil
-		}
-		if lv := viewOfLink(l); lv != shared[l.viewKey] {
-			if !cloned {
-				shared, cloned = maps.Clone(old.shared), true
-			}
-			shared[l.viewKey] = lv
-		}
-	}
-	if w.copied == nil && !cloned && g == old.viewGlobals {
+	if w.copied == nil && g == old.viewGlobals {
 		return old
 	}
-	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, shared: shared}
+	return &View{viewGlobals: g, index: old.index, chunks: w.chunks}
 }
 
 // at returns the k-th master in name order.
@@ -153,22 +131,7 @@ func (w *chunkWriter) set(k int, mv *masterView) {
 
 // viewBuilder builds the masterViews of one View.
 type viewBuilder struct {
-	s      *Sentinel
-	shared map[uint64]linkView
-	// fill: add the shared links met to shared (a View that looks at
-	// every master); otherwise they must be there already, and missing
-	// reports one that was not.
-	fill    bool
-	missing bool
-}
-
-// keepShared returns the shared links a filling builder met: old's map,
-// and true, if they show the same.
-func (b *viewBuilder) keepShared(old *View) (map[uint64]linkView, bool) {
-	if old != nil && maps.Equal(b.shared, old.shared) {
-		return old.shared, true
-	}
-	return b.shared, false
+	s *Sentinel
 }
 
 // master returns m's masterView: old itself when m shows what old shows,
@@ -194,34 +157,11 @@ func (b *viewBuilder) master(m *master, old *masterView) *masterView {
 	inst := b.inst(&m.instance, oldInst)
 	replicas := b.insts(rs, oldReplicas)
 	sentinels := b.insts(ss, oldSentinels)
-	scratch := append(s.views.scratch[:0], b.link(m.link))
-	for _, i := range rs {
-		scratch = append(scratch, b.link(i.link))
-	}
-	for _, i := range ss {
-		scratch = append(scratch, b.link(i.link))
-	}
-	s.views.scratch = scratch
-	var links []linkView
-	if old != nil && slices.Equal(scratch, old.links) {
-		links = old.links
-	} else {
-		links = slices.Clone(scratch)
-	}
 	if old != nil && head == old.masterHead && inst == old.inst && sameViews(replicas, old.replicas) &&
-		sameViews(sentinels, old.sentinels) && len(links) > 0 && &links[0] == &old.links[0] {
+		sameViews(sentinels, old.sentinels) {
 		return old
 	}
-	return &masterView{masterHead: head, inst: inst, replicas: replicas, sentinels: sentinels, links: links}
-}
-
-// link is what masterView.links holds for l: l, or nothing for a shared
-// link (in View.shared).
-func (b *viewBuilder) link(l *link) linkView {
-	if l.refcount > 1 {
-		return linkView{}
-	}
-	return viewOfLink(l)
+	return &masterView{masterHead: head, inst: inst, replicas: replicas, sentinels: sentinels}
 }
 
 // sameViews reports whether a and b are the same slice.
@@ -253,8 +193,8 @@ func (b *viewBuilder) insts(list []*instance, old []*instView) []*instView {
 	return out
 }
 
-// inst returns i's view, its link apart: old when i shows what old
-// shows.
+// inst returns i's view: old when i shows what old shows (its link is
+// shown through its cell, the same from one View to the next).
 func (b *viewBuilder) inst(i *instance, old *instView) *instView {
 	v := instView{
 		kind:               i.kind,
@@ -279,23 +219,10 @@ func (b *viewBuilder) inst(i *instance, old *instView) *instView {
 		lastHelloTime:      i.lastHelloTime,
 		leader:             i.leader,
 		leaderEpoch:        i.leaderEpoch,
+		link:               &i.link.cell,
 	}
 	if i.has(flagFailoverInProgress) {
 		v.failoverState = i.master.failoverState.String()
-	}
-	if l := i.link; l.refcount > 1 {
-		if l.viewKey == 0 {
-			b.s.views.lastKey++
-			l.viewKey = b.s.views.lastKey
-		}
-		v.shared = l.viewKey
-		if _, ok := b.shared[l.viewKey]; !ok {
-			if b.fill {
-				b.shared[l.viewKey] = viewOfLink(l)
-			} else {
-				b.missing = true
-			}
-		}
 	}
 	if old != nil && v == *old {
 		return old

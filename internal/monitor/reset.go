@@ -36,6 +36,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	l.hasRTT = false
 	l.lastAvailTime = now
 	l.lastPongTime = now
+	s.linkChanged(l)
 	m.roleReported = InfoRoleMaster
 	m.roleReportedTime = now
 }

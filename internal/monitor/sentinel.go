@@ -261,7 +261,8 @@ func (s *Sentinel) shareLink(si *instance) {
 		s.releaseLink(si)
 		si.link = other.link
 		si.link.refcount++
-		s.changedAll() // every master showing the link shows its refcount
+		s.linkChanged(si.link)
+		s.changed(si.master) // si shows another link
 		return
 	}
 }
@@ -271,8 +272,8 @@ func (s *Sentinel) shareLink(si *instance) {
 func (s *Sentinel) releaseLink(i *instance) {
 	l := i.link
 	l.refcount--
+	s.linkChanged(l)
 	if l.refcount > 0 {
-		s.changedAll() // every master showing the link shows its refcount
 		return
 	}
 	s.closeCC(l)

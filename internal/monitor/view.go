@@ -112,21 +112,12 @@ func agoOrZero(now, t int64) int64 {
 	return now - t
 }
 
-// link returns the link of object i of mv, at position pos of mv.links
-// (the master 0, then the replicas, then the Sentinels).
-func (v *View) link(mv *masterView, pos int, i *instView) linkView {
-	if i.shared != 0 {
-		return v.shared[i.shared]
-	}
-	return mv.links[pos]
-}
-
-// instanceMap renders object i of master mv, at position pos, as SENTINEL
+// instanceMap renders object i of master mv as SENTINEL
 // MASTER/REPLICAS/SENTINELS do (§12.4) at now, Unix ms: fields in Redis's
 // order, conditional ones only when they apply, every value a string.
 // It is the one place that formats these replies.
-func (v *View) instanceMap(mv *masterView, pos int, i *instView, now int64) []KV {
-	l := v.link(mv, pos, i)
+func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
+	l := i.link.load()
 	kv := []KV{
 		{"name", i.name},
 		{"ip", i.ip},
@@ -235,7 +226,7 @@ func (v *View) Master(now time.Time, name string) ([]KV, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.instanceMap(mv, 0, mv.inst, ms(now)), nil
+	return v.instanceMap(mv, mv.inst, ms(now)), nil
 }
 
 // Masters returns the instance maps of every master, in name order.
@@ -247,7 +238,7 @@ func (v *View) Masters(now time.Time) [][]KV {
 	t := ms(now)
 	out := make([][]KV, 0, len(v.index))
 	for mv := range v.all() {
-		out = append(out, v.instanceMap(mv, 0, mv.inst, t))
+		out = append(out, v.instanceMap(mv, mv.inst, t))
 	}
 	return out
 }
@@ -267,9 +258,9 @@ func (v *View) Replicas(now time.Time, name string) ([][]KV, error) {
 	}
 	t := ms(now)
 	out := [][]KV{}
-	for k, r := range mv.replicas {
+	for _, r := range mv.replicas {
 		if r.announced != 0 {
-			out = append(out, v.instanceMap(mv, 1+k, r, t))
+			out = append(out, v.instanceMap(mv, r, t))
 		}
 	}
 	return out, nil
@@ -289,8 +280,8 @@ func (v *View) Sentinels(now time.Time, name string) ([][]KV, error) {
 	}
 	t := ms(now)
 	out := [][]KV{}
-	for k, si := range mv.sentinels {
-		out = append(out, v.instanceMap(mv, 1+len(mv.replicas)+k, si, t))
+	for _, si := range mv.sentinels {
+		out = append(out, v.instanceMap(mv, si, t))
 	}
 	return out, nil
 }
@@ -341,7 +332,7 @@ func (v *View) CheckQuorum(name string) (election.Check, error) {
 	}
 	peers := make([]election.Peer, len(mv.sentinels))
 	for k, si := range mv.sentinels {
-		l := v.link(mv, 1+len(mv.replicas)+k, si)
+		l := si.link.load()
 		peers[k] = peer(si.runID, si.flags, !disconnected(kindSentinel, l.ccUp, l.pcUp), si.leader, si.leaderEpoch)
 	}
 	ck := election.CheckQuorum(peers, mv.quorum)
