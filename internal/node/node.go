@@ -39,6 +39,9 @@ type Node struct {
 	// level is the process's log level, owned by the logger; n.cfg is
 	// never written after Start.
 	level *logging.LevelVar
+	// rewriter writes the config file; only the loop's goroutine uses it
+	// (persist).
+	rewriter *config.Rewriter
 
 	shutdown chan struct{}
 }
@@ -193,7 +196,10 @@ func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
 		// lines, as Redis does when there is no aclfile.
 		srv.Users = n.users.ConfigLines()
 	}
-	return config.Rewrite(n.cfg.File, srv, p, config.RewriteOptions{
+	if n.rewriter == nil {
+		n.rewriter = &config.Rewriter{Path: n.cfg.File}
+	}
+	return n.rewriter.Rewrite(srv, p, config.RewriteOptions{
 		DefaultDownAfter:       t.DefaultDownAfter,
 		DefaultFailoverTimeout: t.DefaultFailoverTimeout,
 	})
