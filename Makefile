@@ -4,7 +4,7 @@ BIN     := bin/go-sentinel
 COMMIT  := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COMMIT)
 
-.PHONY: all build test unit integration bench fuzz compare demo upstream fmt vet deps clean sim sim-speed
+.PHONY: all build test unit integration bench fuzz compare demo upstream fmt vet deps clean sim sim-speed sim-rack
 .PHONY: install deb image
 .PHONY: bench-tool bench-failover bench-scale bench-throughput bench-all
 .PHONY: soak
@@ -69,6 +69,15 @@ sim:
 # new master, and the leader's phases.
 sim-speed:
 	SIM_SPEED_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestFailoverSpeed$$' -v ./internal/sim | grep -v '^=== '
+
+# A rack dies in the simulator: MASTERS masters with a replica each, KILLS
+# of them killed at once, RACK_SEEDS runs, for Redis's timing and
+# go-sentinel's; pairs switched, elections per killed master, split votes.
+MASTERS ?= 1000
+KILLS ?= 100
+RACK_SEEDS ?= 1
+sim-rack:
+	SIM_RACK_MASTERS=$(MASTERS) SIM_RACK_KILLS=$(KILLS) SIM_RACK_SEEDS=$(RACK_SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestRackDeath$$' -v ./internal/sim | grep -v '^=== '
 
 # Every fuzz target (the port's request reader and server, hello and INFO
 # through a core, the config parser, ACL rules, ...) for FUZZTIME each,
