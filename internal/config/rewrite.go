@@ -179,7 +179,8 @@ func readRewriteState(old []byte, cache map[string]lineInfo) *rewriteState {
 		if !ok {
 			li = readLine(line)
 			if cache != nil {
-				cache[line] = li
+				// A copy: line shares the whole old file's memory.
+				cache[strings.Clone(line)] = li
 			}
 		}
 		if li.unknown {
