@@ -86,23 +86,22 @@ type Loop struct {
 }
 
 // tickSpacing bounds the share of the loop's time that ticks take: the
-// next tick comes at least tickSpacing times as long as the last Tick took
-// after it (ticks at most a fifth of the time), and never later than
-// maxTickGap after it. A tick walks every instance; with 1,000 masters
-// one takes about 20 ms, and the fast ticks the core asks for while
-// something happens (Accel.BusyTick, 20 ms) would leave no time for
-// replies and votes: the loop fell seconds behind and elections split.
+// next tick comes at least tickSpacing times as long as the last tick and
+// its output took after it (ticks at most a fifth of the time), and never
+// more than maxTickGap later for that. A tick walks every instance; with
+// 1,000 masters one takes about 20 ms, and the fast ticks the core asks
+// for while something happens (Accel.BusyTick, 20 ms) would leave no time
+// for replies and votes: the loop fell seconds behind and elections split.
 const tickSpacing = 4
 
-// maxTickGap bounds the gap tickSpacing adds: far below TILT's 2 s. The
-// gap once counted the tick's output too (its View, its Sends, a config
-// write); on a saturated machine a tick and its output took 500 ms of
-// wall time, the next tick came 2 s later and every Sentinel entered
-// TILT at 1,000 idle masters (48 times in one run).
+// maxTickGap bounds the gap tickSpacing adds, far below TILT's 2 s: on a
+// saturated machine a tick and its output (its View, its Sends, a config
+// write) took 500 ms of wall time at 1,000 idle masters, the next tick
+// came 2 s later, and every Sentinel entered TILT (48 times in one run).
 const maxTickGap = 400 * time.Millisecond
 
-// tickGap is how long after a Tick that took took the next one may come
-// at the earliest, when the core asks for it in next.
+// tickGap is how long after a tick whose Tick and output took took the
+// next one may come at the earliest, when the core asks for it in next.
 func tickGap(next, took time.Duration) time.Duration {
 	return max(next, min(tickSpacing*took, maxTickGap))
 }
@@ -160,9 +159,8 @@ func (l *Loop) Run() {
 		case <-timer.C:
 			start := l.now()
 			l.core.Tick(start)
-			took := l.now().Sub(start)
 			l.drain()
-			timer.Reset(tickGap(l.core.NextTickIn(), took))
+			timer.Reset(tickGap(l.core.NextTickIn(), l.now().Sub(start)))
 		}
 		l.flushIfIdle()
 	}
