@@ -38,7 +38,7 @@ type Client struct {
 	// outMu guards the output queue. A nil entry in out means "close the
 	// connection once what comes before it is written".
 	outMu      sync.Mutex
-	outCond    *sync.Cond // signalled when output was written or the client closed
+	outCond    sync.Cond // on outMu; signalled when output was written or the client closed
 	out        [][]byte
 	outBytes   int64 // queued or being written
 	writing    bool  // a writer goroutine is running
@@ -56,8 +56,11 @@ type Client struct {
 	authenticated bool
 	lastCmd       string
 	lastActive    time.Time
-	channels      map[string]bool
-	patterns      map[string]bool
+	// channels and patterns are the subscriptions, nil until the first
+	// (an idle client costs less); they change under both mu and the
+	// hub's lock.
+	channels map[string]bool
+	patterns map[string]bool
 
 	// state is CLIENT REPLY/TRACKING/NO-EVICT state, used by the
 	// connection's own reader goroutine.
@@ -77,10 +80,8 @@ func newClient(srv *Server, id int64, conn net.Conn, now time.Time) *Client {
 		user:       "default",
 		lastCmd:    "NULL",
 		lastActive: now,
-		channels:   map[string]bool{},
-		patterns:   map[string]bool{},
 	}
-	c.outCond = sync.NewCond(&c.outMu)
+	c.outCond.L = &c.outMu
 	c.authenticated = srv.users.DefaultOpen()
 	return c
 }
