@@ -47,6 +47,12 @@ type Client struct {
 	softSince  int64 // unix second the pub/sub soft limit was first reached, 0 if not
 	pubsubMode atomic.Bool
 
+	// parkable is set when the connection can be parked (canPark);
+	// parkArmed when its socket is registered in the server's epoll
+	// instance (guarded by the server's parker.mu).
+	parkable  bool
+	parkArmed bool
+
 	mu            sync.Mutex
 	proto         int
 	name          string
@@ -80,6 +86,7 @@ func newClient(srv *Server, id int64, conn net.Conn, now time.Time) *Client {
 		user:       "default",
 		lastCmd:    "NULL",
 		lastActive: now,
+		parkable:   canPark(conn),
 	}
 	c.outCond.L = &c.outMu
 	c.authenticated = srv.users.DefaultOpen()
@@ -249,7 +256,8 @@ func (c *Client) waitWritten(d time.Duration) {
 func (c *Client) closeAfterReplies() { c.sendRaw(nil) }
 
 // close ends the connection once: the reader stops at its next read, the
-// writer at its next write, and queued output is dropped.
+// writer at its next write, and queued output is dropped. A parked client,
+// which no reader serves, is forgotten (unparkClosed).
 func (c *Client) close() {
 	c.closer.Do(func() {
 		c.outMu.Lock()
@@ -259,7 +267,15 @@ func (c *Client) close() {
 		c.outMu.Unlock()
 		close(c.done)
 		c.conn.Close()
+		c.srv.unparkClosed(c)
 	})
+}
+
+// isClosed reports whether close was called.
+func (c *Client) isClosed() bool {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	return c.closed
 }
 
 // outputUsage returns the bytes and entries waiting to be written.

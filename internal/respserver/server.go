@@ -9,6 +9,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
@@ -94,6 +95,10 @@ type Server struct {
 	stats        stats
 	pause        pauseState
 	outputLimits OutputLimits
+	parking      parker
+	// parkAfter is how long a client stays idle before it is parked
+	// (defaultParkAfter; tests shorten it).
+	parkAfter time.Duration
 
 	mu         sync.Mutex
 	listeners  []net.Listener
@@ -120,6 +125,7 @@ func New(opts Options) *Server {
 
 		maxclients:   opts.Maxclients,
 		outputLimits: DefaultOutputLimits,
+		parkAfter:    defaultParkAfter,
 	}
 	if opts.OutputLimits != nil {
 		s.outputLimits = *opts.OutputLimits
@@ -372,7 +378,9 @@ func (s *Server) Close() error {
 	for _, c := range clients {
 		c.close()
 	}
+	s.stopParking()
 	s.wg.Wait()
+	s.releaseParking()
 	if s.opts.Unixsocket != "" {
 		_ = os.Remove(s.opts.Unixsocket)
 	}
@@ -455,25 +463,54 @@ func (s *Server) serveConn(nc net.Conn) {
 	s.clients[c.ID] = c
 	s.wg.Add(1)
 	s.mu.Unlock()
+	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(c.conn.RemoteAddr()) {
+		go s.refuseProtected(c)
+		return
+	}
+	// A new connection waits for its first request parked: most idle
+	// connections never sent anything.
+	if c.parkable && s.park(c) {
+		s.wg.Done()
+		return
+	}
 	go s.readLoop(c)
 }
 
-// readLoop serves one client: protected mode first, then each command in
-// turn until the connection ends, a command closes it or the request is
-// malformed (Redis's error, then close) or too big (close).
-func (s *Server) readLoop(c *Client) {
+// refuseProtected writes protected mode's refusal to c and closes it.
+func (s *Server) refuseProtected(c *Client) {
 	defer s.wg.Done()
 	defer s.forget(c)
-	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(c.conn.RemoteAddr()) {
-		// Written before anything else, and not counted as output, as
-		// Redis writes its refusals.
-		s.stats.rejected.Add(1)
-		raw := uncounted(c.conn)
-		_ = raw.SetWriteDeadline(time.Now().Add(refuseTimeout))
-		_, _ = raw.Write([]byte(deniedMsg))
-		return
+	// Written before anything else, and not counted as output, as Redis
+	// writes its refusals.
+	s.stats.rejected.Add(1)
+	raw := uncounted(c.conn)
+	_ = raw.SetWriteDeadline(time.Now().Add(refuseTimeout))
+	_, _ = raw.Write([]byte(deniedMsg))
+}
+
+// readLoop is the goroutine serving c (serveCommands) while it is not
+// parked; it forgets c when the connection ended.
+func (s *Server) readLoop(c *Client) {
+	defer s.wg.Done()
+	if s.serveCommands(c) {
+		return // parked, or closed and forgotten by Client.close
 	}
-	rd := newRequestReader(c.conn, s.opts.QueryBufferLimit, s.opts.MaxBulkLen, func() bool {
+	s.forget(c)
+}
+
+// serveCommands runs each command of c in turn until the connection ends,
+// a command closes it or the request is malformed (Redis's error, then
+// close) or too big (close), and returns false then. A client that can be
+// parked is read under an idleReader: once it stayed idle for parkAfter
+// between two requests it is parked and serveCommands returns true.
+func (s *Server) serveCommands(c *Client) (parked bool) {
+	var src io.Reader = c.conn
+	var idle *idleReader
+	if c.parkable {
+		idle = newIdleReader(c.conn, s.parkAfter)
+		src = idle
+	}
+	rd := newRequestReader(src, s.opts.QueryBufferLimit, s.opts.MaxBulkLen, func() bool {
 		c.mu.Lock()
 		authed := c.authenticated
 		c.mu.Unlock()
@@ -484,6 +521,14 @@ func (s *Server) readLoop(c *Client) {
 		if err != nil {
 			var pe *protocolError
 			switch {
+			case errors.Is(err, errIdle):
+				// Parked only between requests: what a partial one
+				// read so far stays with its goroutine.
+				if rd.idle() && s.park(c) {
+					return true
+				}
+				idle.arm()
+				continue
 			case errors.As(err, &pe):
 				s.log.Verbosef("Protocol error (%s) from client: %s. %s", pe.Reason, c.infoLine(), rd.sample())
 				s.reply(c, Err("ERR "+pe.Reply)) // CLIENT REPLY OFF silences it too, as in Redis
@@ -492,12 +537,12 @@ func (s *Server) readLoop(c *Client) {
 			case errors.Is(err, errQueryBufferLimit):
 				s.log.Warningf("Closing client that reached max query buffer length: %s (qbuf initial bytes: %s)", c.infoLine(), rd.head(64))
 			}
-			return
+			return false
 		}
 		s.stats.noteQuery(rd.lastSize, s.now())
 		if !s.dispatch(c, args) {
 			c.waitWritten(refuseTimeout)
-			return
+			return false
 		}
 		if !c.pubsubMode.Load() {
 			c.waitOutput()

@@ -1,0 +1,300 @@
+//go:build linux
+
+package respserver
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"syscall"
+)
+
+// Parking: an idle client of a plain TCP or unix connection is served by
+// no goroutine. Its reader registers the socket in the server's own epoll
+// instance (one shot, the client's ID as the event's data: descriptors are
+// reused, IDs are not), drops its request reader and returns; one poller
+// goroutine per server waits on that instance and starts the client's
+// reader again when the socket becomes readable (or hangs up). Go's own
+// netpoller keeps the descriptor too, which is harmless: the reader reads
+// through the net.Conn as always.
+//
+// Who serves a client is a role handed from hand to hand: the reader
+// goroutine while it runs, the parked map while it is parked. The poller
+// takes a client out of the map to start its reader; Client.close takes it
+// out to forget it (nothing else would: no goroutine reads it). Whoever
+// removes it from the map, under parker.mu, has the role.
+
+// parkEvents are the events that wake a parked client: something to read,
+// or the peer closing (EPOLLHUP and EPOLLERR are always reported). One
+// shot: the registration is disarmed once it fired, until the client parks
+// again.
+const parkEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
+
+// stopToken is the event data of the poller's stop pipe; client IDs start
+// at 1.
+const stopToken = 0
+
+// parker is a server's epoll instance, its poller and its parked clients.
+type parker struct {
+	mu      sync.Mutex
+	started bool // epfd and the stop pipe are open, the poller runs
+	closed  bool // no more parking: the server is closing or the poller failed
+	failed  bool // starting failed once (logged once)
+	epfd    int
+	stop    [2]int // the stop pipe: the poller returns when it is readable
+	parked  map[int64]*Client
+}
+
+// canPark reports whether a connection can be parked: a plain TCP or unix
+// socket, whose bytes are all in the kernel. A TLS connection may hold
+// decrypted bytes the socket no longer shows, and others have no socket.
+func canPark(conn net.Conn) bool {
+	switch uncounted(conn).(type) {
+	case *net.TCPConn, *net.UnixConn:
+		return true
+	}
+	return false
+}
+
+// park hands c's serving over to the poller: when it returns true the
+// caller, who was serving c, must stop touching c and must not forget it.
+// It returns false, and the caller goes on serving c, when c cannot be
+// parked now (it is closed, the server is closing, epoll failed).
+func (s *Server) park(c *Client) bool {
+	p := &s.parking
+	p.mu.Lock()
+	if p.closed || c.isClosed() {
+		p.mu.Unlock()
+		return false
+	}
+	if err := p.startLocked(s); err != nil {
+		first := !p.failed
+		p.failed = true
+		p.mu.Unlock()
+		if first {
+			s.log.Warningf("Idle clients cannot be parked, each keeps a goroutine: %v", err)
+		}
+		return false
+	}
+	p.parked[c.ID] = c
+	// Set before the registration: once registered, the poller may start
+	// a reader of c at once, and this goroutine must not write c then.
+	armed := c.parkArmed
+	c.parkArmed = true
+	epfd := p.epfd
+	p.mu.Unlock()
+
+	err := armPark(epfd, c, armed)
+	if err == nil {
+		return true
+	}
+	p.mu.Lock()
+	_, mine := p.parked[c.ID]
+	delete(p.parked, c.ID)
+	if mine {
+		c.parkArmed = false // ADD again next time (MOD would fall back to it anyway)
+	}
+	p.mu.Unlock()
+	if !mine {
+		return true // closed meanwhile: Client.close took it
+	}
+	if !c.isClosed() {
+		s.log.Verbosef("Parking client %s: %v", c.infoLine(), err)
+	}
+	return false
+}
+
+// armPark registers c's socket in epfd with c's ID as the data, or re-arms
+// its one-shot registration (armed: it was registered before).
+func armPark(epfd int, c *Client, armed bool) error {
+	sc, ok := uncounted(c.conn).(syscall.Conn)
+	if !ok {
+		return errors.New("not a socket")
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("parking: %w", err)
+	}
+	var ctlErr error
+	// Control holds a reference on the descriptor: it cannot be closed
+	// (and its number reused) while it is registered here.
+	err = rc.Control(func(fd uintptr) {
+		ev := syscall.EpollEvent{Events: parkEvents}
+		setToken(&ev, c.ID)
+		op, other := syscall.EPOLL_CTL_ADD, syscall.EPOLL_CTL_MOD
+		if armed {
+			op, other = other, op
+		}
+		ctlErr = syscall.EpollCtl(epfd, op, int(fd), &ev)
+		if errors.Is(ctlErr, syscall.ENOENT) || errors.Is(ctlErr, syscall.EEXIST) {
+			ctlErr = syscall.EpollCtl(epfd, other, int(fd), &ev)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("parking: %w", err)
+	}
+	if ctlErr != nil {
+		return fmt.Errorf("epoll_ctl: %w", ctlErr)
+	}
+	return nil
+}
+
+// setToken and token store and read a client ID in an event's 64 bits of
+// data (the Fd and Pad fields on every Linux architecture).
+func setToken(ev *syscall.EpollEvent, id int64) {
+	ev.Fd = int32(uint32(id))
+	ev.Pad = int32(uint32(uint64(id) >> 32))
+}
+
+func token(ev *syscall.EpollEvent) int64 {
+	return int64(uint64(uint32(ev.Fd)) | uint64(uint32(ev.Pad))<<32)
+}
+
+// startLocked opens the epoll instance and the stop pipe and starts the
+// poller, the first time a client parks. Callers hold p.mu and are
+// goroutines the server's WaitGroup counts (the accept loop, a reader), so
+// that adding the poller to it cannot race with Close's Wait.
+func (p *parker) startLocked(s *Server) error {
+	if p.started {
+		return nil
+	}
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("epoll_create1: %w", err)
+	}
+	var stop [2]int
+	if err := syscall.Pipe2(stop[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+		syscall.Close(epfd)
+		return fmt.Errorf("pipe2: %w", err)
+	}
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN}
+	setToken(&ev, stopToken)
+	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, stop[0], &ev); err != nil {
+		syscall.Close(epfd)
+		syscall.Close(stop[0])
+		syscall.Close(stop[1])
+		return fmt.Errorf("epoll_ctl: %w", err)
+	}
+	p.epfd, p.stop, p.started = epfd, stop, true
+	if p.parked == nil {
+		p.parked = map[int64]*Client{}
+	}
+	s.wg.Add(1)
+	go s.poll(epfd)
+	return nil
+}
+
+// poll is the poller: it starts the reader of each parked client whose
+// socket became readable, until the stop pipe is. An event of a client no
+// longer parked (closed meanwhile) is ignored.
+func (s *Server) poll(epfd int) {
+	defer s.wg.Done()
+	events := make([]syscall.EpollEvent, 128)
+	for {
+		n, err := syscall.EpollWait(epfd, events, -1)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			s.log.Warningf("Waiting for idle clients: epoll_wait: %v; parked clients are served by goroutines again", err)
+			s.unparkAll()
+			return
+		}
+		for i := range events[:n] {
+			id := token(&events[i])
+			if id == stopToken {
+				return
+			}
+			if c := s.parking.take(id); c != nil {
+				s.wg.Add(1)
+				go s.readLoop(c)
+			}
+		}
+	}
+}
+
+// take removes the client id from the parked ones and returns it, or nil
+// if it is not parked.
+func (p *parker) take(id int64) *Client {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.parked[id]
+	delete(p.parked, id)
+	return c
+}
+
+// unparkAll stops parking and starts a reader for every parked client, when
+// the poller cannot go on. Called by the poller, which the WaitGroup counts.
+func (s *Server) unparkAll() {
+	p := &s.parking
+	p.mu.Lock()
+	p.closed = true
+	cs := make([]*Client, 0, len(p.parked))
+	for id, c := range p.parked {
+		cs = append(cs, c)
+		delete(p.parked, id)
+	}
+	p.mu.Unlock()
+	for _, c := range cs {
+		s.wg.Add(1)
+		go s.readLoop(c)
+	}
+}
+
+// unparkClosed is called once c is closed: if c is parked, nothing serves
+// it, so it is taken out and forgotten here (in a goroutine: the closer
+// may hold locks forgetting takes, the hub's in Publish). The WaitGroup is
+// added to before c.close returns, and Close closes every client before
+// waiting, so the addition happens before that Wait.
+func (s *Server) unparkClosed(c *Client) {
+	p := &s.parking
+	p.mu.Lock()
+	mine := p.parked[c.ID] == c
+	if mine {
+		delete(p.parked, c.ID)
+	}
+	p.mu.Unlock()
+	if !mine {
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.forget(c)
+	}()
+}
+
+// stopParking refuses any more parking and makes the poller return. Close
+// calls it before waiting for the server's goroutines.
+func (s *Server) stopParking() {
+	p := &s.parking
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.started {
+		_, _ = syscall.Write(p.stop[1], []byte{0})
+	}
+}
+
+// releaseParking closes the epoll instance and the stop pipe, once the
+// poller and every reader (who may be registering a socket) returned.
+func (s *Server) releaseParking() {
+	p := &s.parking
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started {
+		syscall.Close(p.epfd)
+		syscall.Close(p.stop[0])
+		syscall.Close(p.stop[1])
+		p.started = false
+	}
+}
+
+// parkedClients returns how many clients are parked.
+func (s *Server) parkedClients() int {
+	p := &s.parking
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.parked)
+}
