@@ -6,18 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Parking: an idle client of a plain TCP or unix connection is served by
 // no goroutine. Its reader registers the socket in the server's own epoll
 // instance (one shot, the client's ID as the event's data: descriptors are
 // reused, IDs are not), drops its request reader and returns; one poller
-// goroutine per server waits on that instance and starts the client's
-// reader again when the socket becomes readable (or hangs up). Go's own
-// netpoller keeps the descriptor too, which is harmless: the reader reads
-// through the net.Conn as always.
+// goroutine per server starts the client's reader again when the socket
+// becomes readable (or hangs up). The poller does not block in
+// epoll_wait: the epoll instance is itself a descriptor Go's netpoller
+// waits on (readable when an event is ready), so the poller is woken as
+// cheaply as any goroutine reading a socket, and holds no thread while it
+// waits. Go's netpoller keeps the sockets too, which is harmless: the
+// reader reads through the net.Conn as always.
 //
 // Who serves a client is a role handed from hand to hand: the reader
 // goroutine while it runs, the parked map while it is parked. The poller
@@ -31,18 +36,14 @@ import (
 // again.
 const parkEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
 
-// stopToken is the event data of the poller's stop pipe; client IDs start
-// at 1.
-const stopToken = 0
-
 // parker is a server's epoll instance, its poller and its parked clients.
 type parker struct {
 	mu      sync.Mutex
-	started bool // epfd and the stop pipe are open, the poller runs
+	started bool // the epoll instance is open, the poller runs
 	closed  bool // no more parking: the server is closing or the poller failed
 	failed  bool // starting failed once (logged once)
 	epfd    int
-	stop    [2]int // the stop pipe: the poller returns when it is readable
+	file    *os.File // epfd, as Go's netpoller waits on it
 	parked  map[int64]*Client
 }
 
@@ -151,10 +152,10 @@ func token(ev *syscall.EpollEvent) int64 {
 	return int64(uint64(uint32(ev.Fd)) | uint64(uint32(ev.Pad))<<32)
 }
 
-// startLocked opens the epoll instance and the stop pipe and starts the
-// poller, the first time a client parks. Callers hold p.mu and are
-// goroutines the server's WaitGroup counts (the accept loop, a reader), so
-// that adding the poller to it cannot race with Close's Wait.
+// startLocked opens the epoll instance and starts the poller, the first
+// time a client parks. Callers hold p.mu and are goroutines the server's
+// WaitGroup counts (the accept loop, a reader), so that adding the poller
+// to it cannot race with Close's Wait.
 func (p *parker) startLocked(s *Server) error {
 	if p.started {
 		return nil
@@ -163,55 +164,72 @@ func (p *parker) startLocked(s *Server) error {
 	if err != nil {
 		return fmt.Errorf("epoll_create1: %w", err)
 	}
-	var stop [2]int
-	if err := syscall.Pipe2(stop[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+	if err := syscall.SetNonblock(epfd, true); err != nil {
 		syscall.Close(epfd)
-		return fmt.Errorf("pipe2: %w", err)
+		return fmt.Errorf("epoll instance: %w", err)
 	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN}
-	setToken(&ev, stopToken)
-	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, stop[0], &ev); err != nil {
-		syscall.Close(epfd)
-		syscall.Close(stop[0])
-		syscall.Close(stop[1])
-		return fmt.Errorf("epoll_ctl: %w", err)
+	// Non-blocking: os.NewFile registers it in Go's netpoller.
+	f := os.NewFile(uintptr(epfd), "epoll")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("epoll instance: %w", err)
 	}
-	p.epfd, p.stop, p.started = epfd, stop, true
+	p.epfd, p.file, p.started = epfd, f, true
 	if p.parked == nil {
 		p.parked = map[int64]*Client{}
 	}
 	s.wg.Add(1)
-	go s.poll(epfd)
+	go s.poll(rc)
 	return nil
 }
 
 // poll is the poller: it starts the reader of each parked client whose
-// socket became readable, until the stop pipe is. An event of a client no
-// longer parked (closed meanwhile) is ignored.
-func (s *Server) poll(epfd int) {
+// socket became readable, until stopParking sets the instance's read
+// deadline. It takes the ready events without blocking (epoll_wait with no
+// timeout) until there are none, then waits in Go's netpoller for the
+// instance to be readable again. An event of a client no longer parked
+// (closed meanwhile) is ignored.
+func (s *Server) poll(rc syscall.RawConn) {
 	defer s.wg.Done()
 	events := make([]syscall.EpollEvent, 128)
-	for {
-		n, err := syscall.EpollWait(epfd, events, -1)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			s.log.Warningf("Waiting for idle clients: epoll_wait: %v; parked clients are served by goroutines again", err)
-			s.unparkAll()
-			return
-		}
-		for i := range events[:n] {
-			id := token(&events[i])
-			if id == stopToken {
-				return
+	var waitErr error
+	err := rc.Read(func(fd uintptr) bool {
+		for {
+			n, err := syscall.EpollWait(int(fd), events, 0)
+			if errors.Is(err, syscall.EINTR) {
+				continue
 			}
-			if c := s.parking.take(id); c != nil {
-				s.wg.Add(1)
-				go s.readLoop(c)
+			if err != nil {
+				waitErr = fmt.Errorf("epoll_wait: %w", err)
+				return true
+			}
+			if n == 0 {
+				return false // wait until the instance is readable
+			}
+			for i := range events[:n] {
+				if c := s.parking.take(token(&events[i])); c != nil {
+					s.wg.Add(1)
+					go s.readLoop(c)
+				}
 			}
 		}
+	})
+	if err == nil {
+		err = waitErr
 	}
+	if errors.Is(err, os.ErrDeadlineExceeded) && s.parking.isClosed() {
+		return
+	}
+	s.log.Warningf("Waiting for idle clients: %v; parked clients are served by goroutines again", err)
+	s.unparkAll()
+}
+
+// isClosed reports whether parking was stopped.
+func (p *parker) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }
 
 // take removes the client id from the parked ones and returns it, or nil
@@ -273,20 +291,18 @@ func (s *Server) stopParking() {
 	defer p.mu.Unlock()
 	p.closed = true
 	if p.started {
-		_, _ = syscall.Write(p.stop[1], []byte{0})
+		_ = p.file.SetReadDeadline(time.Unix(1, 0))
 	}
 }
 
-// releaseParking closes the epoll instance and the stop pipe, once the
-// poller and every reader (who may be registering a socket) returned.
+// releaseParking closes the epoll instance, once the poller and every
+// reader (who may be registering a socket) returned.
 func (s *Server) releaseParking() {
 	p := &s.parking
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.started {
-		syscall.Close(p.epfd)
-		syscall.Close(p.stop[0])
-		syscall.Close(p.stop[1])
+		p.file.Close()
 		p.started = false
 	}
 }
