@@ -153,9 +153,9 @@ func token(ev *syscall.EpollEvent) int64 {
 }
 
 // startLocked opens the epoll instance and starts the poller, the first
-// time a client parks. Callers hold p.mu and are goroutines the server's
-// WaitGroup counts (the accept loop, a reader), so that adding the poller
-// to it cannot race with Close's Wait.
+// time a client parks. Callers hold p.mu and a count of the server's
+// WaitGroup (a reader's, or serveConn's for the client it registered), so
+// that adding the poller to it cannot race with Close's Wait.
 func (p *parker) startLocked(s *Server) error {
 	if p.started {
 		return nil
@@ -210,7 +210,7 @@ func (s *Server) poll(rc syscall.RawConn) {
 			for i := range events[:n] {
 				if c := s.parking.take(token(&events[i])); c != nil {
 					s.wg.Add(1)
-					go s.readLoop(c)
+					go s.readLoop(c, 0)
 				}
 			}
 		}
@@ -256,7 +256,7 @@ func (s *Server) unparkAll() {
 	p.mu.Unlock()
 	for _, c := range cs {
 		s.wg.Add(1)
-		go s.readLoop(c)
+		go s.readLoop(c, 0)
 	}
 }
 

@@ -114,10 +114,10 @@ func TestCanPark(t *testing.T) {
 	}
 }
 
-// TestParkedClientIsWoken: a new connection is parked before its first
-// request, a client idle for parkAfter is parked again, and a parked one is
-// served as soon as it sends; a client stopped half way through a request
-// is not parked.
+// TestParkedClientIsWoken: a new connection that sends nothing is parked,
+// a client idle for parkAfter is parked again, and a parked one is served
+// as soon as it sends; a client stopped half way through a request is not
+// parked.
 func TestParkedClientIsWoken(t *testing.T) {
 	srv, addr := startParkServer(t, 5*time.Millisecond, nil)
 	c := dial(t, addr)
@@ -149,6 +149,51 @@ func TestParkedClientIsWoken(t *testing.T) {
 	if n := srv.stats.commands.Load(); n != 6 {
 		t.Errorf("%d commands counted, want 6", n)
 	}
+}
+
+// TestParkedAtAccept: past parkNewLimit new connections waiting for their
+// first request (0 here), a new connection is parked at once, and served
+// when it sends, whether its request came before it was accepted or long
+// after; killed, it is forgotten.
+func TestParkedAtAccept(t *testing.T) {
+	srv, _ := newTestServer(nil)
+	srv.parkAfter, srv.parkNewLimit = 5*time.Millisecond, 0
+	addr := serveTestServer(t, srv)
+	early, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer early.Close()
+	early.SetDeadline(time.Now().Add(10 * time.Second))
+	early.Write([]byte("PING early\r\n"))
+	buf := make([]byte, 11)
+	if _, err := io.ReadFull(early, buf); err != nil || string(buf) != "$5\r\nearly\r\n" {
+		t.Fatalf("a request sent before the accept: %q %v", buf, err)
+	}
+	late, victim := dial(t, addr), dial(t, addr)
+	waitUntil(t, "the new connections to be parked", func() bool { return srv.parkedClients() == 3 })
+	if srv.newWaiting.Load() != 0 {
+		t.Fatalf("%d new connections counted as waiting", srv.newWaiting.Load())
+	}
+	if got := late.Do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("a request sent after parking: %q", got)
+	}
+	vid := int64(0)
+	for _, c := range srv.clientList() {
+		c.mu.Lock()
+		never := c.lastCmd == "NULL"
+		c.mu.Unlock()
+		if never && isParked(srv, c.ID) {
+			vid = c.ID
+		}
+	}
+	if got := late.Do("CLIENT", "KILL", "ID", fmt.Sprint(vid)); got != ":1\r\n" {
+		t.Fatalf("CLIENT KILL of a client parked at accept: %q", got)
+	}
+	if !victim.Closed() {
+		t.Fatal("the killed client's connection is open")
+	}
+	waitUntil(t, "the killed client to be forgotten", func() bool { return len(srv.clientList()) == 2 && !isParked(srv, vid) })
 }
 
 // TestClientKilledWhileParked: CLIENT KILL of a parked subscriber closes
@@ -459,6 +504,9 @@ func TestParkingConcurrent(t *testing.T) {
 	// The workers are done and the victims killed: the subscribers and
 	// the killer remain.
 	waitUntil(t, "the others to be forgotten", func() bool { return len(srv.clientList()) == subs+1 })
+	if n := srv.newWaiting.Load(); n != 0 {
+		t.Errorf("%d new connections counted as waiting", n)
+	}
 }
 
 // cpuTime is the process's user and system CPU time so far.

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
@@ -96,9 +97,14 @@ type Server struct {
 	pause        pauseState
 	outputLimits OutputLimits
 	parking      parker
-	// parkAfter is how long a client stays idle before it is parked
-	// (defaultParkAfter; tests shorten it).
-	parkAfter time.Duration
+	// parkAfter and parkNewAfter are how long a client stays idle
+	// before it is parked, between requests and before its first;
+	// parkNewLimit bounds the new connections waiting for their first
+	// with a goroutine, newWaiting counts them (defaultParkAfter,
+	// defaultParkNewAfter, defaultParkNewLimit; tests change them).
+	parkAfter, parkNewAfter time.Duration
+	parkNewLimit            int64
+	newWaiting              atomic.Int64
 
 	mu         sync.Mutex
 	listeners  []net.Listener
@@ -126,6 +132,8 @@ func New(opts Options) *Server {
 		maxclients:   opts.Maxclients,
 		outputLimits: DefaultOutputLimits,
 		parkAfter:    defaultParkAfter,
+		parkNewAfter: defaultParkNewAfter,
+		parkNewLimit: defaultParkNewLimit,
 	}
 	if opts.OutputLimits != nil {
 		s.outputLimits = *opts.OutputLimits
@@ -467,13 +475,19 @@ func (s *Server) serveConn(nc net.Conn) {
 		go s.refuseProtected(c)
 		return
 	}
-	// A new connection waits for its first request parked: most idle
-	// connections never sent anything.
-	if c.parkable && s.park(c) {
+	if !c.parkable {
+		go s.readLoop(c, 0)
+		return
+	}
+	// A new connection gets a goroutine to wait for its first request
+	// (for parkNewAfter), unless parkNewLimit of them are waiting already
+	// (a flood): then it is parked at once.
+	if s.newWaiting.Load() >= s.parkNewLimit && s.park(c) {
 		s.wg.Done()
 		return
 	}
-	go s.readLoop(c)
+	s.newWaiting.Add(1)
+	go s.readLoop(c, s.parkNewAfter)
 }
 
 // refuseProtected writes protected mode's refusal to c and closes it.
@@ -489,10 +503,11 @@ func (s *Server) refuseProtected(c *Client) {
 }
 
 // readLoop is the goroutine serving c (serveCommands) while it is not
-// parked; it forgets c when the connection ended.
-func (s *Server) readLoop(c *Client) {
+// parked; it forgets c when the connection ended. first bounds the wait
+// for the first request before c is parked (0: none, c was woken).
+func (s *Server) readLoop(c *Client, first time.Duration) {
 	defer s.wg.Done()
-	if s.serveCommands(c) {
+	if s.serveCommands(c, first) {
 		return // parked, or closed and forgotten by Client.close
 	}
 	s.forget(c)
@@ -502,12 +517,13 @@ func (s *Server) readLoop(c *Client) {
 // a command closes it or the request is malformed (Redis's error, then
 // close) or too big (close), and returns false then. A client that can be
 // parked is read under an idleReader: once it stayed idle for parkAfter
-// between two requests it is parked and serveCommands returns true.
-func (s *Server) serveCommands(c *Client) (parked bool) {
+// between two requests (or for first before its first) it is parked and
+// serveCommands returns true.
+func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 	var src io.Reader = c.conn
 	var idle *idleReader
 	if c.parkable {
-		idle = newIdleReader(c.conn, s.parkAfter)
+		idle = newIdleReader(c.conn, s.parkAfter, first)
 		src = idle
 	}
 	rd := newRequestReader(src, s.opts.QueryBufferLimit, s.opts.MaxBulkLen, func() bool {
@@ -516,8 +532,13 @@ func (s *Server) serveCommands(c *Client) (parked bool) {
 		c.mu.Unlock()
 		return !authed && !s.users.DefaultOpen()
 	})
+	waiting := first > 0 // counted in newWaiting until the first read ends
 	for {
 		args, err := rd.next()
+		if waiting {
+			waiting = false
+			s.newWaiting.Add(-1)
+		}
 		if err != nil {
 			var pe *protocolError
 			switch {
