@@ -341,6 +341,7 @@ func (s *Server) cron() {
 	defer s.wg.Done()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	var cs []*Client
 	for {
 		select {
 		case <-s.stop:
@@ -348,7 +349,8 @@ func (s *Server) cron() {
 		case <-tick.C:
 		}
 		now := s.now()
-		for _, c := range s.clientList() {
+		cs = s.appendClients(cs[:0])
+		for _, c := range cs {
 			if c.checkOutputLimits(now.Unix()) {
 				continue
 			}
@@ -362,6 +364,7 @@ func (s *Server) cron() {
 				c.close()
 			}
 		}
+		clear(cs)
 	}
 }
 
@@ -578,6 +581,19 @@ func (s *Server) forget(c *Client) {
 	s.mu.Lock()
 	delete(s.clients, c.ID)
 	s.mu.Unlock()
+}
+
+// appendClients appends the connected clients to buf, in no order: the
+// once-a-second checks reuse one slice, and make no garbage per client
+// (which would grow the heap of a server with many idle clients until
+// the next collection).
+func (s *Server) appendClients(buf []*Client) []*Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.clients {
+		buf = append(buf, c)
+	}
+	return buf
 }
 
 // clientList returns the connected clients ordered by id.
