@@ -38,7 +38,7 @@ type Client struct {
 	// outMu guards the output queue. A nil entry in out means "close the
 	// connection once what comes before it is written".
 	outMu      sync.Mutex
-	outCond    *sync.Cond // signalled when output was written or the client closed
+	outCond    sync.Cond // on outMu; signalled when output was written or the client closed
 	out        [][]byte
 	outBytes   int64 // queued or being written
 	writing    bool  // a writer goroutine is running
@@ -46,6 +46,12 @@ type Client struct {
 	closed     bool
 	softSince  int64 // unix second the pub/sub soft limit was first reached, 0 if not
 	pubsubMode atomic.Bool
+
+	// parkable is set when the connection can be parked (canPark);
+	// parkArmed when its socket is registered in the server's epoll
+	// instance (guarded by the server's parker.mu).
+	parkable  bool
+	parkArmed bool
 
 	mu            sync.Mutex
 	proto         int
@@ -56,8 +62,11 @@ type Client struct {
 	authenticated bool
 	lastCmd       string
 	lastActive    time.Time
-	channels      map[string]bool
-	patterns      map[string]bool
+	// channels and patterns are the subscriptions, nil until the first
+	// (an idle client costs less); they change under both mu and the
+	// hub's lock.
+	channels map[string]bool
+	patterns map[string]bool
 
 	// state is CLIENT REPLY/TRACKING/NO-EVICT state, used by the
 	// connection's own reader goroutine.
@@ -77,10 +86,9 @@ func newClient(srv *Server, id int64, conn net.Conn, now time.Time) *Client {
 		user:       "default",
 		lastCmd:    "NULL",
 		lastActive: now,
-		channels:   map[string]bool{},
-		patterns:   map[string]bool{},
+		parkable:   canPark(conn),
 	}
-	c.outCond = sync.NewCond(&c.outMu)
+	c.outCond.L = &c.outMu
 	c.authenticated = srv.users.DefaultOpen()
 	return c
 }
@@ -248,7 +256,8 @@ func (c *Client) waitWritten(d time.Duration) {
 func (c *Client) closeAfterReplies() { c.sendRaw(nil) }
 
 // close ends the connection once: the reader stops at its next read, the
-// writer at its next write, and queued output is dropped.
+// writer at its next write, and queued output is dropped. A parked client,
+// which no reader serves, is forgotten (unparkClosed).
 func (c *Client) close() {
 	c.closer.Do(func() {
 		c.outMu.Lock()
@@ -258,7 +267,15 @@ func (c *Client) close() {
 		c.outMu.Unlock()
 		close(c.done)
 		c.conn.Close()
+		c.srv.unparkClosed(c)
 	})
+}
+
+// isClosed reports whether close was called.
+func (c *Client) isClosed() bool {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	return c.closed
 }
 
 // outputUsage returns the bytes and entries waiting to be written.

@@ -44,16 +44,19 @@ func (h *hub) publish(channel, msg string) int {
 func (h *hub) subscribe(c *Client, name string, pattern bool) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	table, mine := h.channels, c.channels
+	table, mine := h.channels, &c.channels
 	if pattern {
-		table, mine = h.patterns, c.patterns
+		table, mine = h.patterns, &c.patterns
 	}
 	if table[name] == nil {
 		table[name] = map[*Client]bool{}
 	}
 	table[name][c] = true
 	c.mu.Lock()
-	mine[name] = true
+	if *mine == nil {
+		*mine = map[string]bool{}
+	}
+	(*mine)[name] = true
 	n := c.subscriptions()
 	c.pubsubMode.Store(n > 0)
 	c.mu.Unlock()

@@ -114,6 +114,12 @@ func newRequestReader(rd io.Reader, queryLimit, maxBulk int, authRequired func()
 // pending returns the size of the unparsed bytes.
 func (r *requestReader) pending() int { return len(r.buf) - r.pos }
 
+// idle reports whether the reader is between requests: no unparsed byte
+// and no command being assembled. A fresh reader can take its place then.
+func (r *requestReader) idle() bool {
+	return r.pending() == 0 && r.multibulk == 0 && r.big == nil
+}
+
 // queryBytes returns the unparsed bytes and the arguments collected for
 // the command being assembled: what the query buffer limit bounds.
 func (r *requestReader) queryBytes() int { return r.pending() + r.argBytes + len(r.big) }

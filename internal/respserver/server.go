@@ -9,10 +9,12 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
@@ -94,6 +96,15 @@ type Server struct {
 	stats        stats
 	pause        pauseState
 	outputLimits OutputLimits
+	parking      parker
+	// parkAfter and parkNewAfter are how long a client stays idle
+	// before it is parked, between requests and before its first;
+	// parkNewLimit bounds the new connections waiting for their first
+	// with a goroutine, newWaiting counts them (defaultParkAfter,
+	// defaultParkNewAfter, defaultParkNewLimit; tests change them).
+	parkAfter, parkNewAfter time.Duration
+	parkNewLimit            int64
+	newWaiting              atomic.Int64
 
 	mu         sync.Mutex
 	listeners  []net.Listener
@@ -120,6 +131,9 @@ func New(opts Options) *Server {
 
 		maxclients:   opts.Maxclients,
 		outputLimits: DefaultOutputLimits,
+		parkAfter:    defaultParkAfter,
+		parkNewAfter: defaultParkNewAfter,
+		parkNewLimit: defaultParkNewLimit,
 	}
 	if opts.OutputLimits != nil {
 		s.outputLimits = *opts.OutputLimits
@@ -327,6 +341,7 @@ func (s *Server) cron() {
 	defer s.wg.Done()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	var cs []*Client
 	for {
 		select {
 		case <-s.stop:
@@ -334,7 +349,8 @@ func (s *Server) cron() {
 		case <-tick.C:
 		}
 		now := s.now()
-		for _, c := range s.clientList() {
+		cs = s.appendClients(cs[:0])
+		for _, c := range cs {
 			if c.checkOutputLimits(now.Unix()) {
 				continue
 			}
@@ -348,6 +364,7 @@ func (s *Server) cron() {
 				c.close()
 			}
 		}
+		clear(cs)
 	}
 }
 
@@ -372,7 +389,9 @@ func (s *Server) Close() error {
 	for _, c := range clients {
 		c.close()
 	}
+	s.stopParking()
 	s.wg.Wait()
+	s.releaseParking()
 	if s.opts.Unixsocket != "" {
 		_ = os.Remove(s.opts.Unixsocket)
 	}
@@ -455,35 +474,85 @@ func (s *Server) serveConn(nc net.Conn) {
 	s.clients[c.ID] = c
 	s.wg.Add(1)
 	s.mu.Unlock()
-	go s.readLoop(c)
-}
-
-// readLoop serves one client: protected mode first, then each command in
-// turn until the connection ends, a command closes it or the request is
-// malformed (Redis's error, then close) or too big (close).
-func (s *Server) readLoop(c *Client) {
-	defer s.wg.Done()
-	defer s.forget(c)
 	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(c.conn.RemoteAddr()) {
-		// Written before anything else, and not counted as output, as
-		// Redis writes its refusals.
-		s.stats.rejected.Add(1)
-		raw := uncounted(c.conn)
-		_ = raw.SetWriteDeadline(time.Now().Add(refuseTimeout))
-		_, _ = raw.Write([]byte(deniedMsg))
+		go s.refuseProtected(c)
 		return
 	}
-	rd := newRequestReader(c.conn, s.opts.QueryBufferLimit, s.opts.MaxBulkLen, func() bool {
+	if !c.parkable {
+		go s.readLoop(c, 0)
+		return
+	}
+	// A new connection gets a goroutine to wait for its first request
+	// (for parkNewAfter), unless parkNewLimit of them are waiting already
+	// (a flood): then it is parked at once.
+	if s.newWaiting.Load() >= s.parkNewLimit && s.park(c) {
+		s.wg.Done()
+		return
+	}
+	s.newWaiting.Add(1)
+	go s.readLoop(c, s.parkNewAfter)
+}
+
+// refuseProtected writes protected mode's refusal to c and closes it.
+func (s *Server) refuseProtected(c *Client) {
+	defer s.wg.Done()
+	defer s.forget(c)
+	// Written before anything else, and not counted as output, as Redis
+	// writes its refusals.
+	s.stats.rejected.Add(1)
+	raw := uncounted(c.conn)
+	_ = raw.SetWriteDeadline(time.Now().Add(refuseTimeout))
+	_, _ = raw.Write([]byte(deniedMsg))
+}
+
+// readLoop is the goroutine serving c (serveCommands) while it is not
+// parked; it forgets c when the connection ended. first bounds the wait
+// for the first request before c is parked (0: none, c was woken).
+func (s *Server) readLoop(c *Client, first time.Duration) {
+	defer s.wg.Done()
+	if s.serveCommands(c, first) {
+		return // parked, or closed and forgotten by Client.close
+	}
+	s.forget(c)
+}
+
+// serveCommands runs each command of c in turn until the connection ends,
+// a command closes it or the request is malformed (Redis's error, then
+// close) or too big (close), and returns false then. A client that can be
+// parked is read under an idleReader: once it stayed idle for parkAfter
+// between two requests (or for first before its first) it is parked and
+// serveCommands returns true.
+func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
+	var src io.Reader = c.conn
+	var idle *idleReader
+	if c.parkable {
+		idle = newIdleReader(c.conn, s.parkAfter, first)
+		src = idle
+	}
+	rd := newRequestReader(src, s.opts.QueryBufferLimit, s.opts.MaxBulkLen, func() bool {
 		c.mu.Lock()
 		authed := c.authenticated
 		c.mu.Unlock()
 		return !authed && !s.users.DefaultOpen()
 	})
+	waiting := first > 0 // counted in newWaiting until the first read ends
 	for {
 		args, err := rd.next()
+		if waiting {
+			waiting = false
+			s.newWaiting.Add(-1)
+		}
 		if err != nil {
 			var pe *protocolError
 			switch {
+			case errors.Is(err, errIdle):
+				// Parked only between requests: what a partial one
+				// read so far stays with its goroutine.
+				if rd.idle() && s.park(c) {
+					return true
+				}
+				idle.arm()
+				continue
 			case errors.As(err, &pe):
 				s.log.Verbosef("Protocol error (%s) from client: %s. %s", pe.Reason, c.infoLine(), rd.sample())
 				s.reply(c, Err("ERR "+pe.Reply)) // CLIENT REPLY OFF silences it too, as in Redis
@@ -492,12 +561,12 @@ func (s *Server) readLoop(c *Client) {
 			case errors.Is(err, errQueryBufferLimit):
 				s.log.Warningf("Closing client that reached max query buffer length: %s (qbuf initial bytes: %s)", c.infoLine(), rd.head(64))
 			}
-			return
+			return false
 		}
 		s.stats.noteQuery(rd.lastSize, s.now())
 		if !s.dispatch(c, args) {
 			c.waitWritten(refuseTimeout)
-			return
+			return false
 		}
 		if !c.pubsubMode.Load() {
 			c.waitOutput()
@@ -512,6 +581,19 @@ func (s *Server) forget(c *Client) {
 	s.mu.Lock()
 	delete(s.clients, c.ID)
 	s.mu.Unlock()
+}
+
+// appendClients appends the connected clients to buf, in no order: the
+// once-a-second checks reuse one slice, and make no garbage per client
+// (which would grow the heap of a server with many idle clients until
+// the next collection).
+func (s *Server) appendClients(buf []*Client) []*Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.clients {
+		buf = append(buf, c)
+	}
+	return buf
 }
 
 // clientList returns the connected clients ordered by id.

@@ -54,6 +54,13 @@ const testID = "0123456789abcdef0123456789abcdef01234567"
 
 func startServer(t *testing.T, mutate func(*Options)) (*Server, *fakeBackend, string) {
 	t.Helper()
+	srv, be := newTestServer(mutate)
+	addr := serveTestServer(t, srv)
+	return srv, be, addr
+}
+
+// newTestServer returns a server over a fakeBackend, not serving yet.
+func newTestServer(mutate func(*Options)) (*Server, *fakeBackend) {
 	p := monitor.Persisted{MyID: testID, Masters: []monitor.MasterSpec{
 		monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2),
 	}}
@@ -63,14 +70,20 @@ func startServer(t *testing.T, mutate func(*Options)) (*Server, *fakeBackend, st
 	if mutate != nil {
 		mutate(&opts)
 	}
-	srv := New(opts)
+	return New(opts), be
+}
+
+// serveTestServer serves srv on a loopback port until the test ends and
+// returns its address.
+func serveTestServer(t testing.TB, srv *Server) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv.ServeListener(ln)
 	t.Cleanup(func() { srv.Close() })
-	return srv, be, ln.Addr().String()
+	return ln.Addr().String()
 }
 
 // dial opens a raw RESP connection to the test server.

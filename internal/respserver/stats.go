@@ -214,6 +214,7 @@ func (s *Server) sampleStats() {
 	s.stats.startSampling(s.now())
 	tick := time.NewTicker(instSamplePeriod)
 	defer tick.Stop()
+	var cs []*Client
 	for n := 0; ; n++ {
 		<-tick.C
 		s.mu.Lock()
@@ -225,17 +226,21 @@ func (s *Server) sampleStats() {
 		now := s.now()
 		s.stats.sample(now)
 		if n%int(time.Second/instSamplePeriod) == 0 {
-			s.sampleClients(now)
+			cs = s.sampleClients(now, cs[:0])
 		}
 	}
 }
 
-// sampleClients records every client's output backlog at now.
-func (s *Server) sampleClients(now time.Time) {
-	for _, c := range s.clientList() {
+// sampleClients records every client's output backlog at now. It lists
+// the clients in buf (appendClients) and returns it, emptied, for reuse.
+func (s *Server) sampleClients(now time.Time, buf []*Client) []*Client {
+	buf = s.appendClients(buf)
+	for _, c := range buf {
 		used, _ := c.outputUsage()
 		s.stats.noteOutput(int(used), now)
 	}
+	clear(buf)
+	return buf[:0]
 }
 
 // countingListener counts the bytes its connections read and write in

@@ -230,7 +230,7 @@ func TestRecentMaxOutputBufferOfASlowReader(t *testing.T) {
 	t.Cleanup(func() { c.NC.Close(); <-done })
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		srv.sampleClients(time.Now())
+		srv.sampleClients(time.Now(), nil)
 		if _, out := srv.stats.recentMaxBuffers(time.Now()); out > 0 {
 			break
 		}
