@@ -17,11 +17,14 @@ build:
 # Unit and integration tests, with the race detector. Integration tests
 # start real redis-server processes on free loopback ports. The simulator
 # runs without the race detector: each simulated world lives in one
-# goroutine and shares nothing, and -race makes it six times slower.
+# goroutine and shares nothing, and -race makes it six times slower. The
+# idle-connection memory bound is checked without it too (the race
+# detector multiplies memory, so the test skips itself under it).
 test: deps build
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 14m $$($(GO) list ./... | grep -v '/internal/sim$$')
 	$(GO) test -count=1 -timeout 10m ./internal/sim
+	$(GO) test -count=1 -run '^TestIdleConnectionMemory$$' ./internal/respserver
 
 unit:
 	$(GO) test -race -count=1 ./internal/... ./cmd/...

@@ -72,30 +72,29 @@ func clientID(t *testing.T, c interface{ Do(...string) string }) int64 {
 	return id
 }
 
+// listenDial listens on network and address and returns a connection
+// dialed to it; both end with the test.
+func listenDial(t *testing.T, network, address string) net.Conn {
+	t.Helper()
+	ln, err := net.Listen(network, address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	c, err := net.Dial(network, ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 func TestCanPark(t *testing.T) {
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	tc, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tc.Close()
-	uln, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer uln.Close()
-	uc, err := net.Dial("unix", uln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer uc.Close()
+	tc := listenDial(t, "tcp", "127.0.0.1:0")
+	uc := listenDial(t, "unix", filepath.Join(t.TempDir(), "s"))
 	for _, tt := range []struct {
 		name string
 		conn net.Conn
