@@ -2,10 +2,12 @@ package respserver
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -41,7 +43,8 @@ type Client struct {
 	outCond    sync.Cond // on outMu; signalled when output was written or the client closed
 	out        [][]byte
 	outBytes   int64 // queued or being written
-	writing    bool  // a writer goroutine is running
+	writing    bool  // a writer goroutine, or the reader inline, is writing
+	held       bool  // the reader is running commands: it writes their replies itself (hold, release)
 	closing    bool  // a close marker is queued: nothing more is queued
 	closed     bool
 	softSince  int64 // unix second the pub/sub soft limit was first reached, 0 if not
@@ -52,6 +55,8 @@ type Client struct {
 	// instance (guarded by the server's parker.mu).
 	parkable  bool
 	parkArmed bool
+	// raw is the socket under conn for tryWrite, set on its first use.
+	raw syscall.RawConn
 
 	mu            sync.Mutex
 	proto         int
@@ -117,8 +122,10 @@ func (c *Client) sendRaw(b []byte) {
 	c.out = append(c.out, b)
 	c.outBytes += int64(len(b))
 	c.closing = b == nil
-	start := !c.writing
-	c.writing = true
+	start := !c.writing && !c.held
+	if start {
+		c.writing = true
+	}
 	over := c.overLimitLocked(c.srv.now().Unix())
 	c.outMu.Unlock()
 	if over {
@@ -127,7 +134,7 @@ func (c *Client) sendRaw(b []byte) {
 		return
 	}
 	if start {
-		go c.writeLoop()
+		c.startWriter()
 	}
 }
 
@@ -166,6 +173,118 @@ func (c *Client) checkOutputLimits(now int64) bool {
 		c.close()
 	}
 	return over
+}
+
+// hold is called by c's reader before it runs a command: what is queued
+// from then on waits for release instead of starting the writer
+// goroutine, so a request/response client's replies are written by its
+// reader, in one write per read, without a goroutine and a wake-up per
+// reply. A pub/sub client is not held: pushes reach it from other
+// goroutines at any time.
+func (c *Client) hold() {
+	if c.pubsubMode.Load() {
+		return
+	}
+	c.outMu.Lock()
+	c.held = true
+	c.outMu.Unlock()
+}
+
+// release ends a hold and writes what is queued. For a normal client on
+// a TCP or unix socket the reader first writes it itself, without
+// blocking (tryWrite): a request/response client's reply then costs no
+// goroutine and no wake-up. What the socket does not take at once, a
+// pub/sub client's output and a TLS client's go to the writer goroutine,
+// so the reader goes on reading as before (backpressure at replyBacklog).
+// The reader calls release before every read and before it waits for its
+// output, so nothing queued waits for the client's next request.
+func (c *Client) release() {
+	c.outMu.Lock()
+	if !c.held {
+		c.outMu.Unlock()
+		return
+	}
+	c.held = false
+	if c.writing || c.closed || len(c.out) == 0 {
+		c.outMu.Unlock()
+		return
+	}
+	c.writing = true
+	if !c.parkable || c.pubsubMode.Load() {
+		c.outMu.Unlock()
+		c.startWriter()
+		return
+	}
+	batch := c.out
+	c.out = nil
+	c.outMu.Unlock()
+
+	buf, ok := joinReplies(batch)
+	n := 0
+	if ok {
+		n = c.tryWrite(buf)
+	}
+	c.outMu.Lock()
+	if n > 0 {
+		c.outBytes -= int64(n)
+		c.outCond.Broadcast()
+	}
+	switch {
+	case !ok:
+		c.out = append(batch, c.out...)
+	case n < len(buf):
+		c.out = append([][]byte{buf[n:]}, c.out...)
+	}
+	if len(c.out) == 0 || c.closed {
+		c.writing = false
+		c.outMu.Unlock()
+		return
+	}
+	c.outMu.Unlock()
+	c.startWriter()
+}
+
+// joinReplies returns the queued replies of batch as one buffer to write
+// inline, and false when batch holds the close marker or more than
+// writeChunk bytes (those go to the writer goroutine as they are).
+func joinReplies(batch [][]byte) ([]byte, bool) {
+	if len(batch) == 1 {
+		return batch[0], batch[0] != nil
+	}
+	size := 0
+	for _, b := range batch {
+		if b == nil {
+			return nil, false
+		}
+		size += len(b)
+	}
+	if size > writeChunk {
+		return nil, false
+	}
+	buf := make([]byte, 0, size)
+	for _, b := range batch {
+		buf = append(buf, b...)
+	}
+	return buf, true
+}
+
+// releasingReader is the reader of a connection's requests: it releases
+// the client's held replies before each read, which may block.
+type releasingReader struct {
+	r io.Reader
+	c *Client
+}
+
+func (r releasingReader) Read(p []byte) (int, error) {
+	r.c.release()
+	return r.r.Read(p)
+}
+
+// startWriter starts the writer goroutine (writeLoop) of c; the caller
+// has set c.writing.
+func (c *Client) startWriter() {
+	c.srv.stats.writerStarts.Add(1)
+	go c.writeLoop()
 }
 
 // writeLoop writes the queue in order until it is empty, a close marker
@@ -233,6 +352,13 @@ func (c *Client) writeLoop() {
 // to c (see replyBacklog), and returns early when c closes.
 func (c *Client) waitOutput() {
 	c.outMu.Lock()
+	over := c.outBytes > replyBacklog
+	c.outMu.Unlock()
+	if !over {
+		return
+	}
+	c.release()
+	c.outMu.Lock()
 	for c.outBytes > replyBacklog && !c.closed {
 		c.outCond.Wait()
 	}
@@ -242,6 +368,7 @@ func (c *Client) waitOutput() {
 // waitWritten blocks until everything queued has been written or c is
 // closed, for at most d.
 func (c *Client) waitWritten(d time.Duration) {
+	c.release()
 	t := time.AfterFunc(d, c.close)
 	defer t.Stop()
 	c.outMu.Lock()

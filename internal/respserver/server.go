@@ -529,6 +529,7 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 		idle = newIdleReader(c.conn, s.parkAfter, first)
 		src = idle
 	}
+	src = releasingReader{src, c}
 	rd := newRequestReader(src, s.opts.QueryBufferLimit, s.opts.MaxBulkLen, func() bool {
 		c.mu.Lock()
 		authed := c.authenticated
@@ -564,6 +565,7 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 			return false
 		}
 		s.stats.noteQuery(rd.lastSize, s.now())
+		c.hold()
 		if !s.dispatch(c, args) {
 			c.waitWritten(refuseTimeout)
 			return false

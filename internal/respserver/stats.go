@@ -19,6 +19,9 @@ type stats struct {
 	// replies to refused connections are not counted, as in Redis.
 	netInput  atomic.Int64
 	netOutput atomic.Int64
+	// writerStarts counts the writer goroutines started (not in INFO: the
+	// tests read it to see that replies are written inline).
+	writerStarts atomic.Int64
 	// errorReplies counts error replies, nested ones included
 	// (total_error_replies).
 	errorReplies atomic.Int64
