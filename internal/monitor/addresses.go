@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"net/netip"
+	"strconv"
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/ipaddr"
@@ -82,3 +83,7 @@ func (s *Sentinel) announceAddr(a Addr) Addr {
 }
 
 func (s *Sentinel) announceHost(a Addr) string { return s.announceAddr(a).Host }
+
+// addrText is a as EXPLAIN and the log lines show an address: host:port,
+// without brackets around an IPv6 host, as Redis prints them.
+func addrText(a Addr) string { return a.Host + ":" + strconv.Itoa(a.Port) }

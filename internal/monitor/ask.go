@@ -37,7 +37,11 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		if m.failoverState > failover.None {
 			req.RunID = s.myID
 		}
-		s.send(si, sentAsk, req.Args()...)
+		if s.send(si, sentAsk, req.Args()...) {
+			p := si.link.pending[s.nextTag]
+			p.about = m.addrGen
+			si.link.pending[s.nextTag] = p
+		}
 	}
 }
 
@@ -49,13 +53,15 @@ func (s *Sentinel) asking(m *master) bool {
 }
 
 // askReply records another Sentinel's answer (§7.4): exactly an integer, a
-// bulk string and an integer, or it is ignored.
-func (s *Sentinel) askReply(si *instance, r Reply, now int64) {
+// bulk string and an integer, or it is ignored. An answer about an earlier
+// address of the master (about, its addrGen when asked) is ignored too.
+func (s *Sentinel) askReply(si *instance, r Reply, about uint64, now int64) {
 	rep, ok := gossip.ParseAskReply(askElems(r))
-	if !ok {
+	if !ok || si.master == nil || si.master.addrGen != about {
 		return
 	}
 	si.lastMasterDownReplyTime = now
+	si.answered = true
 	if rep.Down {
 		si.flags |= flagMasterDown
 	} else {

@@ -126,9 +126,16 @@ type SentinelView struct {
 	LinkUp      bool   `json:"link_up"`
 	SDown       bool   `json:"sdown"` // this Sentinel thinks that one is down
 	ReportsDown bool   `json:"reports_down"`
-	ReplyAgeMs  int64  `json:"reply_age_ms"`
-	VotedFor    string `json:"voted_for,omitempty"`
-	VoteEpoch   uint64 `json:"vote_epoch,omitempty"`
+	// About is the master address the opinion is about: always the
+	// master's current one (answers about an earlier address are
+	// dropped at a switch). Answered is false until that Sentinel
+	// answered about it; ReplyAgeMs then counts from the switch or from
+	// when this Sentinel learnt of it.
+	About      string `json:"about"`
+	Answered   bool   `json:"answered"`
+	ReplyAgeMs int64  `json:"reply_age_ms"`
+	VotedFor   string `json:"voted_for,omitempty"`
+	VoteEpoch  uint64 `json:"vote_epoch,omitempty"`
 }
 
 // TimelineView is a failover timeline with phase durations.
@@ -212,6 +219,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 		p, sa := peers[k], s.announceAddr(si.addr)
 		v := SentinelView{RunID: p.RunID, IP: sa.Host, Port: sa.Port, LinkUp: p.LinkUp,
 			SDown: p.SDown, ReportsDown: p.ReportsDown, ReplyAgeMs: now - si.lastMasterDownReplyTime,
+			About: addrText(s.announceAddr(m.addr)), Answered: si.answered,
 			VotedFor: p.Leader, VoteEpoch: p.LeaderEpoch}
 		if v.ReportsDown {
 			ag.DownReports++
@@ -320,6 +328,8 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 			switch {
 			case !sv.LinkUp:
 				why = append(why, fmt.Sprintf("Sentinel %s (%s:%d) cannot be asked: no live connection", short(sv.RunID), sv.IP, sv.Port))
+			case !sv.Answered && !sv.ReportsDown:
+				why = append(why, fmt.Sprintf("Sentinel %s (%s:%d) has not answered IS-MASTER-DOWN-BY-ADDR about %s yet", short(sv.RunID), sv.IP, sv.Port, sv.About))
 			case !sv.ReportsDown && sv.ReplyAgeMs > 5*s.timing.AskPeriod.Milliseconds():
 				why = append(why, fmt.Sprintf("Sentinel %s (%s:%d) has not answered IS-MASTER-DOWN-BY-ADDR for %s", short(sv.RunID), sv.IP, sv.Port, msText(sv.ReplyAgeMs)))
 			case !sv.ReportsDown:

@@ -30,6 +30,7 @@ func explainFixture(t *testing.T, quorum int) (*Sentinel, *master, time.Time) {
 		i.link.lastAvailTime = ms(now) - 100
 		i.infoRefresh = ms(now) - 100
 		i.lastMasterDownReplyTime = ms(now) - 100
+		i.answered = i.kind == kindSentinel // each peer answered 100 ms ago
 	}
 	for k, r := range m.sortedReplicas() {
 		r.priority = 100

@@ -20,15 +20,22 @@ func (e Explanation) Text() string {
 	ag := e.Agreement
 	w("agreement: %d report it down, quorum %d; %d Sentinels know it, majority %d, %d can vote", ag.DownReports, ag.Quorum, ag.Voters, ag.Majority, ag.Reachable)
 	for _, s := range e.Sentinels {
-		opinion := "says not down"
+		opinion := "says not down about " + s.About
 		if s.ReportsDown {
-			opinion = "says down"
+			opinion = "says down about " + s.About
+		}
+		if !s.Answered {
+			opinion = "no answer yet about " + s.About
 		}
 		vote := ""
 		if s.VotedFor != "" {
 			vote = fmt.Sprintf(", voted for %s in epoch %d", short(s.VotedFor), s.VoteEpoch)
 		}
-		w("  sentinel %s %s:%d link=%s %s (reply %s ago)%s", short(s.RunID), s.IP, s.Port, upDown(s.LinkUp), opinion, msText(s.ReplyAgeMs), vote)
+		age := fmt.Sprintf("reply %s ago", msText(s.ReplyAgeMs))
+		if !s.Answered {
+			age = "for " + msText(s.ReplyAgeMs)
+		}
+		w("  sentinel %s %s:%d link=%s %s (%s)%s", short(s.RunID), s.IP, s.Port, upDown(s.LinkUp), opinion, age, vote)
 	}
 	el := e.Election
 	voted := el.VotedFor

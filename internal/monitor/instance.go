@@ -114,8 +114,11 @@ type instance struct {
 
 	// Votes and is-master-down replies (sentinel objects).
 	lastMasterDownReplyTime int64
-	leader                  string
-	leaderEpoch             uint64
+	// answered is set once the Sentinel answered IS-MASTER-DOWN-BY-ADDR
+	// about the master's current address.
+	answered    bool
+	leader      string
+	leaderEpoch uint64
 
 	slaveReconfSentTime int64
 

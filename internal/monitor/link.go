@@ -21,6 +21,9 @@ type pending struct {
 	kind pendingKind
 	inst *instance // the object the command was sent for
 	at   int64     // when a PING was sent (Unix ms); 0 for other commands
+	// about is, for an IS-MASTER-DOWN-BY-ADDR, the master's addrGen when
+	// it was asked.
+	about uint64
 }
 
 // link is the connection state to one instance: a command connection and,

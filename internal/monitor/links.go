@@ -239,7 +239,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 			i.lastPubTime = now
 		}
 	case sentAsk:
-		s.askReply(i, in.Reply, now)
+		s.askReply(i, in.Reply, p.about, now)
 	case sentExec:
 		// The instance acknowledged a SLAVEOF transaction: ask at once
 		// what it now is, rather than at the next INFO period.

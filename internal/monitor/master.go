@@ -19,6 +19,12 @@ type master struct {
 	configEpoch uint64
 	// instance.leader / instance.leaderEpoch hold our own vote.
 
+	// addrGen counts the master's address changes (switches). An
+	// IS-MASTER-DOWN-BY-ADDR reply carries the generation it was asked
+	// about, and one about an earlier address is ignored: a peer's
+	// opinion of the old master is not one of the new.
+	addrGen uint64
+
 	failoverState           failover.State
 	failoverStateChangeTime int64
 	failoverStartTime       int64

@@ -13,6 +13,16 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 		for _, si := range m.sortedSentinels() {
 			s.dropSentinel(m, si)
 		}
+	} else {
+		// The Sentinels stay, their opinions of the old address do not:
+		// Redis keeps them (up to 5 ask periods), and a peer's "down"
+		// about the old master then counts toward the new one's ODOWN.
+		for _, si := range m.sentinels {
+			si.flags &^= flagMasterDown
+			si.leader = ""
+			si.answered = false
+			si.lastMasterDownReplyTime = now
+		}
 	}
 	s.closeLinks(&m.instance)
 	m.flags = 0
@@ -60,6 +70,7 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bo
 	}
 	s.resetMaster(m, true, now)
 	m.addr = to
+	m.addrGen++
 	m.sdownSince = 0
 	m.odownSince = 0
 	for _, a := range keep {
