@@ -57,12 +57,14 @@ var (
 	descState         = desc("sentinel_master_failover_state", "1 for the master's current failover-state (none, wait_start, select_slave, send_slaveof_noone, wait_promotion, reconf_slaves, update_config).", "master_name", "state")
 	descConnected     = desc("sentinel_link_connected", "1 when this Sentinel has its live connections to the instance (no disconnected flag).", instanceLabels...)
 	descLinkSDown     = desc("sentinel_instance_sdown", "1 when this Sentinel sees the instance subjectively down.", instanceLabels...)
+	descPromotable    = desc("sentinel_master_promotable_replicas", "Replicas a failover of the master would accept if it started now (no exclusion rule applies: down, disconnected, stale PING or INFO, priority 0, link to the master down too long, follows another replica); 0 means it would abort with -failover-abort-no-good-slave.", nameLabel...)
+	descTilts         = desc("sentinel_tilts_total", "Times this Sentinel entered TILT mode since it started (INFO's sentinel_total_tilt).")
 	descRTT           = desc("sentinel_link_rtt_seconds", "Round trip of the last PING answered on the link, with millisecond resolution.", instanceLabels...)
 
 	gaugeDescs = []*prometheus.Desc{descMasters, descTilt, descRunningScripts, descScriptsQueue, descSimFailure,
 		descStatus, descSlaves, descOKSlaves, descSentinels, descOKSentinels, descCkquorum, descQuorum, descFailoverTO,
 		descParallelSyncs, descDownAfter, descConfigEpoch, descLastOKPing, descBuild, descCurrentEpoch, descTiltSince,
-		descSDown, descODown, descLeaderEpoch, descFailoverEpoch, descInProgress, descState, descConnected, descLinkSDown, descRTT}
+		descSDown, descODown, descLeaderEpoch, descFailoverEpoch, descInProgress, descState, descConnected, descLinkSDown, descRTT, descPromotable, descTilts}
 )
 
 // ckquorum is one master's SENTINEL CKQUORUM outcome.
@@ -147,6 +149,7 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 		tiltSince = float64(int64(v.TiltFor.Seconds()))
 	}
 	g(descTiltSince, tiltSince)
+	ch <- prometheus.MustNewConstMetric(descTilts, prometheus.CounterValue, float64(v.Tilts))
 	for k, mm := range v.Masters {
 		name, addr := mm.Name, hostPort(mm.Addr)
 		// The event counters of every master exist from its first
@@ -173,6 +176,7 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 		g(descLeaderEpoch, float64(mm.LeaderEpoch), name)
 		g(descFailoverEpoch, float64(mm.FailoverEpoch), name)
 		g(descInProgress, bool01(mm.FailoverInProgress), name)
+		g(descPromotable, float64(mm.PromotableReplicas), name)
 		g(descState, 1, name, mm.FailoverState)
 		seen := map[string]bool{}
 		for _, l := range mm.Links {

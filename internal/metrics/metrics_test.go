@@ -117,6 +117,8 @@ func TestGaugesFromTheCore(t *testing.T) {
 	want(t, got, "redis_sentinel_master_last_ok_ping_reply_seconds{"+ma+"}", 1.5)
 	want(t, got, "sentinel_current_epoch", 3)
 	want(t, got, "sentinel_tilt_since_seconds", -1)
+	want(t, got, "sentinel_tilts_total", 0)
+	want(t, got, "sentinel_master_promotable_replicas{master_name=m}", 0) // no live link to either replica
 	want(t, got, "sentinel_master_sdown{master_name=m}", 0)
 	want(t, got, "sentinel_master_odown{master_name=m}", 0)
 	want(t, got, "sentinel_master_failover_in_progress{master_name=m}", 0)

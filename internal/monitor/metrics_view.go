@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
 // MetricsView is the state a metrics exporter reads at one moment: every
@@ -13,7 +14,9 @@ type MetricsView struct {
 	CurrentEpoch uint64
 	Tilt         bool
 	// TiltFor is how long TILT has lasted; 0 when not in TILT.
-	TiltFor         time.Duration
+	TiltFor time.Duration
+	// Tilts counts the times TILT was entered since start.
+	Tilts           int64
 	ScriptsRunning  int
 	ScriptsQueued   int
 	SimulateFailure SimFailure
@@ -33,6 +36,11 @@ type MasterMetrics struct {
 	// SDOWN nor ODOWN.
 	Replicas   int
 	OKReplicas int
+	// PromotableReplicas counts the replicas that replica selection would
+	// accept if the master failed now (none of failover.Exclude's rules
+	// keeps them out): 0 means a failover would abort with
+	// -failover-abort-no-good-slave.
+	PromotableReplicas int
 	// Sentinels counts the Sentinels that know the master, this one
 	// included (INFO's sentinels=); OKSentinels those of them not SDOWN,
 	// this one included.
@@ -78,7 +86,7 @@ type LinkMetrics struct {
 // MetricsView returns the figures of every master at now.
 func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 	now := ms(at)
-	v := MetricsView{CurrentEpoch: s.currentEpoch, Tilt: s.tilt, SimulateFailure: s.simFailure}
+	v := MetricsView{CurrentEpoch: s.currentEpoch, Tilt: s.tilt, Tilts: s.tilts, SimulateFailure: s.simFailure}
 	if s.tilt {
 		v.TiltFor = msDuration(now - s.tiltStart)
 	}
@@ -110,6 +118,12 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 				mm.OKReplicas++
 			}
 			mm.Links = append(mm.Links, s.linkMetrics(r))
+		}
+		cands, limits := s.replicaCandidates(m, now)
+		for _, c := range cands {
+			if failover.Exclude(c, limits) == failover.Eligible {
+				mm.PromotableReplicas++
+			}
 		}
 		mm.OKSentinels = election.UsableCount(m.peers())
 		for _, si := range m.sortedSentinels() {

@@ -153,3 +153,45 @@ func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
 		t.Fatalf("with the next PING in flight: %+v", l)
 	}
 }
+
+// TestMetricsViewPromotableReplicas: the count is of the replicas replica
+// selection would accept now; each exclusion rule takes one away.
+func TestMetricsViewPromotableReplicas(t *testing.T) {
+	s, m, now := explainFixture(t, 2)
+	count := func() int { return s.MetricsView(now).Masters[0].PromotableReplicas }
+	if n := count(); n != 2 {
+		t.Fatalf("healthy: %d promotable, want 2", n)
+	}
+	rs := m.sortedReplicas()
+	rs[0].priority = 0
+	if n := count(); n != 1 {
+		t.Fatalf("one at priority 0: %d promotable, want 1", n)
+	}
+	rs[1].link.ccUp = false
+	if n := count(); n != 0 {
+		t.Fatalf("and the other disconnected: %d promotable, want 0", n)
+	}
+}
+
+// TestTotalTilt: each entry into TILT is counted, in the View (INFO's
+// sentinel_total_tilt) and the metrics view, and leaving TILT keeps the
+// count.
+func TestTotalTilt(t *testing.T) {
+	s := New(Persisted{MyID: "cccccccccccccccccccccccccccccccccccccccc"}, Options{}, rand.New(rand.NewSource(1)), t0)
+	now := t0
+	step := func(d time.Duration) {
+		now = now.Add(d)
+		s.Tick(now)
+		s.Ready()
+	}
+	step(100 * time.Millisecond)
+	step(3 * time.Second) // over TiltTrigger (2 s): TILT
+	step(100 * time.Millisecond)
+	step(40 * time.Second) // TILT ends after 30 s, then a second jump
+	if got := s.View().TotalTilt(); got != 2 {
+		t.Fatalf("View().TotalTilt() = %d, want 2", got)
+	}
+	if got := s.MetricsView(now).Tilts; got != 2 {
+		t.Fatalf("MetricsView().Tilts = %d, want 2", got)
+	}
+}

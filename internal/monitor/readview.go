@@ -56,6 +56,7 @@ type viewChunkOf [viewChunk]*masterView
 type viewGlobals struct {
 	tilt       bool
 	tiltStart  int64
+	tilts      int64
 	running    int // scripts running
 	queued     int // scripts queued, running ones included
 	simFailure SimFailure

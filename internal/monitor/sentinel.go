@@ -61,6 +61,9 @@ type Sentinel struct {
 
 	tilt      bool
 	tiltStart int64
+	// tilts counts the times TILT was entered since start (INFO's
+	// sentinel_total_tilt, as Valkey 9 shows it).
+	tilts int64
 
 	simFailure SimFailure
 	crashed    bool // a simulated crash happened: no more output, ever

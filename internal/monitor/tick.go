@@ -45,6 +45,7 @@ func (s *Sentinel) checkTilt(now int64) {
 		if delta < 0 || delta > s.timing.TiltTrigger.Milliseconds() {
 			s.tilt = true
 			s.tiltStart = now
+			s.tilts++
 			s.event(LevelWarning, EventTilt, nil, "#tilt mode entered")
 		}
 	}

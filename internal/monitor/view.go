@@ -96,6 +96,10 @@ func (v *View) all() iter.Seq[*masterView] {
 // Tilt reports whether the Sentinel was in TILT mode and since when.
 func (v *View) Tilt() (bool, time.Time) { return v.tilt, time.UnixMilli(v.tiltStart) }
 
+// TotalTilt is how many times the Sentinel entered TILT since it started
+// (INFO's sentinel_total_tilt).
+func (v *View) TotalTilt() int64 { return v.tilts }
+
 // ScriptCounts returns the scripts running and queued (running ones
 // included), as Sentinel.ScriptCounts.
 func (v *View) ScriptCounts() (running, queued int) { return v.running, v.queued }

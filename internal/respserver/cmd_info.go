@@ -243,6 +243,7 @@ func (s *Server) infoSentinel() (string, error) {
 		"sentinel_masters", len(summaries),
 		"sentinel_tilt", tiltFlag,
 		"sentinel_tilt_since_seconds", tiltSecs,
+		"sentinel_total_tilt", v.TotalTilt(),
 		"sentinel_running_scripts", running,
 		"sentinel_scripts_queue_length", queued,
 		"sentinel_simulate_failure_flags", int(v.SimulateFailure()),

@@ -296,7 +296,7 @@ func TestInfo(t *testing.T) {
 	c := dial(t, addr)
 	all := c.Do("INFO")
 	for _, want := range []string{"# Server\r\n", "redis_version:7.0.15\r\n", "redis_mode:sentinel\r\n", "maxclients:",
-		"used_cpu_user:", "# Sentinel\r\nsentinel_masters:1\r\nsentinel_tilt:0\r\nsentinel_tilt_since_seconds:-1\r\n",
+		"used_cpu_user:", "# Sentinel\r\nsentinel_masters:1\r\nsentinel_tilt:0\r\nsentinel_tilt_since_seconds:-1\r\nsentinel_total_tilt:0\r\nsentinel_running_scripts:0\r\n",
 		"master0:name=mymaster,status=ok,address=127.0.0.1:6379,slaves=0,sentinels=1\r\n"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("INFO lacks %q", want)
