@@ -157,6 +157,10 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 		m.started.WithLabelValues(name)
 		m.completed.WithLabelValues(name)
 		m.switches.WithLabelValues(name)
+		for _, t := range abortEvents {
+			reason, _ := t.AbortReason()
+			m.aborted.WithLabelValues(name, reason)
+		}
 
 		g(descStatus, bool01(mm.Status == monitor.StatusOK), name, addr, string(mm.Status))
 		g(descSlaves, float64(mm.Replicas), name, addr)

@@ -94,10 +94,25 @@ func New(read ReadFunc) *Metrics {
 			Buckets: PhaseBuckets,
 		}, []string{"master_name", "kind"}),
 	}
+	for _, t := range alertedEvents {
+		m.events.WithLabelValues(string(t))
+	}
 	m.counters = []prometheus.Collector{m.events, m.started, m.completed, m.endedForTimeout, m.aborted, m.switches, m.phases, m.durations,
 		m.coordinated, m.paused}
 	return m
 }
+
+// abortEvents are the aborted-failover events: their counters exist for
+// every master from its first scrape, at 0, so that increase() in an
+// alert sees the first abort.
+var abortEvents = []monitor.EventType{monitor.EventAbortNotElected, monitor.EventAbortNoGoodSlave,
+	monitor.EventAbortSlaveTimeout, monitor.EventAbortSuperseded, monitor.EventAbortMasterTimeout}
+
+// alertedEvents are the event types the shipped alert rules
+// (deploy/prometheus) count with increase(): their sentinel_events_total
+// series exist from the start, at 0, for the same reason.
+var alertedEvents = []monitor.EventType{monitor.EventScriptError, monitor.EventScriptTimeout, monitor.EventTilt,
+	monitor.EventSwitchMaster, monitor.EventODown, monitor.EventSDown}
 
 // Observe counts one event; a +failover-timeline event's phases come
 // from the timeline it carries.

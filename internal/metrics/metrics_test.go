@@ -118,6 +118,12 @@ func TestGaugesFromTheCore(t *testing.T) {
 	want(t, got, "sentinel_current_epoch", 3)
 	want(t, got, "sentinel_tilt_since_seconds", -1)
 	want(t, got, "sentinel_tilts_total", 0)
+	// Counters the alert rules take increase() of exist from the first
+	// scrape, so that their first increment is seen.
+	want(t, got, "sentinel_failovers_aborted_total{master_name=m,reason=no-good-slave}", 0)
+	want(t, got, "sentinel_failovers_aborted_total{master_name=m,reason=not-elected}", 0)
+	want(t, got, "sentinel_events_total{type=-script-error}", 0)
+	want(t, got, "sentinel_events_total{type=-script-timeout}", 0)
 	want(t, got, "sentinel_master_promotable_replicas{master_name=m}", 0) // no live link to either replica
 	want(t, got, "sentinel_master_sdown{master_name=m}", 0)
 	want(t, got, "sentinel_master_odown{master_name=m}", 0)
