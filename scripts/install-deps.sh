@@ -11,7 +11,9 @@
 # reliability tests' namespaced hosts (test/integration/rel_*_test.go);
 # for the packaging tests (test/packaging) bash-completion, strace and
 # podman; faketime, whose libfaketime TestRelFaketimeCannotMoveGoClock
-# preloads to show that it cannot move a Go binary's clock.
+# preloads to show that it cannot move a Go binary's clock; prometheus for
+# its promtool, which parses the Grafana dashboard's queries
+# (test/integration/dashboard_test.go).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 need=()
@@ -32,6 +34,7 @@ command -v npm            >/dev/null 2>&1 || need+=(npm)
 command -v strace         >/dev/null 2>&1 || need+=(strace)
 command -v podman         >/dev/null 2>&1 || need+=(podman)
 ls /usr/lib/*/faketime/libfaketime.so.1 >/dev/null 2>&1 || need+=(faketime)
+command -v promtool       >/dev/null 2>&1 || need+=(prometheus)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
