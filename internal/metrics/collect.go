@@ -157,6 +157,8 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 		m.started.WithLabelValues(name)
 		m.completed.WithLabelValues(name)
 		m.switches.WithLabelValues(name)
+		m.endedForTimeout.WithLabelValues(name)
+		m.coordinated.WithLabelValues(name)
 		for _, t := range abortEvents {
 			reason, _ := t.AbortReason()
 			m.aborted.WithLabelValues(name, reason)

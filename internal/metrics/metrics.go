@@ -68,7 +68,7 @@ func New(read ReadFunc) *Metrics {
 		}, []string{"master_name"}),
 		aborted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sentinel_failovers_aborted_total",
-			Help: "Failovers this Sentinel gave up, by reason (-failover-abort-<reason>: not-elected, no-good-slave, slave-timeout, superseded).",
+			Help: "Failovers this Sentinel gave up, by reason (-failover-abort-<reason>: not-elected, no-good-slave, slave-timeout, superseded, master-timeout).",
 		}, []string{"master_name", "reason"}),
 		switches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sentinel_master_switches_total",
