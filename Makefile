@@ -142,9 +142,12 @@ compare: build
 	./scripts/compare.sh
 
 # A throwaway local topology: 1 master + 2 replicas (Debian's redis-server)
-# and 3 go-sentinels on 26379-26381. Ctrl-C tears it down.
+# and 3 go-sentinels on 26379-26381, metrics on 9355-9357; with
+# DEMO_PROMETHEUS=1 also Debian's Prometheus on 9090 with the alert rules
+# (deploy/prometheus). Ctrl-C tears it down.
+DEMO_PROMETHEUS ?= 0
 demo: deps build
-	./scripts/demo.sh
+	DEMO_PROMETHEUS=$(DEMO_PROMETHEUS) ./scripts/demo.sh
 
 # The Redis 7.0.15 Sentinel test suite with our binary in place of
 # src/redis-sentinel (needs the redis repository mirror, see
