@@ -3,9 +3,9 @@ package integration
 import (
 	"errors"
 	"fmt"
-	"os"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
