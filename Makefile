@@ -22,14 +22,17 @@ build:
 # detector multiplies memory, so the test skips itself under it).
 # The simulator's tests (CPU-bound, without the race detector) run on one
 # core beside the race-detector run, which spends most of its time waiting
-# on real processes.
+# on real processes; so do the Prometheus, dashboard and demo tests, in a
+# second test process of the integration package.
+MONITORING_TESTS := ^(TestAlertRules|TestPrometheusAlertsEndToEnd|TestGrafanaDashboard|TestPromQLMetricNames|TestDemo)$$
 test: deps build
 	$(GO) vet ./...
-	@simlog=$$(mktemp); \
+	@simlog=$$(mktemp); monlog=$$(mktemp); \
 	GOMAXPROCS=1 nice -n 10 $(GO) test -count=1 -timeout 10m ./internal/sim >$$simlog 2>&1 & sim=$$!; \
-	$(GO) test -race -count=1 -timeout 14m $$($(GO) list ./... | grep -v '/internal/sim$$'); rc=$$?; \
-	wait $$sim; simrc=$$?; cat $$simlog; rm -f $$simlog; \
-	[ $$rc -eq 0 ] && [ $$simrc -eq 0 ]
+	$(GO) test -race -count=1 -timeout 10m -run '$(MONITORING_TESTS)' ./test/integration >$$monlog 2>&1 & mon=$$!; \
+	$(GO) test -race -count=1 -timeout 18m -skip '$(MONITORING_TESTS)' $$($(GO) list ./... | grep -v '/internal/sim$$'); rc=$$?; \
+	wait $$sim; simrc=$$?; wait $$mon; monrc=$$?; cat $$simlog; echo "(monitoring tests)"; cat $$monlog; rm -f $$simlog $$monlog; \
+	[ $$rc -eq 0 ] && [ $$simrc -eq 0 ] && [ $$monrc -eq 0 ]
 	$(GO) test -count=1 -run '^TestIdleConnectionMemory$$' ./internal/respserver
 
 unit:
