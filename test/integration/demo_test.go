@@ -48,23 +48,10 @@ func startGroup(t *testing.T, env []string, name string, args ...string) *proc {
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &proc{t: t, cmd: cmd, out: &syncBuffer{}, done: make(chan struct{}), Dir: cmd.Dir}
-	cmd.Stdout, cmd.Stderr = p.out, p.out
 	cmd.WaitDelay = 5 * time.Second // children that keep the pipe do not hold Wait
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-p.done
-		if t.Failed() {
-			t.Logf("output of %s %v:\n%s", name, args, p.out.String())
-		}
-	})
+	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	p := run(t, cmd, kill)
+	t.Cleanup(kill) // runs first: the group goes even when the script has exited
 	return p
 }
 

@@ -104,10 +104,17 @@ func start(t *testing.T, dir string, env []string, name string, args ...string) 
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	p := &proc{t: t, cmd: cmd, out: &syncBuffer{}, done: make(chan struct{}), Dir: dir}
+	return run(t, cmd, func() { cmd.Process.Kill() })
+}
+
+// run starts cmd with its output captured, and in t.Cleanup ends it with
+// kill unless it has exited, then waits for it.
+func run(t *testing.T, cmd *exec.Cmd, kill func()) *proc {
+	t.Helper()
+	p := &proc{t: t, cmd: cmd, out: &syncBuffer{}, done: make(chan struct{}), Dir: cmd.Dir}
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
+		t.Fatalf("start %s: %v", cmd.Path, err)
 	}
 	go func() {
 		p.err = cmd.Wait()
@@ -117,11 +124,11 @@ func start(t *testing.T, dir string, env []string, name string, args ...string) 
 		select {
 		case <-p.done:
 		default:
-			cmd.Process.Kill()
+			kill()
 			<-p.done
 		}
 		if t.Failed() {
-			t.Logf("output of %s %v:\n%s", name, args, p.out.String())
+			t.Logf("output of %s %v:\n%s", cmd.Path, cmd.Args[1:], p.out.String())
 		}
 	})
 	return p
