@@ -54,6 +54,26 @@ type Accel struct {
 	// delay, so a lower Sentinel that says "down" but cannot lead delays
 	// the failover by that much at most.
 	ElectionHold time.Duration
+	// Budget, when not zero, bounds the extra traffic of the fast
+	// periods (BusyTick, ODownAskPeriod, FailoverInfoPeriod,
+	// MasterReconnectPeriod) to what Budget masters in trouble would
+	// cause: with n > Budget masters in trouble (a link down, SDOWN,
+	// ODOWN or a failover in progress) each fast period is multiplied by
+	// n / Budget, and never exceeds Redis's own period. When a rack
+	// dies, 300 masters redialled every 100 ms, asked about every 100 ms
+	// and their replicas sent INFO every 25 ms cost 10–40 times Redis's
+	// traffic, on a machine already short of CPU (issue 19).
+	Budget int
+}
+
+// scaled returns the period of an acceleration whose fast period is fast
+// and whose Redis period is slow, given troubled masters in trouble (see
+// Accel.Budget).
+func (a Accel) scaled(fast, slow int64, troubled int) int64 {
+	if a.Budget <= 0 || troubled <= a.Budget {
+		return fast
+	}
+	return min(slow, fast*int64(troubled)/int64(a.Budget))
 }
 
 // DefaultAccel returns the accelerations the daemon runs with.
@@ -69,5 +89,6 @@ func DefaultAccel() Accel {
 		ElectionStep:          100 * time.Millisecond,
 		ElectionJitter:        20 * time.Millisecond,
 		ElectionHold:          time.Second,
+		Budget:                10,
 	}
 }

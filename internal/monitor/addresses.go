@@ -49,8 +49,14 @@ func (s *Sentinel) sameInstanceAddr(stored, reported Addr) bool {
 // reported (§14.4): equal IPs, where a hostname counts as the IP it was
 // resolved to when a link connected, or else equal hostnames.
 func (s *Sentinel) addrMatchesHost(a Addr, host string) bool {
-	if ip, ok := s.ipOf(host); ok {
-		if aip, ok := s.ipOf(a.Host); ok {
+	return addrMatchesHost(s.resolved, a, host)
+}
+
+// addrMatchesHost is Sentinel.addrMatchesHost with the hostnames resolved
+// so far, for the core and its View alike.
+func addrMatchesHost(resolved map[string]string, a Addr, host string) bool {
+	if ip, ok := ipOf(resolved, host); ok {
+		if aip, ok := ipOf(resolved, a.Host); ok {
 			return ip == aip
 		}
 	}
@@ -59,11 +65,11 @@ func (s *Sentinel) addrMatchesHost(a Addr, host string) bool {
 
 // ipOf returns the canonical IP of a numeric host, or the IP a hostname
 // resolved to, if known.
-func (s *Sentinel) ipOf(host string) (string, bool) {
+func ipOf(resolved map[string]string, host string) (string, bool) {
 	if ip, ok := canonicalIP(host); ok {
 		return ip, true
 	}
-	if ip, ok := s.resolved[strings.ToLower(host)]; ok {
+	if ip, ok := resolved[strings.ToLower(host)]; ok {
 		return canonicalIP(ip)
 	}
 	return "", false

@@ -27,7 +27,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			if !force && si.askPending {
 				continue // asked already; a silent peer gets no pile of asks
 			}
-			period = fast
+			period = s.opts.Accel.scaled(fast, ask, s.troubled)
 		}
 		if !force && elapsed < period {
 			continue
@@ -112,7 +112,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	if m == nil {
 		return rep
 	}
-	rep.Down = m.has(flagSDown) && !s.tilt
+	rep.Down = m.has(flagSDown) && !s.tilt // as AnswerAsk
 	if req.AsksVote() {
 		s.changed(m) // a vote changes m, though no query shows it today
 		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
@@ -122,4 +122,27 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 		rep.LeaderEpoch = le
 	}
 	return rep
+}
+
+// AnswerAsk answers an IS-MASTER-DOWN-BY-ADDR that asks for no vote (its
+// run id is "*") from the View, as Sentinel.answerAsk would: such an ask
+// changes nothing, and answered here it never waits for the loop. When a
+// rack dies, a peer asks about each dead master every ask period on one
+// connection, and each ask that waited for a busy loop held back the
+// next ask and the PINGs behind it: ODOWN was lost for want of answers,
+// and Sentinels were marked down (issue 19). It reports false, and
+// answers nothing, for an ask that asks for a vote: a vote goes to disk,
+// and through Step.
+func (v *View) AnswerAsk(req gossip.AskRequest) (gossip.AskReply, bool) {
+	if req.AsksVote() {
+		return gossip.AskReply{}, false
+	}
+	rep := gossip.NoVoteReply()
+	for mv := range v.all() {
+		if mv.askAddr.Port == req.Port && addrMatchesHost(v.resolved, mv.askAddr, req.IP) {
+			rep.Down = mv.inst.flags&flagSDown != 0 && !v.tilt
+			break
+		}
+	}
+	return rep, true
 }

@@ -48,7 +48,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 	}
 	period := s.timing.PingPeriod.Milliseconds()
 	if fast := s.opts.Accel.MasterReconnectPeriod.Milliseconds(); fast > 0 && i.kind == kindMaster {
-		period = min(period, fast)
+		period = min(period, s.opts.Accel.scaled(fast, period, s.troubled))
 	}
 	if since(now, l.lastReconnTime) < period {
 		return

@@ -40,6 +40,9 @@ type View struct {
 	// index is a master's position; Views with the same master names
 	// share it.
 	index map[string]int
+	// resolved is the core's map of resolved hostnames when the View was
+	// built (the core replaces it rather than change it), for AnswerAsk.
+	resolved map[string]string
 
 	viewGlobals
 }
@@ -60,6 +63,8 @@ type viewGlobals struct {
 	running    int // scripts running
 	queued     int // scripts queued, running ones included
 	simFailure SimFailure
+	// resolvedGen tells Views with different resolved maps apart.
+	resolvedGen int
 }
 
 // masterView is one master as the queries show it.
@@ -82,6 +87,9 @@ type masterHead struct {
 	// infoAddr the configured one (INFO sentinel), both as announced.
 	addr     Addr
 	infoAddr Addr
+	// askAddr is the configured address as stored (a hostname stays
+	// one): what IS-MASTER-DOWN-BY-ADDR is matched against.
+	askAddr Addr
 }
 
 // instView is one object as the queries show it: a copy of what

@@ -52,6 +52,9 @@ type Sentinel struct {
 	names   []string // sorted master names, the dictionary order of replies
 
 	lastTick int64 // 0 before the first tick
+	// troubled counts the masters in trouble at the last tick (see
+	// Accel.Budget).
+	troubled int
 
 	// busyUntil keeps the timer fast (Accel.BusyTick) until then;
 	// nextDeadline is the earliest instant a timer-driven decision falls
@@ -68,7 +71,9 @@ type Sentinel struct {
 	simFailure SimFailure
 	crashed    bool // a simulated crash happened: no more output, ever
 
-	resolved map[string]string // hostname (lower case) -> IP, from HostResolved
+	resolved map[string]string // hostname (lower case) -> IP, from HostResolved; replaced, never changed in place
+	// resolvedGen counts the changes of resolved, for the View.
+	resolvedGen int
 
 	scripts      []*scriptJob
 	nextScriptID uint64

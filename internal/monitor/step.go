@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 )
@@ -63,10 +64,12 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 func (s *Sentinel) command(t int64, in Input) (Answer, error) {
 	switch in := in.(type) {
 	case HostResolved:
-		if s.resolved == nil {
-			s.resolved = map[string]string{}
-		}
-		s.resolved[strings.ToLower(in.Host)] = in.IP
+		// A new map: Views share the old one and read it unlocked.
+		r := make(map[string]string, len(s.resolved)+1)
+		maps.Copy(r, s.resolved)
+		r[strings.ToLower(in.Host)] = in.IP
+		s.resolved = r
+		s.resolvedGen++
 	case FlushConfig:
 		s.persist("flushconfig")
 	case Shutdown:

@@ -13,9 +13,13 @@ func (s *Sentinel) Tick(now time.Time) {
 	t := ms(now)
 	s.checkTilt(t)
 	s.nextDeadline = 0
-	var switching *master
+	var switching []*master
+	troubled := 0
 	for _, name := range s.names {
 		m := s.masters[name]
+		if m.troubled() {
+			troubled++
+		}
 		s.handleInstance(&m.instance, t)
 		for _, r := range m.sortedReplicas() {
 			s.handleInstance(r, t)
@@ -24,16 +28,23 @@ func (s *Sentinel) Tick(now time.Time) {
 			s.handleInstance(si, t)
 		}
 		if s.switchDue(m) {
-			switching = m
+			switching = append(switching, m)
 		}
 		if m.has(flagFailoverInProgress) {
 			s.busy(t)
 		}
 	}
-	if switching != nil {
-		s.switchMaster(switching, t)
+	s.troubled = troubled
+	for _, m := range switching {
+		s.switchMaster(m, t)
 	}
 	s.runScripts(t)
+}
+
+// troubled reports whether m counts against Accel.Budget: its link is
+// down, it is SDOWN or ODOWN, or a failover of it is in progress.
+func (m *master) troubled() bool {
+	return m.link.disconnected(kindMaster) || m.has(flagSDown|flagODown|flagFailoverInProgress)
 }
 
 // checkTilt enters TILT when the time since the previous tick is negative
@@ -94,7 +105,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 			if i.infoPending {
 				infoPeriod = 1000 // the fast period counts from the last reply
 			} else {
-				infoPeriod = fast
+				infoPeriod = s.opts.Accel.scaled(fast, infoPeriod, s.troubled)
 			}
 		}
 	}
@@ -123,7 +134,8 @@ func (s *Sentinel) NextTickIn() time.Duration {
 	d := time.Second / time.Duration(hz)
 	a := s.opts.Accel
 	if a.BusyTick > 0 && s.lastTick < s.busyUntil && d > a.BusyTick {
-		d = a.BusyTick/2 + time.Duration(s.rnd.Int63n(int64(a.BusyTick/2)+1))
+		busy := msDuration(a.scaled(a.BusyTick.Milliseconds(), d.Milliseconds(), s.troubled))
+		d = busy/2 + time.Duration(s.rnd.Int63n(int64(busy/2)+1))
 	}
 	if a.DeadlineTicks && s.nextDeadline > 0 {
 		if until := msDuration(s.nextDeadline - s.lastTick); until < d {

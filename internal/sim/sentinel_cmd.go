@@ -28,9 +28,15 @@ func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
 			if err != nil {
 				return errReply("ERR " + err.Error())
 			}
+			// The daemon answers an ask without a vote from the View:
+			// every such answer here is checked against the core's.
+			fromView, viewAnswers := n.Core.View().AnswerAsk(req)
 			ans, err := n.Core.Step(n.Now(), monitor.IsMasterDownByAddr{Request: req})
 			if err != nil {
 				c.fail("%s: IsMasterDownByAddr: %v", n.Name, err)
+			}
+			if viewAnswers && fromView != ans.(gossip.AskReply) {
+				c.fail("%s: IS-MASTER-DOWN-BY-ADDR %v: the View answers %+v, the core %+v", n.Name, req, fromView, ans)
 			}
 			c.drain(n)
 			down, leader, epoch := ans.(gossip.AskReply).Elements()
