@@ -56,8 +56,12 @@ type ScriptEffects interface {
 }
 
 // inputQueueLen bounds the inputs waiting for the loop; link adapters
-// block briefly when it is full.
-const inputQueueLen = 1 << 16
+// block when it is full, and so stop reading their sockets until the loop
+// catches up (as Redis's event loop reads a socket only when it gets to
+// it). It holds eight batches: enough that the links never wait for an
+// idle loop, few enough that replies do not pile up seconds deep behind a
+// busy one while their goroutines take the CPU the loop needs.
+const inputQueueLen = 8 * maxBatch
 
 // Loop owns a core. Run must be called once; every other method is safe
 // from any goroutine.
@@ -92,19 +96,23 @@ type Loop struct {
 // fast ticks the core asks for while something happens (Accel.BusyTick,
 // 20 ms) would leave no time for replies and votes: the loop fell seconds
 // behind and elections split.
-//
-// The gap is not capped. When a tick and its output take 500 ms of wall
-// time (1,000 masters on a saturated machine), the next tick comes 2 s
-// later and the Sentinel enters TILT, which is what TILT is for: its
-// timers cannot be trusted. Capped at 400 ms, the ticks kept coming while
-// replies waited behind them: no TILT, but 17,552 +sdown of healthy
-// masters and 54 failovers of masters nobody killed, in one run.
 const tickSpacing = 4
+
+// maxTickGap caps that spacing below Redis's TILT trigger (2 s), so that
+// the loop's own pacing never sets off TILT: at 1,000 masters on a
+// saturated machine a tick and its output took 500 ms of wall time, the
+// uncapped gap reached 2 s, and every Sentinel entered TILT again and
+// again while a rack's masters waited for a failover (issue 19). TILT
+// still comes when the loop itself falls 2 s behind. A first cap (400
+// ms) let ticks judge SDOWN while thousands of replies waited in the
+// input queue (17,552 +sdown of healthy masters in one run): every tick
+// now steps the inputs already waiting first (Run).
+const maxTickGap = time.Second
 
 // tickGap is how long after a tick whose Tick and output took took the
 // next one may come at the earliest, when the core asks for it in next.
 func tickGap(next, took time.Duration) time.Duration {
-	return max(next, tickSpacing*took)
+	return max(next, min(tickSpacing*took, maxTickGap))
 }
 
 // maxDeferredPersist bounds how long a deferrable config rewrite waits
@@ -158,12 +166,28 @@ func (l *Loop) Run() {
 			req.fn(l.core, l.now())
 			l.batch([]execReq{req})
 		case <-timer.C:
+			l.catchUp()
 			start := l.now()
 			l.core.Tick(start)
 			l.drain()
 			timer.Reset(tickGap(l.core.NextTickIn(), l.now().Sub(start)))
 		}
 		l.flushIfIdle()
+	}
+}
+
+// catchUp steps the inputs waiting when a tick is due, and carries out
+// what they produced, before the tick: a tick judges SDOWN and timeouts
+// from the replies the core has seen, and a reply already received must
+// not be judged missing because it waited in the queue.
+func (l *Loop) catchUp() {
+	for n := len(l.inputs); n > 0; {
+		k := min(n, maxBatch)
+		for range k {
+			l.stepInput(<-l.inputs)
+		}
+		n -= k
+		l.finish(nil)
 	}
 }
 

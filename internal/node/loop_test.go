@@ -212,17 +212,43 @@ func TestLoopGroupsConfigWrites(t *testing.T) {
 }
 
 // TestTickGap checks the spacing of ticks: what the core asks for, and at
-// least tickSpacing times what the last tick and its output took, with no
-// cap (see tickSpacing).
+// least tickSpacing times what the last tick and its output took, capped
+// at maxTickGap, below the TILT trigger (see maxTickGap).
 func TestTickGap(t *testing.T) {
 	for _, tt := range []struct{ next, took, want time.Duration }{
 		{100 * time.Millisecond, time.Millisecond, 100 * time.Millisecond},
 		{20 * time.Millisecond, 20 * time.Millisecond, 80 * time.Millisecond},
-		{20 * time.Millisecond, 500 * time.Millisecond, 2 * time.Second},
+		{20 * time.Millisecond, 200 * time.Millisecond, 800 * time.Millisecond},
+		{20 * time.Millisecond, 500 * time.Millisecond, maxTickGap},
 		{time.Second, 100 * time.Millisecond, time.Second},
+		{1500 * time.Millisecond, time.Second, 1500 * time.Millisecond},
 	} {
 		if got := tickGap(tt.next, tt.took); got != tt.want {
 			t.Errorf("tickGap(%v, %v) = %v, want %v", tt.next, tt.took, got, tt.want)
 		}
+	}
+}
+
+// TestCatchUpStepsWaitingInputs checks what a tick is preceded by: every
+// input waiting in the queue is stepped, and their rewrites are grouped
+// by batch, before the tick judges anything from what the core has seen.
+func TestCatchUpStepsWaitingInputs(t *testing.T) {
+	writes := 0
+	fx := withFakes(Effects{Persist: func(monitor.Persisted, monitor.Timing) error {
+		writes++
+		return nil
+	}})
+	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
+	l := NewLoop(core, &memLog{}, fx, time.Now)
+	const n = 2*maxBatch + 10
+	for range n {
+		l.Deliver(monitor.FlushConfig{})
+	}
+	l.catchUp() // Run is not running: the loop is ours
+	if len(l.inputs) != 0 {
+		t.Errorf("%d inputs left waiting", len(l.inputs))
+	}
+	if want := (n + maxBatch - 1) / maxBatch; writes != want {
+		t.Errorf("%d inputs took %d writes, want %d (one per batch)", n, writes, want)
 	}
 }
