@@ -109,6 +109,20 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 	if err != nil {
 		return errIntArg // gossip.ErrNotInteger, its only error
 	}
+	if rep, ok := x.c.asks.take(); ok {
+		return askReplyValue(rep) // answered with its group (askGroup)
+	}
+	if !req.AsksVote() {
+		// An ask without a vote changes nothing: the View answers it
+		// without waiting for the loop (monitor.View.AnswerAsk).
+		v, _, ev := x.view()
+		if ev != nil {
+			return ev
+		}
+		if rep, ok := v.AnswerAsk(req); ok {
+			return askReplyValue(rep)
+		}
+	}
 	rep, _, ev := x.step(monitor.IsMasterDownByAddr{Request: req})
 	if ev != nil {
 		return ev

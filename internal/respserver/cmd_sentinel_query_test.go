@@ -1,6 +1,13 @@
 package respserver
 
-import "testing"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-sentinel/go-sentinel/internal/resptest"
+)
 
 // TestIsMasterDownByAddr checks SENTINEL IS-MASTER-DOWN-BY-ADDR on the
 // wire: Redis 7.0.15's reply array and its errors for the arguments.
@@ -35,5 +42,52 @@ func TestIsMasterDownByAddr(t *testing.T) {
 		if got := c.Do(tt.args...); got != tt.want {
 			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
 		}
+	}
+
+	// The same requests pipelined, on a fresh server: the same replies
+	// in the same order, the asks already read answered together
+	// (askGroup). Alone, the four that ask for a vote take an Exec each.
+	_, be, addr := startServer(t, nil)
+	c = dial(t, addr)
+	var pipeline strings.Builder
+	for _, tt := range tests {
+		pipeline.WriteString(resptest.Command(tt.args...))
+	}
+	c.Send(pipeline.String())
+	for _, tt := range tests {
+		if got := c.Reply(); got != tt.want {
+			t.Errorf("pipelined %v:\n got %q\nwant %q", tt.args, got, tt.want)
+		}
+	}
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	if be.execs >= 4 {
+		t.Errorf("pipelined: %d passes of the loop, want fewer than the 4 of the requests alone", be.execs)
+	}
+}
+
+// TestVotesGrouped sends 200 vote requests for one master in one write,
+// as a leader does when many masters fail at once: they are answered in
+// order, each epoch's vote as alone, in a few passes of the loop instead
+// of 200.
+func TestVotesGrouped(t *testing.T) {
+	_, be, addr := startServer(t, nil)
+	c := dial(t, addr)
+	const voter = "fedcba9876543210fedcba9876543210fedcba98"
+	var pipeline strings.Builder
+	for e := 1; e <= 200; e++ {
+		pipeline.WriteString(resptest.Command("SENTINEL", "is-master-down-by-addr", "127.0.0.1", "6379", strconv.Itoa(e), voter))
+	}
+	c.Send(pipeline.String())
+	for e := 1; e <= 200; e++ {
+		want := fmt.Sprintf("*3\r\n:0\r\n$40\r\n%s\r\n:%d\r\n", voter, e)
+		if got := c.Reply(); got != want {
+			t.Fatalf("vote %d: got %q, want %q", e, got, want)
+		}
+	}
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	if be.execs > 10 {
+		t.Errorf("200 pipelined votes took %d passes of the loop, want at most 10", be.execs)
 	}
 }

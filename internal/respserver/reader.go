@@ -96,6 +96,10 @@ type requestReader struct {
 	// consumed so far, mark where the current command started.
 	lastSize    int
 	taken, mark int
+
+	// readNow, if set, reads what the connection already holds without
+	// waiting, returning 0 when it holds nothing (tryNext).
+	readNow func([]byte) int
 }
 
 func newRequestReader(rd io.Reader, queryLimit, maxBulk int, authRequired func() bool) *requestReader {
@@ -152,6 +156,40 @@ func (r *requestReader) next() ([][]byte, error) {
 	}
 }
 
+// tryNext returns the next command if the bytes already read hold all of
+// it, without reading more; ok is false when they do not (what part of
+// a command they hold stays parsed for next).
+//
+// With readNow, what the connection already holds is read too, without
+// waiting, up to the query buffer limit.
+func (r *requestReader) tryNext() (args [][]byte, ok bool, err error) {
+	for {
+		if r.pending() > 0 {
+			args, done, err := r.parse()
+			if err != nil {
+				return nil, false, err
+			}
+			if done {
+				r.release()
+				r.lastSize, r.mark = r.taken-r.mark, r.taken
+				if len(args) > 0 {
+					return args, true, nil
+				}
+				continue
+			}
+		}
+		if r.readNow == nil || r.big != nil || r.queryBytes() >= r.queryLimit {
+			return nil, false, nil
+		}
+		r.room()
+		n := r.readNow(r.buf[len(r.buf):cap(r.buf)])
+		if n <= 0 {
+			return nil, false, nil
+		}
+		r.buf = r.buf[:len(r.buf)+n]
+	}
+}
+
 // release drops a large, now empty buffer, so that an idle client does
 // not keep the memory of its largest request.
 func (r *requestReader) release() {
@@ -177,6 +215,17 @@ func (r *requestReader) fill() error {
 		}
 		return readErr(err)
 	}
+	r.room()
+	n, err := r.rd.Read(r.buf[len(r.buf):cap(r.buf)])
+	r.buf = r.buf[:len(r.buf)+n]
+	if n > 0 {
+		return nil
+	}
+	return readErr(err)
+}
+
+// room makes room at the end of buf for a read.
+func (r *requestReader) room() {
 	if r.buf == nil {
 		r.buf = make([]byte, 0, initialBuf)
 	}
@@ -193,12 +242,6 @@ func (r *requestReader) fill() error {
 			r.buf, r.pos = nb, 0
 		}
 	}
-	n, err := r.rd.Read(r.buf[len(r.buf):cap(r.buf)])
-	r.buf = r.buf[:len(r.buf)+n]
-	if n > 0 {
-		return nil
-	}
-	return readErr(err)
 }
 
 func readErr(err error) error {

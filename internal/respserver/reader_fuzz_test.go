@@ -2,6 +2,7 @@ package respserver
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -47,9 +48,13 @@ func FuzzQueryReader(f *testing.F) {
 		}
 		whole, werr := readAll(string(input), 0, rd)
 		cut, cerr := readAll(string(input), int(chunk%16)+1, rd)
+		mixed, merr := readMixed(string(input), int(chunk%16)+1, rd)
 		if len(input) < 60000 {
 			if strings.Join(whole, "\n") != strings.Join(cut, "\n") || errText(werr) != errText(cerr) {
 				t.Fatalf("read whole: %q %v\nread in chunks of %d: %q %v", whole, werr, int(chunk%16)+1, cut, cerr)
+			}
+			if strings.Join(whole, "\n") != strings.Join(mixed, "\n") || errText(werr) != errText(merr) {
+				t.Fatalf("read whole: %q %v\nwith tryNext, chunks of %d: %q %v", whole, werr, int(chunk%16)+1, mixed, merr)
 			}
 		}
 		var pe *protocolError
@@ -74,6 +79,43 @@ func FuzzQueryReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readMixed is readAll with every command next returns followed by as
+// many as tryNext returns (an ask group is read so), tryNext reading
+// without waiting from the same source in chunks.
+func readMixed(input string, chunk int, rd func(io.Reader) *requestReader) ([]string, error) {
+	src := chunkReader{strings.NewReader(input), chunk}
+	r := rd(src)
+	r.readNow = func(p []byte) int {
+		n, _ := src.Read(p)
+		return n
+	}
+	var cmds []string
+	add := func(args [][]byte) {
+		words := make([]string, len(args))
+		for i, a := range args {
+			words[i] = fmt.Sprintf("%q", a)
+		}
+		cmds = append(cmds, strings.Join(words, " "))
+	}
+	for {
+		args, err := r.next()
+		if err != nil {
+			return cmds, err
+		}
+		add(args)
+		for {
+			args, ok, err := r.tryNext()
+			if err != nil {
+				return cmds, err
+			}
+			if !ok {
+				break
+			}
+			add(args)
+		}
+	}
 }
 
 func errText(err error) string {

@@ -536,9 +536,25 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 		c.mu.Unlock()
 		return !authed && !s.users.DefaultOpen()
 	})
+	if c.parkable {
+		rd.readNow = c.tryRead
+	}
 	waiting := first > 0 // counted in newWaiting until the first read ends
+	// next and nextErr are what reading an ask group (readAskGroup) read
+	// past it: run before reading on.
+	var next [][]byte
+	var nextErr error
 	for {
-		args, err := rd.next()
+		var args [][]byte
+		var err error
+		switch {
+		case next != nil:
+			args, next = next, nil
+		case nextErr != nil:
+			err, nextErr = nextErr, nil
+		default:
+			args, err = rd.next()
+		}
 		if waiting {
 			waiting = false
 			s.newWaiting.Add(-1)
@@ -564,15 +580,27 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 			}
 			return false
 		}
-		s.stats.noteQuery(rd.lastSize, s.now())
-		c.hold()
-		if !s.dispatch(c, args) {
-			c.waitWritten(refuseTimeout)
-			return false
+		batch := [][][]byte{args}
+		if isAsk(args) {
+			var group [][][]byte
+			group, next, nextErr = s.readAskGroup(c, rd, args)
+			if len(group) > 1 {
+				batch = group
+				c.asks, _ = s.answerAsks(group)
+			}
 		}
-		if !c.pubsubMode.Load() {
-			c.waitOutput()
+		for _, args := range batch {
+			s.stats.noteQuery(rd.lastSize, s.now())
+			c.hold()
+			if !s.dispatch(c, args) {
+				c.waitWritten(refuseTimeout)
+				return false
+			}
+			if !c.pubsubMode.Load() {
+				c.waitOutput()
+			}
 		}
+		c.asks = nil
 	}
 }
 

@@ -20,11 +20,13 @@ type fakeBackend struct {
 	core      *monitor.Sentinel
 	persistOK bool
 	shutdowns int
+	execs     int // Exec calls
 }
 
 func (b *fakeBackend) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.execs++
 	fn(b.core, time.Now())
 	var out monitor.Outcome
 	for _, a := range b.core.Ready().Actions {

@@ -34,13 +34,18 @@ func Dial(t testing.TB, addr string) *Conn {
 // Do sends a command as a RESP array and returns the raw reply.
 func (c *Conn) Do(args ...string) string {
 	c.t.Helper()
+	c.Send(Command(args...))
+	return c.Reply()
+}
+
+// Command encodes a command as a RESP array.
+func Command(args ...string) string {
 	var sb strings.Builder
 	sb.WriteString("*" + strconv.Itoa(len(args)) + "\r\n")
 	for _, a := range args {
 		sb.WriteString("$" + strconv.Itoa(len(a)) + "\r\n" + a + "\r\n")
 	}
-	c.Send(sb.String())
-	return c.Reply()
+	return sb.String()
 }
 
 // Send writes raw bytes.
