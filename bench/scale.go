@@ -163,6 +163,11 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 		killed[m.name] = true
 	}
 	tKill := time.Now()
+	if pprofAddr != "" {
+		// The burst's profile: what the first Sentinel's loop does while
+		// the k deaths are detected, agreed on, elected and failed over.
+		go saveProfile(pprofAddr, "profile?seconds=20", fmt.Sprintf("n%d-k%d-burst-cpu.pprof", n, k))
+	}
 	be.kill(k)
 	done := waitUntil(downAfter+*failWait, func() bool {
 		return countSwitched(evs.snapshot(), len(sentPorts), tKill, killed) == len(sentPorts)*k
