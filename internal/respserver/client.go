@@ -57,9 +57,9 @@ type Client struct {
 	parkArmed bool
 	// raw is the socket under conn for tryWrite, set on its first use.
 	raw syscall.RawConn
-	// asks holds the answers of the IS-MASTER-DOWN-BY-ADDR requests being
-	// run as a group (askGroup); only the reader goroutine uses it.
-	asks *askGroup
+	// group holds what the core answered to the asks and hellos being
+	// run as a group (loopGroup); only the reader goroutine uses it.
+	group *loopGroup
 
 	mu            sync.Mutex
 	proto         int

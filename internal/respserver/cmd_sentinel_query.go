@@ -109,8 +109,8 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 	if err != nil {
 		return errIntArg // gossip.ErrNotInteger, its only error
 	}
-	if rep, ok := x.c.asks.take(); ok {
-		return askReplyValue(rep) // answered with its group (askGroup)
+	if rep, ok := x.c.group.take(); ok {
+		return askReplyValue(rep) // answered with its group (loopGroup)
 	}
 	if !req.AsksVote() {
 		// An ask without a vote changes nothing: the View answers it
@@ -178,6 +178,9 @@ func cmdSentinelInfoCache(x *ctx) Value {
 func cmdPublish(x *ctx) Value {
 	if x.arg(1) != gossip.Channel {
 		return Err("ERR Only HELLO messages are accepted by Sentinel instances.")
+	}
+	if _, ok := x.c.group.take(); ok {
+		return Int(1) // stepped with its group (loopGroup)
 	}
 	payload := x.arg(2)
 	if _, _, ev := x.step(monitor.HelloFromClient{Payload: payload}); ev != nil {

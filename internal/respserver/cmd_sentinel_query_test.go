@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/resptest"
 )
@@ -46,7 +47,7 @@ func TestIsMasterDownByAddr(t *testing.T) {
 
 	// The same requests pipelined, on a fresh server: the same replies
 	// in the same order, the asks already read answered together
-	// (askGroup). Alone, the four that ask for a vote take an Exec each.
+	// (loopGroup). Alone, the four that ask for a vote take an Exec each.
 	_, be, addr := startServer(t, nil)
 	c = dial(t, addr)
 	var pipeline strings.Builder
@@ -89,5 +90,41 @@ func TestVotesGrouped(t *testing.T) {
 	defer be.mu.Unlock()
 	if be.execs > 10 {
 		t.Errorf("200 pipelined votes took %d passes of the loop, want at most 10", be.execs)
+	}
+}
+
+// TestHellosAndAsksGrouped pipelines hellos and asks as a peer sends them
+// at 1,000 masters: every reply in order, all stepped in a few passes of
+// the loop, the hellos as alone (the peer they announce is known after).
+func TestHellosAndAsksGrouped(t *testing.T) {
+	_, be, addr := startServer(t, nil)
+	c := dial(t, addr)
+	const peer = "fedcba9876543210fedcba9876543210fedcba98"
+	hello := "127.0.0.1,26380," + peer + ",7,mymaster,127.0.0.1,6379,0"
+	var pipeline strings.Builder
+	var want []string
+	for k := range 100 {
+		pipeline.WriteString(resptest.Command("PUBLISH", "__sentinel__:hello", hello))
+		want = append(want, ":1\r\n")
+		pipeline.WriteString(resptest.Command("SENTINEL", "is-master-down-by-addr", "127.0.0.1", "6379", strconv.Itoa(8+k), peer))
+		want = append(want, fmt.Sprintf("*3\r\n:0\r\n$40\r\n%s\r\n:%d\r\n", peer, 8+k))
+	}
+	pipeline.WriteString(resptest.Command("PUBLISH", "other", "x"))
+	want = append(want, "-ERR Only HELLO messages are accepted by Sentinel instances.\r\n")
+	c.Send(pipeline.String())
+	for k, w := range want {
+		if got := c.Reply(); got != w {
+			t.Fatalf("reply %d: got %q, want %q", k, got, w)
+		}
+	}
+	be.mu.Lock()
+	execs := be.execs
+	be.mu.Unlock()
+	if execs > 10 {
+		t.Errorf("200 pipelined hellos and votes took %d passes of the loop, want at most 10", execs)
+	}
+	v := be.View()
+	if s, err := v.Sentinels(time.Now(), "mymaster"); err != nil || len(s) != 1 {
+		t.Errorf("after the hellos: %d Sentinels known (%v), want 1", len(s), err)
 	}
 }

@@ -540,7 +540,7 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 		rd.readNow = c.tryRead
 	}
 	waiting := first > 0 // counted in newWaiting until the first read ends
-	// next and nextErr are what reading an ask group (readAskGroup) read
+	// next and nextErr are what reading a group (readLoopGroup) read
 	// past it: run before reading on.
 	var next [][]byte
 	var nextErr error
@@ -581,12 +581,12 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 			return false
 		}
 		batch := [][][]byte{args}
-		if isAsk(args) {
+		if groupsWithLoop(args) {
 			var group [][][]byte
-			group, next, nextErr = s.readAskGroup(c, rd, args)
+			group, next, nextErr = s.readLoopGroup(c, rd, args)
 			if len(group) > 1 {
 				batch = group
-				c.asks, _ = s.answerAsks(group)
+				c.group = s.stepGroup(group)
 			}
 		}
 		for _, args := range batch {
@@ -600,7 +600,7 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 				c.waitOutput()
 			}
 		}
-		c.asks = nil
+		c.group = nil
 	}
 }
 
