@@ -17,6 +17,10 @@ type Peer struct {
 	// voted for as leader ("" for nobody) and in which epoch.
 	Leader      string
 	LeaderEpoch uint64
+	// AskingVotes is true when the peer asked this Sentinel for a vote,
+	// for any master, a moment ago (the core decides how long): it is
+	// working through elections.
+	AskingVotes bool
 }
 
 // Usable reports whether the peer counts for SENTINEL CKQUORUM: this

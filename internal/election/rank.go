@@ -43,3 +43,30 @@ func Wait(now, at, holdUntil, step int64, lowerDown bool) (wait bool, until int6
 	}
 	return false, 0
 }
+
+// LowerBusy reports whether a peer that CanVote, with a smaller run id
+// than myID, reports the master down and is asking for votes
+// (AskingVotes): it is working through a burst of elections, and will
+// come to this master.
+func LowerBusy(myID string, peers []Peer) bool {
+	me := strings.ToLower(myID)
+	for _, p := range peers {
+		if p.CanVote() && strings.ToLower(p.RunID) < me && p.ReportsDown && p.AskingVotes {
+			return true
+		}
+	}
+	return false
+}
+
+// Extend lengthens a ladder's hold (holdUntil, from Ladder) while
+// LowerBusy: when many masters fail at once, the Sentinel ahead asks for
+// votes for each in turn, and a hold of rank × hold ran out before it
+// reached them all; the ones behind then started elections of their own,
+// each raising the epoch, and split the votes. The hold then lasts one
+// step more at a time, never past at + maxHold.
+func Extend(now, at, holdUntil, step, maxHold int64, lowerBusy bool) int64 {
+	if !lowerBusy || now < at {
+		return holdUntil
+	}
+	return max(holdUntil, min(now+step, at+maxHold))
+}

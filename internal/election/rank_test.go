@@ -90,3 +90,49 @@ func TestWait(t *testing.T) {
 		})
 	}
 }
+
+func TestLowerBusy(t *testing.T) {
+	const me = "bbbb"
+	peer := func(id string, down, asking bool) Peer {
+		return Peer{RunID: id, LinkUp: true, ReportsDown: down, AskingVotes: asking}
+	}
+	tests := []struct {
+		name  string
+		peers []Peer
+		want  bool
+	}{
+		{"nobody", nil, false},
+		{"a smaller one down, not asking", []Peer{peer("aaaa", true, false)}, false},
+		{"a smaller one asking, not down", []Peer{peer("aaaa", false, true)}, false},
+		{"a smaller one down and asking", []Peer{peer("AAAA", true, true)}, true},
+		{"a larger one down and asking", []Peer{peer("cccc", true, true)}, false},
+		{"a smaller one down and asking, unreachable", []Peer{{RunID: "aaaa", ReportsDown: true, AskingVotes: true}}, false},
+	}
+	for _, tt := range tests {
+		if got := LowerBusy(me, tt.peers); got != tt.want {
+			t.Errorf("%s: LowerBusy = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestExtend(t *testing.T) {
+	const at, holdUntil, step, maxHold = 1000, 2000, 100, 10000
+	tests := []struct {
+		name string
+		now  int64
+		busy bool
+		want int64
+	}{
+		{"not busy", 1950, false, holdUntil},
+		{"before the start", 500, true, holdUntil},
+		{"busy, inside the hold", 1500, true, holdUntil},
+		{"busy, at the end of the hold", 1950, true, 2050},
+		{"busy, later", 6000, true, 6100},
+		{"busy, at the limit", 10950, true, at + maxHold},
+	}
+	for _, tt := range tests {
+		if got := Extend(tt.now, at, holdUntil, step, maxHold, tt.busy); got != tt.want {
+			t.Errorf("%s: Extend = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}

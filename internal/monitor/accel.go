@@ -54,6 +54,12 @@ type Accel struct {
 	// delay, so a lower Sentinel that says "down" but cannot lead delays
 	// the failover by that much at most.
 	ElectionHold time.Duration
+	// ElectionBusyHold, when not zero, extends the hold further, up to
+	// this long after the ladder delay, while a Sentinel of smaller run
+	// id that reports the master down asked this one for a vote (for any
+	// master) in the last 2 × ElectionHold: it is working through a burst
+	// of elections (election.Extend).
+	ElectionBusyHold time.Duration
 	// Budget, when not zero, bounds the extra traffic of the fast
 	// periods (BusyTick, ODownAskPeriod, FailoverInfoPeriod,
 	// MasterReconnectPeriod) to what Budget masters in trouble would
@@ -89,6 +95,7 @@ func DefaultAccel() Accel {
 		ElectionStep:          100 * time.Millisecond,
 		ElectionJitter:        20 * time.Millisecond,
 		ElectionHold:          time.Second,
+		ElectionBusyHold:      10 * time.Second,
 		Budget:                10,
 	}
 }

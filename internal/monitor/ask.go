@@ -114,6 +114,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	}
 	rep.Down = m.has(flagSDown) && !s.tilt // as AnswerAsk
 	if req.AsksVote() {
+		s.noteVoteAsk(m, req.RunID, now)
 		s.changed(m) // a vote changes m, though no query shows it today
 		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
 		if leader != "" {

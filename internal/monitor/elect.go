@@ -95,10 +95,18 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		// could lead delays its start and holds it back while one
 		// with a smaller run id reports the master down.
 		step := a.ElectionStep.Milliseconds()
-		rank, lowerDown := election.Rank(s.myID, m.peers())
+		peers := m.peers()
+		rank, lowerDown := election.Rank(s.myID, peers)
 		if m.electionAt == 0 {
 			jitter := s.rnd.Int63n(a.ElectionJitter.Milliseconds() + 1)
 			m.electionAt, m.electionHoldUntil = election.Ladder(now, rank, step, a.ElectionHold.Milliseconds(), jitter)
+		}
+		if a.ElectionBusyHold > 0 {
+			for k := range peers {
+				peers[k].AskingVotes = s.askedVote(peers[k].RunID, now)
+			}
+			m.electionHoldUntil = election.Extend(now, m.electionAt, m.electionHoldUntil, step,
+				a.ElectionBusyHold.Milliseconds(), election.LowerBusy(s.myID, peers))
 		}
 		if wait, until := election.Wait(now, m.electionAt, m.electionHoldUntil, step, lowerDown); wait {
 			s.deadline(until)
@@ -130,4 +138,29 @@ func (s *Sentinel) newEpoch(m *master, epoch uint64, persist bool) {
 		s.persist("new epoch")
 	}
 	s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
+}
+
+// askedVote reports whether the Sentinel runID asked this one for a vote
+// in the last 2 × ElectionHold (Accel.ElectionBusyHold).
+func (s *Sentinel) askedVote(runID string, now int64) bool {
+	at, ok := s.voteAsks[strings.ToLower(runID)]
+	return ok && now-at <= 2*s.opts.Accel.ElectionHold.Milliseconds()
+}
+
+// noteVoteAsk records that a known Sentinel of m asked for a vote
+// (askedVote). Only known Sentinels are recorded, so the map stays as
+// small as the fleet whatever a client sends.
+func (s *Sentinel) noteVoteAsk(m *master, runID string, now int64) {
+	if s.opts.Accel.ElectionBusyHold <= 0 {
+		return
+	}
+	for _, si := range m.sentinels {
+		if strings.EqualFold(si.runID, runID) {
+			if s.voteAsks == nil {
+				s.voteAsks = map[string]int64{}
+			}
+			s.voteAsks[strings.ToLower(runID)] = now
+			return
+		}
+	}
 }

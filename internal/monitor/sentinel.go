@@ -52,6 +52,9 @@ type Sentinel struct {
 	names   []string // sorted master names, the dictionary order of replies
 
 	lastTick int64 // 0 before the first tick
+	// voteAsks is when each known Sentinel (run id, lower case) last
+	// asked this one for a vote (askedVote).
+	voteAsks map[string]int64
 	// troubled counts the masters in trouble at the last tick (see
 	// Accel.Budget).
 	troubled int
