@@ -19,11 +19,8 @@ func (s *Server) clientInfoLine(c *Client) string {
 // in the ACL log. An alias is checked as the command it stands for, and
 // named as sent.
 func (s *Server) checkPermission(c *Client, cmd *commands.Spec, args [][]byte) Value {
-	c.mu.Lock()
-	name := c.user
-	c.mu.Unlock()
-	sargs := stringArgs(args)
-	switch res, pos := s.users.Check(name, cmd, sargs); res {
+	name, sargs, res, pos := s.permission(c, cmd, args)
+	switch res {
 	case acl.Allowed:
 		return nil
 	case acl.DeniedChannel:
@@ -33,6 +30,18 @@ func (s *Server) checkPermission(c *Client, cmd *commands.Spec, args [][]byte) V
 		s.users.LogDenial(acl.DeniedCommand, cmd.Name, name, s.clientInfoLine(c), s.now())
 		return Err(fmt.Sprintf("NOPERM this user has no permissions to run the '%s' command", cmd.Name))
 	}
+}
+
+// permission is the ACL check of checkPermission, without logging: the
+// client's user, the arguments as strings, the result and the position
+// of the denied argument.
+func (s *Server) permission(c *Client, cmd *commands.Spec, args [][]byte) (user string, sargs []string, res acl.Result, pos int) {
+	c.mu.Lock()
+	user = c.user
+	c.mu.Unlock()
+	sargs = stringArgs(args)
+	res, pos = s.users.Check(user, cmd, sargs)
+	return user, sargs, res, pos
 }
 
 // authenticate checks a user/password pair for AUTH and HELLO AUTH; a

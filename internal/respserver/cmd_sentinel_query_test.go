@@ -128,3 +128,31 @@ func TestHellosAndAsksGrouped(t *testing.T) {
 		t.Errorf("after the hellos: %d Sentinels known (%v), want 1", len(s), err)
 	}
 }
+
+// TestGroupedDenialsLoggedOnce pipelines asks a user may not run: each
+// is refused as alone, and the ACL log counts each denial once (grouping
+// checks permissions without logging).
+func TestGroupedDenialsLoggedOnce(t *testing.T) {
+	_, _, addr := startServer(t, nil)
+	c := dial(t, addr)
+	if got := c.Do("ACL", "SETUSER", "u", "on", "nopass", "+@all", "-sentinel|is-master-down-by-addr"); got != "+OK\r\n" {
+		t.Fatalf("ACL SETUSER: %q", got)
+	}
+	if got := c.Do("AUTH", "u", "x"); got != "+OK\r\n" {
+		t.Fatalf("AUTH: %q", got)
+	}
+	var pipeline strings.Builder
+	for range 3 {
+		pipeline.WriteString(resptest.Command("SENTINEL", "is-master-down-by-addr", "127.0.0.1", "6379", "0", "*"))
+	}
+	c.Send(pipeline.String())
+	for k := range 3 {
+		if got := c.Reply(); !strings.HasPrefix(got, "-NOPERM") {
+			t.Fatalf("ask %d: %q, want NOPERM", k, got)
+		}
+	}
+	log := c.Do("ACL", "LOG")
+	if !strings.Contains(log, "$5\r\ncount\r\n:3\r\n") {
+		t.Errorf("ACL LOG after 3 denials: %q, want one entry of count 3", log)
+	}
+}

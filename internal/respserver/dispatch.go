@@ -95,15 +95,14 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 		c.lastCmd = spec.Name
 		name = spec.Name
 	}
-	authed := c.authenticated
-	subscribed := c.subscriptions() > 0 && c.proto == 2
 	c.mu.Unlock()
 	defer commandDone(c, name)
 	if errv != nil {
 		s.reply(c, errv)
 		return true
 	}
-	if !authed && spec.Flags&commands.FlagNoAuth == 0 && !s.users.DefaultOpen() {
+	authed, subscribed := gateState(c)
+	if s.needsAuth(spec, authed) {
 		s.reply(c, Err("NOAUTH Authentication required."))
 		return true
 	}
@@ -111,7 +110,7 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 		s.reply(c, v)
 		return true
 	}
-	if subscribed && !runsWhenSubscribed[spec.Canonical().Name] {
+	if refusedWhenSubscribed(spec, subscribed) {
 		s.reply(c, Err(fmt.Sprintf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.Name)))
 		return true
 	}
@@ -127,6 +126,26 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 	}
 	s.reply(c, v)
 	return true
+}
+
+// gateState is what dispatch's checks read of c: whether it has
+// authenticated, and whether it is a RESP2 client in a subscribed context.
+func gateState(c *Client) (authed, subscribed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.authenticated, c.subscriptions() > 0 && c.proto == 2
+}
+
+// needsAuth reports whether dispatch refuses spec with NOAUTH from a
+// client that has (authed) or has not authenticated.
+func (s *Server) needsAuth(spec *commands.Spec, authed bool) bool {
+	return !authed && spec.Flags&commands.FlagNoAuth == 0 && !s.users.DefaultOpen()
+}
+
+// refusedWhenSubscribed reports whether dispatch refuses spec from a
+// RESP2 client in a subscribed context.
+func refusedWhenSubscribed(spec *commands.Spec, subscribed bool) bool {
+	return subscribed && !runsWhenSubscribed[spec.Canonical().Name]
 }
 
 // closeConn is returned by a handler after which the connection closes.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/commands"
+	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
@@ -59,9 +59,10 @@ func (g *loopGroup) take() (gossip.AskReply, bool) {
 
 // groupable reports whether dispatch would run args as a command of c
 // without refusing it or waiting: then it may be stepped before dispatch
-// runs it. A command dispatch would refuse (authentication, ACL,
+// runs it. A command dispatch would refuse (authentication, ACL, a RESP2
 // subscribed context) or hold (CLIENT PAUSE) is not grouped, so it is
-// refused or held exactly as alone.
+// refused or held exactly as alone, and its denial logged once, by
+// dispatch. The checks are dispatch's own.
 func (s *Server) groupable(c *Client, args [][]byte) bool {
 	if ignoring(c) {
 		return false
@@ -70,17 +71,15 @@ func (s *Server) groupable(c *Client, args [][]byte) bool {
 	if errv != nil {
 		return false
 	}
-	c.mu.Lock()
-	authed := c.authenticated
-	subscribed := c.subscriptions() > 0
-	c.mu.Unlock()
-	if subscribed || (!authed && spec.Flags&commands.FlagNoAuth == 0 && !s.users.DefaultOpen()) {
+	authed, subscribed := gateState(c)
+	if s.needsAuth(spec, authed) || refusedWhenSubscribed(spec, subscribed) {
 		return false
 	}
 	if mode, _, _ := s.pause.current(time.Now()); mode != pauseOff {
 		return false
 	}
-	return s.checkPermission(c, spec, args) == nil
+	_, _, res, _ := s.permission(c, spec, args)
+	return res == acl.Allowed
 }
 
 // readLoopGroup reads, after first (an ask or a hello), the further asks

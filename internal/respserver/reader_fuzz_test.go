@@ -2,7 +2,6 @@ package respserver
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -92,13 +91,7 @@ func readMixed(input string, chunk int, rd func(io.Reader) *requestReader) ([]st
 		return n
 	}
 	var cmds []string
-	add := func(args [][]byte) {
-		words := make([]string, len(args))
-		for i, a := range args {
-			words[i] = fmt.Sprintf("%q", a)
-		}
-		cmds = append(cmds, strings.Join(words, " "))
-	}
+	add := func(args [][]byte) { cmds = append(cmds, commandText(args)) }
 	for {
 		args, err := r.next()
 		if err != nil {

@@ -35,12 +35,17 @@ func readAll(input string, chunk int, rd func(io.Reader) *requestReader) ([]stri
 		if err != nil {
 			return cmds, err
 		}
-		words := make([]string, len(args))
-		for i, a := range args {
-			words[i] = fmt.Sprintf("%q", a)
-		}
-		cmds = append(cmds, strings.Join(words, " "))
+		cmds = append(cmds, commandText(args))
 	}
+}
+
+// commandText is a command as readAll lists it: each argument quoted.
+func commandText(args [][]byte) string {
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = fmt.Sprintf("%q", a)
+	}
+	return strings.Join(words, " ")
 }
 
 func defaultReader(src io.Reader) *requestReader { return newRequestReader(src, 0, 0, nil) }
