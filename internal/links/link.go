@@ -1,6 +1,7 @@
 package links
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -8,19 +9,28 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
-// maxBatch is the most Sends one pipelined round trip carries; the rest wait
-// for the next round trip.
+// maxBatch is the most Sends one write carries; the rest follow in the
+// next write.
 const maxBatch = 512
+
+// maxKeptWriteBuffer is the largest write buffer a command link keeps
+// between writes; a larger one (a burst of hellos) is let go.
+const maxKeptWriteBuffer = 4096
 
 // link is one connection to an instance and the goroutine that owns it. Its
 // queue is unbounded so that Apply never waits for the network. Once ended
 // (by CloseLink, by Links.Close or by a failure) it delivers nothing more,
 // except the single LinkClosed of a failure.
+//
+// A command link writes each Send as soon as it is applied, behind the
+// ones still awaiting replies: its own goroutine reads the replies, and a
+// writer goroutine, started when Sends are waiting and none runs, writes
+// them. So a command queued while the instance does not answer (a
+// SIGSTOPped master, a demotion sent at the promotion) is already in the
+// instance's socket when it runs again, as hiredis queues it for Redis.
 type link struct {
 	links  *Links
 	spec   monitor.OpenLink
@@ -30,8 +40,23 @@ type link struct {
 	ended  atomic.Bool
 
 	mu    sync.Mutex
-	queue []monitor.Send
-	raw   net.Conn // the TCP connection once dialed; closed when the link ends
+	queue []monitor.Send // Sends not written yet
+	// inflight are the Sends written (or being written), oldest first,
+	// whose replies the reader has not read yet.
+	inflight []sent
+	writing  bool     // Sends are being written (by the reader or a writer goroutine)
+	idle     bool     // the reader waits with no reply awaited
+	conn     net.Conn // the connection once the handshake is written
+	wbuf     []byte   // the writer's buffer, reused
+	raw      net.Conn // the TCP connection once dialed; closed when the link ends
+}
+
+// sent is a Send written on a command link, awaiting its reply; empty is a
+// Send without arguments, which Redis never answers and which the reader
+// answers itself.
+type sent struct {
+	tag   uint64
+	empty bool
 }
 
 func newLink(l *Links, spec monitor.OpenLink) *link {
@@ -39,7 +64,8 @@ func newLink(l *Links, spec monitor.OpenLink) *link {
 	return &link{links: l, spec: spec, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1)}
 }
 
-// enqueue appends s to the link's queue; a Send to an ended link is dropped.
+// enqueue appends s to the link's queue and has it written at once if the
+// connection is up; a Send to an ended link is dropped.
 func (lk *link) enqueue(s monitor.Send) {
 	lk.mu.Lock()
 	if lk.ended.Load() {
@@ -47,8 +73,30 @@ func (lk *link) enqueue(s monitor.Send) {
 		return
 	}
 	lk.queue = append(lk.queue, s)
+	lk.startWriter()
 	lk.mu.Unlock()
-	lk.signal()
+}
+
+// startWriter has waiting Sends written if the handshake is written and
+// nobody writes: by the reader if it is idle (it writes them itself, as
+// one goroutine that writes and then reads), else by a writer goroutine,
+// since the reader is blocked reading a reply. lk.mu must be held and the
+// link not ended (so the link's own goroutine still counts in the
+// WaitGroup).
+func (lk *link) startWriter() {
+	if lk.writing || lk.conn == nil || len(lk.queue) == 0 {
+		return
+	}
+	if lk.idle {
+		lk.signal()
+		return
+	}
+	lk.writing = true
+	lk.links.wg.Add(1)
+	go func() {
+		defer lk.links.wg.Done()
+		lk.flush()
+	}()
 }
 
 func (lk *link) signal() {
@@ -59,10 +107,9 @@ func (lk *link) signal() {
 }
 
 // end stops the link without reporting anything: it cancels a dial in
-// progress, closes the TCP connection (which aborts any I/O go-redis is
-// doing on it) and wakes the goroutine, which then releases the go-redis
-// client. It reports whether this call was the one that ended the link. It
-// never blocks on the network.
+// progress, closes the TCP connection (which aborts any I/O on it) and
+// wakes the goroutine. It reports whether this call was the one that ended
+// the link. It never blocks on the network.
 func (lk *link) end() bool {
 	lk.mu.Lock()
 	if lk.ended.Load() {
@@ -72,6 +119,7 @@ func (lk *link) end() bool {
 	lk.ended.Store(true)
 	raw := lk.raw
 	lk.queue = nil
+	lk.inflight = nil
 	lk.mu.Unlock()
 	lk.cancel()
 	if raw != nil {
@@ -114,31 +162,6 @@ func (lk *link) attach(conn, raw net.Conn) bool {
 	return true
 }
 
-// next waits for queued Sends and takes up to maxBatch of them, in order. It
-// returns nil once the link has ended.
-func (lk *link) next() []monitor.Send {
-	for {
-		lk.mu.Lock()
-		if lk.ended.Load() {
-			lk.mu.Unlock()
-			return nil
-		}
-		if n := len(lk.queue); n > 0 {
-			k := min(n, maxBatch)
-			batch := lk.queue[:k:k]
-			if k == n {
-				lk.queue = nil
-			} else {
-				lk.queue = slices.Clone(lk.queue[k:])
-			}
-			lk.mu.Unlock()
-			return batch
-		}
-		lk.mu.Unlock()
-		<-lk.wake
-	}
-}
-
 // run is the link's goroutine: connect, then serve the link until it ends.
 func (lk *link) run() {
 	defer lk.links.wg.Done()
@@ -166,94 +189,130 @@ func (lk *link) run() {
 		lk.servePubSub(conn)
 		return
 	}
-	client := redis.NewClient(l.clientOptions(lk, conn))
-	client.AddHook(noHelloHook{})
-	defer func() { _ = client.Close() }()
-	lk.serveCmd(client)
+	lk.serveCmd(conn)
 }
 
-// serveCmd writes queued Sends as pipelines and delivers their replies in
-// order until the link ends or fails.
-func (lk *link) serveCmd(client *redis.Client) {
-	var x batchExec
-	x.pipe = client.Pipeline() // reusable: Exec empties it
-	for {
-		batch := lk.next()
-		if batch == nil {
-			return
-		}
-		replies, err := x.exec(lk.ctx, batch)
-		if err != nil {
+// serveCmd writes the command link's handshake, lets the writer go, and
+// reads the replies, delivering each as the CommandReply of the oldest Send
+// still awaiting one, until the link ends or fails. The handshake's replies
+// are read and ignored: with a wrong password the link stays up and its
+// commands get NOAUTH replies, as with hiredis; only a failed connection
+// fails it.
+func (lk *link) serveCmd(conn net.Conn) {
+	if _, err := conn.Write(appendHandshake(nil, lk.spec)); err != nil {
+		lk.fail(err)
+		return
+	}
+	lk.mu.Lock()
+	if lk.ended.Load() {
+		lk.mu.Unlock()
+		return
+	}
+	lk.conn = conn
+	lk.startWriter()
+	lk.mu.Unlock()
+	rd := bufio.NewReaderSize(conn, linkReadBuffer)
+	for range handshakeLen(lk.spec) {
+		if _, err := readReply(rd); err != nil {
 			lk.fail(err)
 			return
 		}
-		for i, s := range batch {
-			lk.deliver(monitor.CommandReply{ID: s.ID, Tag: s.Tag, Reply: replies[i]})
-		}
-		if client.PoolStats().TotalConns == 0 {
-			// go-redis removed the connection although every reply was
-			// read (it does so after some error replies): the link is gone.
-			lk.fail(ErrConnDropped)
+	}
+	for {
+		s, ok := lk.oldest()
+		if !ok {
 			return
 		}
+		r := monitor.Reply{Kind: monitor.ReplyError, Str: "ERR empty command"}
+		if !s.empty {
+			var err error
+			if r, err = readReply(rd); err != nil {
+				lk.fail(err)
+				return
+			}
+		}
+		lk.mu.Lock()
+		if len(lk.inflight) > 0 {
+			lk.inflight = lk.inflight[1:]
+		}
+		lk.mu.Unlock()
+		lk.deliver(monitor.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: r})
 	}
 }
 
-// batchExec sends batches of Sends over one go-redis pipeline, reusing its
-// slices from one batch to the next.
-type batchExec struct {
-	pipe    redis.Pipeliner
-	cmds    []*redis.RawCmd
-	replies []monitor.Reply
-}
-
-// exec sends batch as one pipeline and returns one reply per Send, valid
-// until the next call. A non-nil error means the connection failed (or the
-// reply stream is out of step); error replies are replies. Replies are read
-// raw (redis.RawCmd) and decoded by parseReply: go-redis's own decoding
-// turns an error reply nested in an array into an error for the whole
-// reply and leaves the rest of the array unread.
-func (x *batchExec) exec(ctx context.Context, batch []monitor.Send) ([]monitor.Reply, error) {
-	replies := slices.Grow(x.replies[:0], len(batch))[:len(batch)]
-	cmds := slices.Grow(x.cmds[:0], len(batch))[:len(batch)]
-	x.replies, x.cmds = replies, cmds
-	clear(cmds)
-	for i, s := range batch {
-		if len(s.Args) == 0 {
-			// Redis answers nothing to an empty command; answer it here so
-			// the replies stay in step.
-			replies[i] = monitor.Reply{Kind: monitor.ReplyError, Str: "ERR empty command"}
+// oldest waits until a written Send awaits its reply and returns it,
+// writing the waiting Sends itself when nothing is awaited and nobody
+// writes; ok is false once the link has ended.
+func (lk *link) oldest() (s sent, ok bool) {
+	for {
+		lk.mu.Lock()
+		if lk.ended.Load() {
+			lk.mu.Unlock()
+			return sent{}, false
+		}
+		if len(lk.inflight) > 0 {
+			s = lk.inflight[0]
+			lk.mu.Unlock()
+			return s, true
+		}
+		if len(lk.queue) > 0 && !lk.writing {
+			lk.writing = true
+			lk.mu.Unlock()
+			lk.flush()
 			continue
 		}
-		cmds[i] = redis.NewRawCmd(ctx, stringArgs(s.Args)...)
-		_ = x.pipe.Process(ctx, cmds[i])
+		lk.idle = true
+		lk.mu.Unlock()
+		<-lk.wake
+		lk.mu.Lock()
+		lk.idle = false
+		lk.mu.Unlock()
 	}
-	if x.pipe.Len() == 0 {
-		return replies, nil
-	}
-	if _, err := x.pipe.Exec(ctx); err != nil {
-		return nil, err
-	}
-	for i, c := range cmds {
-		if c == nil {
-			continue
-		}
-		raw, err := c.Result()
-		if err != nil {
-			return nil, err
-		}
-		if replies[i], err = parseReply(raw); err != nil {
-			return nil, err
-		}
-	}
-	clear(cmds) // let the commands and their buffers go
-	return replies, nil
 }
 
-func stringArgs(args []string) []any {
-	out := make([]any, len(args))
-	for i, a := range args {
-		out[i] = a
+// flush writes the queued Sends, up to maxBatch per write, recording each
+// as awaiting its reply before its bytes go out, until the queue is empty
+// or the link ends; then nobody writes. Its caller set lk.writing.
+func (lk *link) flush() {
+	for {
+		lk.mu.Lock()
+		if lk.ended.Load() || len(lk.queue) == 0 {
+			lk.writing = false
+			lk.mu.Unlock()
+			return
+		}
+		n := len(lk.queue)
+		k := min(n, maxBatch)
+		batch := lk.queue[:k:k]
+		if k == n {
+			lk.queue = nil
+		} else {
+			lk.queue = slices.Clone(lk.queue[k:])
+		}
+		buf := lk.wbuf[:0]
+		lk.wbuf = nil
+		for _, s := range batch {
+			lk.inflight = append(lk.inflight, sent{tag: s.Tag, empty: len(s.Args) == 0})
+			if len(s.Args) > 0 {
+				buf = appendCommand(buf, s.Args...)
+			}
+		}
+		conn := lk.conn
+		lk.mu.Unlock()
+		lk.signal()
+		if len(buf) > 0 {
+			if _, err := conn.Write(buf); err != nil {
+				lk.fail(err)
+				lk.mu.Lock()
+				lk.writing = false
+				lk.mu.Unlock()
+				return
+			}
+		}
+		if cap(buf) <= maxKeptWriteBuffer {
+			lk.mu.Lock()
+			lk.wbuf = buf[:0]
+			lk.mu.Unlock()
+		}
 	}
-	return out
 }

@@ -1,7 +1,8 @@
 // Package links carries out the core's link actions: one connection per
 // OpenLink to a master, replica or other Sentinel, commands pipelined on
-// command connections (go-redis), hellos read from pub/sub connections,
-// and everything that happens reported back to the core as inputs.
+// command connections, hellos read from pub/sub connections, and
+// everything that happens reported back to the core as inputs. Both kinds
+// speak RESP2 over the connection directly (appendCommand, readReply).
 package links
 
 import (
@@ -19,11 +20,6 @@ import (
 // goroutine lives.
 const DefaultDialTimeout = 5 * time.Second
 
-// ErrLinkRedial is the error go-redis gets when it tries to open a second
-// connection for a link: a link is exactly one connection, so a lost
-// connection ends the link instead of being replaced behind the core's back.
-var ErrLinkRedial = errors.New("links: link connection already used, not redialing")
-
 // ErrSourceAddr is returned (as the LinkClosed reason) when
 // Options.SourceAddr is not an IP address.
 var ErrSourceAddr = errors.New("links: bind-source-addr is not an IP address")
@@ -31,10 +27,6 @@ var ErrSourceAddr = errors.New("links: bind-source-addr is not an IP address")
 // ErrSubscribeRejected wraps the error reply an instance gave to the SUBSCRIBE
 // of a pub/sub link; like hiredis, the link is then dropped.
 var ErrSubscribeRejected = errors.New("links: SUBSCRIBE rejected")
-
-// ErrConnDropped is the LinkClosed reason when go-redis discarded the link's
-// connection on its own (it does so for some error replies, e.g. READONLY).
-var ErrConnDropped = errors.New("links: connection discarded by the client library")
 
 // Options configures a Links adapter.
 type Options struct {
@@ -52,25 +44,32 @@ type Options struct {
 	Logf func(format string, args ...any)
 }
 
-// Links carries out the core's link actions (OpenLink, CloseLink, Send) with
-// go-redis and reports what happens as inputs through Options.Deliver.
+// Links carries out the core's link actions (OpenLink, CloseLink, Send) and
+// reports what happens as inputs through Options.Deliver.
 //
 // Every link is one goroutine owning exactly one connection, which it dials
-// as soon as the link is opened (LinkLocalAddr follows for a command link);
-// a command link talks through a go-redis client over it, a pub/sub link
-// reads it directly (see servePubSub). For each LinkID, Sends are written in the
-// order Apply received them, pipelined, and each gets exactly one
-// CommandReply, unless the link fails first, in which case exactly one
-// LinkClosed is delivered and nothing else follows. An error reply is a
-// reply, not a failure. A command link sends its handshake just before its
-// first Send, and notices a connection closed by the peer on its next Send;
-// a pub/sub link sends its handshake and SUBSCRIBE at once and notices a
-// closed connection at once.
+// as soon as the link is opened (LinkLocalAddr follows for a command link).
+// For each LinkID, Sends are written in the order Apply received them, each
+// as soon as it is applied, without waiting for the replies of those before
+// it (a short-lived writer goroutine writes them while the link's goroutine
+// reads replies), and each gets exactly one CommandReply, unless the link
+// fails first, in which case exactly one LinkClosed is delivered and
+// nothing else follows. An error reply is a reply, not a failure. A command
+// link writes its handshake once connected, and notices a connection
+// closed by the peer when it next awaits a reply; a pub/sub link sends its
+// handshake and SUBSCRIBE at once and notices a closed connection at once.
+//
+// go-redis is not used here: its pipelines are round trips (a pipeline is
+// written only once the previous one's replies are read), so a command sent
+// to an instance that stopped answering waited behind the unanswered PING
+// and was lost when the link was closed; hiredis, which Redis uses, writes
+// it at once. Its pub/sub connections also held fixed 32 KiB buffers.
 //
 // CloseLink ends a link silently and never blocks: the connection is closed
-// at once and pending Sends are abandoned. A delivery the link's goroutine
-// had already begun when CloseLink was applied may still arrive; the core
-// ignores inputs for ids it has closed. Apply never blocks.
+// at once and Sends not yet written are abandoned (those written stay in the
+// instance's socket). A delivery the link's goroutine had already begun
+// when CloseLink was applied may still arrive; the core ignores inputs for
+// ids it has closed. Apply never blocks.
 type Links struct {
 	opts Options
 

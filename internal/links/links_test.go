@@ -543,3 +543,72 @@ func TestLinksApplyIgnoresOtherActions(t *testing.T) {
 		t.Error("Apply(PersistConfig) = true")
 	}
 }
+
+// TestLinksWriteBehindUnanswered shows that a Send applied while an
+// earlier one awaits its reply is written at once, not when that reply
+// comes: an instance that stopped answering (a SIGSTOPped master) finds
+// the demotion sent at the promotion in its socket when it runs again,
+// even if the link was closed meanwhile. The fake instance never answers
+// until both commands are in; then its replies go to their Sends in order.
+func TestLinksWriteBehindUnanswered(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	port := ln.Addr().(*net.TCPAddr).Port
+	l, s := newTestLinks(t, Options{})
+	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: monitor.Addr{Host: "127.0.0.1", Port: port}})
+	srv, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	srv.SetReadDeadline(time.Now().Add(waitLimit))
+	// readAll reads from the instance until it got want.
+	readAll := func(want string) {
+		t.Helper()
+		got := make([]byte, 0, len(want))
+		buf := make([]byte, 256)
+		for len(got) < len(want) {
+			n, err := srv.Read(buf)
+			if err != nil {
+				t.Fatalf("the instance read %q before %v; want %q before any reply", got, err, want)
+			}
+			got = append(got, buf[:n]...)
+		}
+		if string(got) != want {
+			t.Fatalf("the instance read %q, want %q", got, want)
+		}
+	}
+	// The PING is on the wire, unanswered, before the SLAVEOF is sent.
+	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
+	readAll(string(appendCommand(nil, "PING")))
+	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"SLAVEOF", "10.0.0.2", "6379"}})
+	readAll(string(appendCommand(nil, "SLAVEOF", "10.0.0.2", "6379")))
+	if _, err := srv.Write([]byte("+PONG\r\n+OK\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		tag   uint64
+		reply string
+	}{{1, "PONG"}, {2, "OK"}} {
+		r := expect[monitor.CommandReply](t, s.next(t, 1))
+		if r.Tag != w.tag || r.Reply.Str != w.reply {
+			t.Fatalf("reply tag %d %+v, want tag %d %q", r.Tag, r.Reply, w.tag, w.reply)
+		}
+	}
+	// Written, then closed before any reply: the bytes stay with the
+	// instance, followed by the end of the connection.
+	l.Apply(monitor.Send{ID: 1, Tag: 3, Args: []string{"PING"}})
+	readAll(string(appendCommand(nil, "PING")))
+	l.Apply(monitor.Send{ID: 1, Tag: 4, Args: []string{"SLAVEOF", "NO", "ONE"}})
+	readAll(string(appendCommand(nil, "SLAVEOF", "NO", "ONE")))
+	l.Apply(monitor.CloseLink{ID: 1})
+	buf := make([]byte, 256)
+	if n, err := srv.Read(buf); err == nil {
+		t.Fatalf("after CloseLink the instance read %q, want the end of the connection", buf[:n])
+	}
+	l.Close()
+	s.none(t, 1)
+}

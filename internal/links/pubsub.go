@@ -64,32 +64,12 @@ func (lk *link) servePubSub(conn net.Conn) {
 
 // handshakeReplies is how many replies the pub/sub handshake gets, the last
 // one being SUBSCRIBE's.
-func (lk *link) handshakeReplies() int {
-	n := 1
-	if lk.spec.Auth.Pass != "" {
-		n++
-	}
-	if lk.spec.ClientName != "" {
-		n++
-	}
-	return n
-}
+func (lk *link) handshakeReplies() int { return handshakeLen(lk.spec) + 1 }
 
 // subscribe writes the pub/sub handshake in one write.
 func (lk *link) subscribe(conn net.Conn) error {
-	spec := lk.spec
-	buf := make([]byte, 0, 256)
-	if spec.Auth.Pass != "" {
-		args := []string{renamed(spec.Renames, "AUTH")}
-		if spec.Auth.User != "" {
-			args = append(args, spec.Auth.User)
-		}
-		buf = appendCommand(buf, append(args, spec.Auth.Pass)...)
-	}
-	if spec.ClientName != "" {
-		buf = appendCommand(buf, renamed(spec.Renames, "CLIENT"), "SETNAME", spec.ClientName)
-	}
-	buf = appendCommand(buf, renamed(spec.Renames, "SUBSCRIBE"), spec.Channel)
+	buf := appendHandshake(make([]byte, 0, 256), lk.spec)
+	buf = appendCommand(buf, renamed(lk.spec.Renames, "SUBSCRIBE"), lk.spec.Channel)
 	_, err := conn.Write(buf)
 	return err
 }

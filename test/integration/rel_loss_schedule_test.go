@@ -3,6 +3,7 @@ package integration
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,6 +91,9 @@ func relLossScheduleRun(t *testing.T, kind daemonKind, rounds int) {
 	groups := []*relGroup{{Name: "mymaster", Port: 6379}, {Name: "guarded", Port: 6380, Extra: relGuard}}
 	f := newRelFleet(t, 3, relFleetOpts{Groups: groups, DownAfter: time.Second, FailoverTimeout: 5 * time.Second,
 		Kinds: []daemonKind{kind, kind, kind}})
+	if dir := os.Getenv("REL_ARTIFACTS"); dir != "" {
+		t.Cleanup(func() { relSaveLogs(t, f, filepath.Join(dir, "loss-"+string(kind))) })
+	}
 	began := time.Now()
 	writers := map[*relGroup]*relWriter{}
 	ledgers := map[*relGroup]*relLedger{}
