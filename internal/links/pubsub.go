@@ -14,7 +14,7 @@ import (
 // read and write buffers (newPubSubPool ignores Options.ReadBufferSize and
 // WriteBufferSize), 64 KiB per link that never carries more than a hello of
 // about 200 bytes. The link only writes its handshake and then reads
-// messages, so a small reader and the RESP2 decoder of parseReply do.
+// messages, so a small reader and the RESP2 decoder of readReply do.
 
 // servePubSub sends the pub/sub handshake on conn and then delivers what
 // the instance pushes until the link ends or fails. The handshake is

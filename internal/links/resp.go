@@ -2,7 +2,6 @@ package links
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,27 +23,12 @@ const maxReplyDepth = 64
 // reply, or a length) read from a stream.
 const maxLineLen = 64 * 1024
 
-// parseReply decodes b, which must hold exactly one RESP2 reply (go-redis
-// reads them whole with redis.RawCmd), into a monitor.Reply: status and bulk
-// strings become ReplyString, error replies ReplyError with their full text
-// (code included), integers ReplyInt, nil bulks and nil arrays ReplyNil, and
-// arrays ReplyArray, recursively (an error inside an array is a ReplyError
-// element).
-func parseReply(b []byte) (monitor.Reply, error) {
-	src := &bytesSource{b: b}
-	r, err := decodeReply(src, 0)
-	if err != nil {
-		return monitor.Reply{}, err
-	}
-	if len(src.b) != 0 {
-		return monitor.Reply{}, fmt.Errorf("%w: %d bytes after the reply", ErrMalformedReply, len(src.b))
-	}
-	return r, nil
-}
-
-// readReply reads one RESP2 reply from rd and decodes it as parseReply
-// does. An I/O error is returned as is; bytes that are not RESP2 give
-// ErrMalformedReply.
+// readReply reads one RESP2 reply from rd and decodes it into a
+// monitor.Reply: status and bulk strings become ReplyString, error replies
+// ReplyError with their full text (code included), integers ReplyInt, nil
+// bulks and nil arrays ReplyNil, and arrays ReplyArray, recursively (an
+// error inside an array is a ReplyError element). An I/O error is
+// returned as is; bytes that are not RESP2 give ErrMalformedReply.
 func readReply(rd *bufio.Reader) (monitor.Reply, error) {
 	return decodeReply(streamSource{rd}, 0)
 }
@@ -142,30 +126,6 @@ func replyLen(b []byte) (int, error) {
 	}
 	return n, nil
 }
-
-// bytesSource reads a reply held whole in memory.
-type bytesSource struct{ b []byte }
-
-func (s *bytesSource) line() ([]byte, error) {
-	line, rest, ok := bytes.Cut(s.b, []byte("\r\n"))
-	if !ok {
-		return nil, fmt.Errorf("%w: incomplete line", ErrMalformedReply)
-	}
-	s.b = rest
-	return line, nil
-}
-
-func (s *bytesSource) bulk(n int) (string, error) {
-	if n > len(s.b)-2 || s.b[n] != '\r' || s.b[n+1] != '\n' {
-		return "", fmt.Errorf("%w: bulk string shorter than %d bytes", ErrMalformedReply, n)
-	}
-	b := string(s.b[:n])
-	s.b = s.b[n+2:]
-	return b, nil
-}
-
-// maxElems: every element takes at least 4 bytes (":0\r\n").
-func (s *bytesSource) maxElems(n int) int { return min(n, len(s.b)/4) }
 
 // streamSource reads a reply from a connection.
 type streamSource struct{ rd *bufio.Reader }

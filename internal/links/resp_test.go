@@ -2,7 +2,9 @@ package links
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -115,3 +117,45 @@ func TestParseReplyDepthLimit(t *testing.T) {
 		t.Fatalf("%d nested arrays: %v", maxReplyDepth, err)
 	}
 }
+
+// parseReply decodes b, which must hold exactly one RESP2 reply (the table
+// tests' form of readReply, over bytes held whole), into a monitor.Reply: status and bulk
+// strings become ReplyString, error replies ReplyError with their full text
+// (code included), integers ReplyInt, nil bulks and nil arrays ReplyNil, and
+// arrays ReplyArray, recursively (an error inside an array is a ReplyError
+// element).
+func parseReply(b []byte) (monitor.Reply, error) {
+	src := &bytesSource{b: b}
+	r, err := decodeReply(src, 0)
+	if err != nil {
+		return monitor.Reply{}, err
+	}
+	if len(src.b) != 0 {
+		return monitor.Reply{}, fmt.Errorf("%w: %d bytes after the reply", ErrMalformedReply, len(src.b))
+	}
+	return r, nil
+}
+
+// bytesSource reads a reply held whole in memory.
+type bytesSource struct{ b []byte }
+
+func (s *bytesSource) line() ([]byte, error) {
+	line, rest, ok := bytes.Cut(s.b, []byte("\r\n"))
+	if !ok {
+		return nil, fmt.Errorf("%w: incomplete line", ErrMalformedReply)
+	}
+	s.b = rest
+	return line, nil
+}
+
+func (s *bytesSource) bulk(n int) (string, error) {
+	if n > len(s.b)-2 || s.b[n] != '\r' || s.b[n+1] != '\n' {
+		return "", fmt.Errorf("%w: bulk string shorter than %d bytes", ErrMalformedReply, n)
+	}
+	b := string(s.b[:n])
+	s.b = s.b[n+2:]
+	return b, nil
+}
+
+// maxElems: every element takes at least 4 bytes (":0\r\n").
+func (s *bytesSource) maxElems(n int) int { return min(n, len(s.b)/4) }
