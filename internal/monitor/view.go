@@ -116,13 +116,19 @@ func agoOrZero(now, t int64) int64 {
 	return now - t
 }
 
+// instanceMapFields is the most fields instanceMap returns (a master
+// with both scripts and every conditional field), so that one allocation
+// holds any instance map.
+const instanceMapFields = 26
+
 // instanceMap renders object i of master mv as SENTINEL
 // MASTER/REPLICAS/SENTINELS do (§12.4) at now, Unix ms: fields in Redis's
 // order, conditional ones only when they apply, every value a string.
 // It is the one place that formats these replies.
 func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 	l := i.link.load()
-	kv := []KV{
+	kv := make([]KV, 0, instanceMapFields)
+	kv = append(kv, []KV{
 		{"name", i.name},
 		{"ip", i.ip},
 		{"port", strconv.Itoa(i.port)},
@@ -130,7 +136,7 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 		{"flags", flagString(i.kind, i.flags, disconnected(i.kind, l.ccUp, l.pcUp))},
 		{"link-pending-commands", strconv.Itoa(l.pending)},
 		{"link-refcount", strconv.Itoa(l.refcount)},
-	}
+	}...)
 	if i.flags&flagFailoverInProgress != 0 {
 		kv = append(kv, KV{"failover-state", i.failoverState})
 	}

@@ -19,7 +19,9 @@ type Client struct {
 	replies []ClientReply
 
 	// onReply and onClose, when set, are told of each reply and of the
-	// end of a connection (a Writer drives its client with them).
+	// end of a connection (a Writer drives its client with them); a
+	// client with onReply set keeps no replies of its own (a Writer
+	// sends for the whole run, and Replies is for transcripts).
 	onReply func(ClientReply)
 	onClose func(reason string)
 }
@@ -206,10 +208,11 @@ func (c *Cluster) clientDeliver(cn *clientConn, r monitor.Reply) {
 	cn.inflight = cn.inflight[1:]
 	cl := cn.cl
 	rep := ClientReply{At: c.now, Server: cn.srv.Name, Command: cmd, Reply: r}
-	cl.replies = append(cl.replies, rep)
 	if cl.onReply != nil {
 		cl.onReply(rep)
+		return
 	}
+	cl.replies = append(cl.replies, rep)
 }
 
 // resetClientConn is the server closing or losing a Client's connection:
@@ -244,7 +247,9 @@ func (c *Cluster) clientClosed(cn *clientConn, reason string) {
 	}
 	c.dropClientConn(cn)
 	c.tracef(cl.Name, "connection closed: %s", reason)
-	cl.replies = append(cl.replies, rep)
+	if cl.onReply == nil {
+		cl.replies = append(cl.replies, rep)
+	}
 	if cl.onClose != nil {
 		cl.onClose(reason)
 	}
