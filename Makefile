@@ -117,13 +117,18 @@ bench-failover: build bench-tool
 	$(BENCH_TOOL) failover $(BENCH_FLAGS)
 
 # Without BENCH_FLAGS: 10 and 100 masters (10 and 100 deaths), 1,000
-# masters (100 and 300 deaths) and 5,000 masters (1,000 deaths), issue 19's
-# sets; with them, the one run they describe.
+# masters (100 and 300 deaths) and 4,500 masters (1,000 deaths), issue 19's
+# sets; with them, the one run they describe. Issue 19 asks for 5,000
+# masters, but a Sentinel holds two links to every master and replica and
+# 5,000 masters with a replica each need 20,064 open files per Sentinel:
+# beyond the 20,000 this machine allows a process that may not raise its
+# hard limit (the harness refuses such a run and says how many fit). On a
+# machine with a higher limit: BENCH_FLAGS="-masters 5000 -kills 1000".
 bench-scale: build bench-tool
 ifeq ($(strip $(BENCH_FLAGS)),)
 	$(BENCH_TOOL) scale -masters 10,100 -kills 10,100
 	$(BENCH_TOOL) scale -masters 1000 -kills 100,300
-	$(BENCH_TOOL) scale -masters 5000 -kills 1000
+	$(BENCH_TOOL) scale -masters 4500 -kills 1000
 else
 	$(BENCH_TOOL) scale $(BENCH_FLAGS)
 endif

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -126,4 +127,24 @@ func waitUntil(timeout time.Duration, cond func() bool) bool {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// switchPercentiles describes when the killed masters' (Sentinel, master)
+// pairs switched after since: the median, the 90th percentile and the
+// last, in seconds.
+func switchPercentiles(evs []event, nSentinels int, since time.Time, killed map[string]bool) string {
+	var ds []time.Duration
+	for _, m := range switchTimes(evs, nSentinels, since) {
+		for name, e := range m {
+			if killed[name] {
+				ds = append(ds, e.at.Sub(since))
+			}
+		}
+	}
+	if len(ds) == 0 {
+		return "none"
+	}
+	slices.Sort(ds)
+	q := func(f float64) float64 { return ds[int(f*float64(len(ds)-1))].Seconds() }
+	return fmt.Sprintf("p50 %.2f s, p90 %.2f s, last %.2f s", q(0.5), q(0.9), q(1))
 }

@@ -56,6 +56,13 @@ func main() {
 		os.Exit(2)
 	}
 	sub := os.Args[1]
+	if sub == shardCmd {
+		if err := runShard(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: "+shardCmd+":", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := flag.CommandLine.Parse(os.Args[2:]); err != nil {
 		os.Exit(2)
 	}

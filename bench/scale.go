@@ -30,11 +30,17 @@ type scaleResult struct {
 // discovery, measures the idle footprint, then kills k masters at once.
 func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err error) {
 	res.fail, res.kills = -1, k
+	if err := checkFileLimit(n, *replicas); err != nil {
+		return res, err
+	}
 	var be backend
-	if n <= *realMax {
+	switch {
+	case n <= *realMax:
 		be, err = newRealBackend(n, *replicas)
-	} else {
+	case n <= shardMasters:
 		be, err = newFakeBackend(n, *replicas)
+	default:
+		be, err = newShardedBackend(n, *replicas, shardMasters)
 	}
 	if err != nil {
 		return res, err
@@ -112,7 +118,7 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 
 	time.Sleep(5 * time.Second)
 	<-discProf
-	self, err := sampleCPU(os.Getpid())
+	self, err := sampleFixtureCPU(be)
 	if err != nil {
 		return res, err
 	}
@@ -152,7 +158,7 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 		saveProfile(pprofAddr, "goroutine?debug=1", fmt.Sprintf("n%d-k%d-goroutines.txt", n, k))
 		saveProfile(pprofAddr, "heap?debug=1", fmt.Sprintf("n%d-k%d-heap.txt", n, k))
 	}
-	if selfEnd, err := sampleCPU(os.Getpid()); err == nil {
+	if selfEnd, err := sampleFixtureCPU(be); err == nil {
 		res.driverCPU = cpuPercent(self, selfEnd)
 	}
 	fmt.Fprintf(os.Stderr, "  %s n=%d: idle CPU %.2f %% RSS %.1f MB (this process, with the %s instances: %.1f %%)\n",
@@ -163,10 +169,18 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 		killed[m.name] = true
 	}
 	tKill := time.Now()
+	burstProf := make(chan struct{})
 	if pprofAddr != "" {
 		// The burst's profile: what the first Sentinel's loop does while
-		// the k deaths are detected, agreed on, elected and failed over.
-		go saveProfile(pprofAddr, "profile?seconds=20", fmt.Sprintf("n%d-k%d-burst-cpu.pprof", n, k))
+		// the k deaths are detected, agreed on, elected and failed over
+		// (the run waits for it before its Sentinels end).
+		go func() {
+			defer close(burstProf)
+			secs := int((downAfter + 10*time.Second).Seconds())
+			saveProfile(pprofAddr, fmt.Sprintf("profile?seconds=%d", secs), fmt.Sprintf("n%d-k%d-burst-cpu.pprof", n, k))
+		}()
+	} else {
+		close(burstProf)
 	}
 	be.kill(k)
 	done := waitUntil(downAfter+*failWait, func() bool {
@@ -196,7 +210,9 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 			res.falseSwitch++
 		}
 	}
-	fmt.Fprintf(os.Stderr, "  %s n=%d k=%d: failed over %d/%d in %v, tilts %d\n", im.name, n, k, res.switched, 3*k, res.fail, res.tilts)
+	fmt.Fprintf(os.Stderr, "  %s n=%d k=%d: failed over %d/%d in %v (pairs switched after the kill: %s), tilts %d\n",
+		im.name, n, k, res.switched, 3*k, res.fail, switchPercentiles(evAll, len(sentPorts), tKill, killed), res.tilts)
+	<-burstProf
 	return res, nil
 }
 
@@ -271,7 +287,10 @@ func meanInt(xs []int64) int64 {
 func runScale(out io.Writer, impls []impl, ns, ks []int, downAfter time.Duration) {
 	for _, n := range ns {
 		kinds := "redis-server processes"
-		if n > *realMax {
+		switch {
+		case n > shardMasters:
+			kinds = fmt.Sprintf("fake instances (bench/fakeredis, %d processes)", (n+shardMasters-1)/shardMasters)
+		case n > *realMax:
 			kinds = "fake instances (bench/fakeredis, one process)"
 		}
 		fmt.Fprintf(out, "## Scale: %d masters × %d replica(s) as %s, 3 Sentinels, quorum 2, down-after %d ms\n\n",
