@@ -261,6 +261,11 @@ func TestSentinelTableRoundTrip(t *testing.T) {
 		"announce-port":                   {"26000"},
 		"sentinel-user":                   {"su"},
 		"sentinel-pass":                   {`"s p"`},
+		"proxy":                           {"m 127.0.0.1 6380", "m ::1 6380"},
+		"proxy-fence-after":               {"m 1500"},
+		"proxy-hold":                      {"m 0", "m 250"},
+		"proxy-fencing":                   {"m no"},
+		"proxy-protected-mode":            {"m no"},
 	}
 	dirLine := "dir " + splitargs.Repr(cwd) + "\n"
 	const mon = "sentinel monitor m 10.0.0.1 6379 2\n"

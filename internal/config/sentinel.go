@@ -38,6 +38,12 @@ const (
 	msgSameRename         = "Same command renamed multiple times with rename-command."
 )
 
+// Messages of go-sentinel's own sentinel directives.
+const (
+	msgSameProxy = "Duplicate address for proxy."
+	msgYesNo     = "Please specify yes or no."
+)
+
 // runIDSize is the length of a Sentinel id (CONFIG_RUN_ID_SIZE).
 const runIDSize = 40
 

@@ -243,6 +243,55 @@ var sentinelDirectives = []sentinelDirective{
 		},
 	},
 	{
+		name: monitor.OptionProxy, argc: []int{4}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			a, err := monitor.ParseProxyAddr(argv[2], argv[3])
+			if err != nil {
+				return err.Error()
+			}
+			for _, o := range m.spec.Proxy {
+				if o == a {
+					return msgSameProxy
+				}
+			}
+			m.spec.Proxy = append(m.spec.Proxy, a)
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			for _, a := range m.Proxy {
+				w.line(monitor.OptionProxy, m.Name, a.Host, strconv.Itoa(a.Port))
+			}
+		},
+	},
+	{
+		name: monitor.OptionProxyFenceAfter, argc: []int{3}, pass: 2,
+		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.ProxyFenceAfter }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional(monitor.OptionProxyFenceAfter, m, m.ProxyFenceAfter != monitor.DefaultProxyFenceAfter, millisText(m.ProxyFenceAfter))
+		},
+	},
+	{
+		name: monitor.OptionProxyHold, argc: []int{3}, pass: 2,
+		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.ProxyHold }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional(monitor.OptionProxyHold, m, m.ProxyHold != monitor.DefaultProxyHold, millisText(m.ProxyHold))
+		},
+	},
+	{
+		name: monitor.OptionProxyFencing, argc: []int{3}, pass: 2,
+		load: masterYesNo(func(m *monitor.MasterSpec) *bool { return &m.ProxyNoFencing }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional(monitor.OptionProxyFencing, m, m.ProxyNoFencing, "no")
+		},
+	},
+	{
+		name: monitor.OptionProxyProtectedMode, argc: []int{3}, pass: 2,
+		load: masterYesNo(func(m *monitor.MasterSpec) *bool { return &m.ProxyNoProtectedMode }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional(monitor.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, "no")
+		},
+	},
+	{
 		name: "current-epoch", argc: []int{2},
 		load: func(l *sentinelLoader, argv []string) string {
 			l.p.CurrentEpoch = max(l.p.CurrentEpoch, strtoull10(argv[1]))
@@ -363,6 +412,19 @@ func masterScript(msg string, f func(*monitor.MasterSpec) *string) func(*sentine
 func masterString(f func(*monitor.MasterSpec) *string) func(*sentinelLoader, []string) string {
 	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 		*f(&m.spec) = argv[2]
+		return ""
+	})
+}
+
+// masterYesNo loads a per-master yes/no into a flag that is set by "no"
+// (the settings' zero value is the default, yes).
+func masterYesNo(f func(*monitor.MasterSpec) *bool) func(*sentinelLoader, []string) string {
+	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+		v := yesNo(argv[2])
+		if v < 0 {
+			return msgYesNo
+		}
+		*f(&m.spec) = v == 0
 		return ""
 	})
 }

@@ -223,6 +223,39 @@ func (s *Sentinel) setOptions(in Set) error {
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.RebootDownAfter = msDuration(v) }})
 			j++
+		case lopt == OptionProxy && more > 0:
+			v := args[j+1]
+			as, err := ParseProxyAddrs(v)
+			if err != nil {
+				return &ArgError{Cmd: "SET", Option: opt, Value: v}
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.Proxy = as }})
+			j++
+		case lopt == OptionProxyFenceAfter && more > 0:
+			v, err := positive(args[j+1])
+			if err != nil {
+				return err
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyFenceAfter = msDuration(v) }})
+			j++
+		case lopt == OptionProxyHold && more > 0:
+			v, err := strconv.ParseInt(args[j+1], 10, 64)
+			if err != nil || v < 0 {
+				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyHold = msDuration(v) }})
+			j++
+		case (lopt == OptionProxyFencing || lopt == OptionProxyProtectedMode) && more > 0:
+			v := strings.ToLower(args[j+1])
+			if v != "yes" && v != "no" {
+				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
+			}
+			if lopt == OptionProxyFencing {
+				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyNoFencing = v == "no" }})
+			} else {
+				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyNoProtectedMode = v == "no" }})
+			}
+			j++
 		default:
 			return &ArgError{Cmd: "SET", Option: opt, Unknown: true}
 		}

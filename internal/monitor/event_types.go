@@ -74,6 +74,11 @@ const (
 	EventConvertToSlave   EventType = "+convert-to-slave"
 	EventFixSlaveConfig   EventType = "+fix-slave-config"
 
+	// The master-following proxy (go-sentinel's extension): it stops
+	// forwarding (+proxy-fenced, with the reason) and starts again.
+	EventProxyFenced    EventType = "+proxy-fenced"
+	EventProxyFencedEnd EventType = "-proxy-fenced"
+
 	// Scripts.
 	EventScriptChild    EventType = "+script-child"
 	EventScriptChildEnd EventType = "-script-child"

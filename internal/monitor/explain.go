@@ -43,6 +43,20 @@ type Explanation struct {
 	LastFailover *TimelineView  `json:"last_failover,omitempty"`
 	Current      *TimelineView  `json:"current_failover,omitempty"`
 	Sentinels    []SentinelView `json:"sentinels"`
+	// Proxy is the master-following proxy's state; nil without one.
+	Proxy *ProxyView `json:"proxy,omitempty"`
+}
+
+// ProxyView is what EXPLAIN shows of a master's proxy.
+type ProxyView struct {
+	Listen     []Addr `json:"listen"`
+	Forwarding bool   `json:"forwarding"`
+	// Reason is why it is fenced; "" while it forwards.
+	Reason       string `json:"reason,omitempty"`
+	FenceAfterMs int64  `json:"fence_after_ms"`
+	HoldMs       int64  `json:"hold_ms"`
+	Fencing      bool   `json:"fencing"`
+	Protected    bool   `json:"protected"`
 }
 
 // DetectionView is this Sentinel's own view of the master's health.
@@ -187,6 +201,13 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	l := m.link
 	a := s.announceAddr(m.addr)
 	e := Explanation{Master: m.name, IP: a.Host, Port: a.Port, Stage: StageOK}
+	if len(m.settings.Proxy) > 0 {
+		h := s.proxyHeadOf(m)
+		e.Proxy = &ProxyView{Listen: m.settings.Proxy, Forwarding: !h.fenced, FenceAfterMs: h.fenceAfter, HoldMs: h.hold, Fencing: h.fencing, Protected: h.protected}
+		if h.fenced {
+			e.Proxy.Reason = h.reason
+		}
+	}
 
 	// Detection.
 	d := &e.Detection

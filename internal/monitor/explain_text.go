@@ -62,6 +62,14 @@ func (e Explanation) Text() string {
 	} else {
 		w("tilt: off")
 	}
+	if p := e.Proxy; p != nil {
+		state := "forwarding to the master"
+		if !p.Forwarding {
+			state = "fenced: " + p.Reason
+		}
+		w("proxy: %s on %s; proxy-fence-after %s (fencing %s), proxy-hold %s, protected mode %s",
+			state, FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), yesNo(p.Fencing), msText(p.HoldMs), yesNo(p.Protected))
+	}
 	for _, r := range e.Replicas {
 		switch {
 		case r.Best:

@@ -118,6 +118,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	}
 	if si != nil {
 		si.lastHelloTime = now
+		si.helloSeen = true
 		s.changed(m)
 	}
 }

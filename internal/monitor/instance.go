@@ -111,6 +111,9 @@ type instance struct {
 	// Hellos.
 	lastPubTime   int64 // last hello we sent to it that was accepted
 	lastHelloTime int64 // last hello received from it (sentinels)
+	// helloSeen: a hello was received from it (sentinels); lastHelloTime
+	// starts at creation, as in Redis, before any was.
+	helloSeen bool
 
 	// Votes and is-master-down replies (sentinel objects).
 	lastMasterDownReplyTime int64

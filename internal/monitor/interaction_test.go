@@ -12,6 +12,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 	"github.com/go-sentinel/go-sentinel/internal/transcript"
 )
 
@@ -149,6 +150,24 @@ func (in *interaction) run(line string, input []string) []string {
 			}
 		}
 		step(ex)
+	case "set":
+		// Quoted as redis-cli quotes: `set m proxy "127.0.0.1 6380"`.
+		args, err := splitargs.Split(strings.Join(args, " "))
+		if err != nil {
+			in.fatalf("%s: %v", line, err)
+		}
+		if _, err := in.s.Step(in.now, monitor.Set{Name: args[0], Args: args[1:]}); err != nil {
+			return append([]string{"error " + err.Error()}, in.ready()...)
+		}
+	case "proxy":
+		rt, ok := in.s.View().ProxyRoute(args[0])
+		if !ok {
+			return []string{"no proxy"}
+		}
+		if rt.Fenced {
+			return []string{fmt.Sprintf("fenced %s:%d hold %v protected %v: %s", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected, rt.Reason)}
+		}
+		return []string{fmt.Sprintf("forward %s:%d hold %v protected %v", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected)}
 	case "explain":
 		e, err := in.s.Explain(in.now, args[0])
 		if err != nil {

@@ -19,6 +19,9 @@ type master struct {
 	configEpoch uint64
 	// instance.leader / instance.leaderEpoch hold our own vote.
 
+	// proxy is the master-following proxy's decision (proxy.go).
+	proxy proxyState
+
 	// addrGen counts the master's address changes (switches). An
 	// IS-MASTER-DOWN-BY-ADDR reply carries the generation it was asked
 	// about, and one about an earlier address is ignored: a peer's

@@ -17,4 +17,11 @@ const (
 	// OptionRebootDownAfterAlias is Redis 7.2's name for
 	// OptionRebootDownAfter, accepted wherever it is.
 	OptionRebootDownAfterAlias = "primary-reboot-down-after-period"
+
+	// The master-following proxy's options (go-sentinel extensions).
+	OptionProxy              = "proxy"
+	OptionProxyFenceAfter    = "proxy-fence-after"
+	OptionProxyHold          = "proxy-hold"
+	OptionProxyFencing       = "proxy-fencing"
+	OptionProxyProtectedMode = "proxy-protected-mode"
 )

@@ -46,6 +46,23 @@ type MasterSettings struct {
 
 	// RenameCommands is kept in the order the mappings were made.
 	RenameCommands []Rename
+
+	// Proxy are the addresses the master-following proxy listens on, in
+	// the order given (`sentinel proxy <master> <ip> <port>`); none: no
+	// proxy. The proxy's other options matter only with one.
+	Proxy []Addr
+	// ProxyFenceAfter is proxy-fence-after: the proxy forwards only while
+	// a majority of the master's Sentinels (this one counted) answered a
+	// PING within it; always > 0.
+	ProxyFenceAfter time.Duration
+	// ProxyHold is proxy-hold: how long a new connection waits for the
+	// proxy to forward before it is closed.
+	ProxyHold time.Duration
+	// ProxyNoFencing is `proxy-fencing no`: the majority rule is off.
+	ProxyNoFencing bool
+	// ProxyNoProtectedMode is `proxy-protected-mode no`: clients from
+	// other hosts are forwarded even when the data nodes need no password.
+	ProxyNoProtectedMode bool
 }
 
 // MasterSpec is everything about one monitored master that the config file
@@ -88,6 +105,8 @@ const (
 	DefaultDownAfter       = 30 * time.Second
 	DefaultFailoverTimeout = 3 * time.Minute
 	DefaultParallelSyncs   = 1
+	DefaultProxyFenceAfter = 2 * time.Second
+	DefaultProxyHold       = 5 * time.Second
 )
 
 // NewMasterSpec returns a master declared by `sentinel monitor` with the
@@ -101,6 +120,8 @@ func NewMasterSpec(name string, addr Addr, quorum int) MasterSpec {
 			DownAfter:       DefaultDownAfter,
 			FailoverTimeout: DefaultFailoverTimeout,
 			ParallelSyncs:   DefaultParallelSyncs,
+			ProxyFenceAfter: DefaultProxyFenceAfter,
+			ProxyHold:       DefaultProxyHold,
 		},
 	}
 }

@@ -90,6 +90,8 @@ type masterHead struct {
 	// askAddr is the configured address as stored (a hostname stays
 	// one): what IS-MASTER-DOWN-BY-ADDR is matched against.
 	askAddr Addr
+	// proxy is the master-following proxy's settings and decision.
+	proxy proxyHead
 }
 
 // instView is one object as the queries show it: a copy of what

@@ -80,6 +80,8 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bo
 		r := s.createReplica(m, a, now)
 		s.event(LevelNotice, EventReplica, r, "")
 	}
+	// The proxy follows the new master at once, not at the next tick.
+	s.checkProxy(m, now)
 	s.persist("switch master")
 	return true
 }

@@ -27,6 +27,7 @@ func (s *Sentinel) Tick(now time.Time) {
 		for _, si := range m.sortedSentinels() {
 			s.handleInstance(si, t)
 		}
+		s.checkProxy(m, t)
 		if s.switchDue(m) {
 			switching = append(switching, m)
 		}

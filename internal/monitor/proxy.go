@@ -1,0 +1,268 @@
+package monitor
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file holds the rule of the master-following proxy (issue 20): when
+// the proxy of a master may forward client connections to it. The core
+// decides at every tick and announces each change with +proxy-fenced or
+// -proxy-fenced; the proxy adapter (internal/proxy) reads the decision
+// from the View.
+
+// proxyState is a master's proxy decision, as the last tick made it.
+type proxyState struct {
+	// known: a decision was made (and announced) since the master got a
+	// proxy.
+	known  bool
+	fenced bool
+	reason string // why fenced
+}
+
+// proxyFence returns why m's proxy must not forward at now (Unix ms), or
+// "" when it may: the master is neither SDOWN nor ODOWN for this
+// Sentinel, no failover of it is in progress, it does not report itself
+// a replica, this Sentinel is not in TILT, and (unless proxy-fencing is
+// off) a majority of the master's Sentinels, this one counted, answered
+// a PING of this Sentinel within proxy-fence-after.
+//
+// With fence-after below down-after, a proxy cut off from the majority
+// fences before that majority can see the master SDOWN, let alone elect
+// a leader and promote a replica: so the proxies of one fleet never
+// forward to two masters at once.
+func (s *Sentinel) proxyFence(m *master, now int64) string {
+	switch {
+	case s.tilt:
+		return "this Sentinel is in TILT"
+	case m.has(flagFailoverInProgress):
+		return "a failover is in progress"
+	case m.has(flagODown):
+		return "the master is objectively down"
+	case m.has(flagSDown):
+		return "the master is subjectively down"
+	case m.roleReported == InfoRoleSlave:
+		return "the master reports itself a replica"
+	}
+	if m.settings.ProxyNoFencing {
+		return ""
+	}
+	total := len(m.sentinels) + 1
+	need := total/2 + 1
+	answered := 1
+	window := m.settings.ProxyFenceAfter.Milliseconds()
+	helloWindow := s.proxyHelloWindow(m)
+	for _, si := range m.sentinels {
+		l := si.link
+		if l != nil && l.hasRTT && now-l.lastAvailTime <= window && si.helloSeen && now-si.lastHelloTime <= helloWindow {
+			answered++
+		}
+	}
+	if answered < need {
+		return fmt.Sprintf("%d of the %d Sentinels of the master answered within %s %d ms (a PING, and a hello within %d ms), %d needed",
+			answered, total, OptionProxyFenceAfter, window, helloWindow, need)
+	}
+	return ""
+}
+
+// proxyHelloWindow is how recent a peer's last hello must be for the peer
+// to count towards the proxy's majority: fence-after, plus one hello
+// period and a margin for its jitter. A peer counts only once this
+// Sentinel has processed a hello of it (and so adopted any newer
+// configuration of the master it carried) within that window: after a
+// partition heals, or at a start from a config that may be stale, the
+// proxy forwards again only once the peers told what master they hold,
+// not as soon as they answer PINGs. With the window not above
+// down-after, a hello that counts after a failover was sent after the
+// partition that led to it began.
+func (s *Sentinel) proxyHelloWindow(m *master) int64 {
+	return m.settings.ProxyFenceAfter.Milliseconds() + s.timing.PublishPeriod.Milliseconds() + proxyHelloSlack
+}
+
+// proxyHelloSlack is the margin of proxyHelloWindow for a hello period's
+// jitter (hellos go out at the first tick after the period), in ms.
+const proxyHelloSlack = 500
+
+// checkProxy makes m's proxy decision at now and announces a change.
+func (s *Sentinel) checkProxy(m *master, now int64) {
+	if len(m.settings.Proxy) == 0 {
+		if m.proxy.known {
+			m.proxy = proxyState{}
+			s.changed(m)
+		}
+		return
+	}
+	reason := s.proxyFence(m, now)
+	fenced := reason != ""
+	if m.proxy.known && m.proxy.fenced == fenced && m.proxy.reason == reason {
+		return
+	}
+	announce := !m.proxy.known || m.proxy.fenced != fenced
+	m.proxy = proxyState{known: true, fenced: fenced, reason: reason}
+	s.changed(m)
+	if !announce {
+		return
+	}
+	if fenced {
+		s.event(LevelWarning, EventProxyFenced, &m.instance, " #"+reason)
+	} else {
+		s.event(LevelWarning, EventProxyFencedEnd, &m.instance, "")
+	}
+}
+
+// proxyHead is what the View shows of a master's proxy; the zero value
+// when it has none. It is comparable, as masterHead must be.
+type proxyHead struct {
+	listen        string // the addresses, as SENTINEL MASTER shows them
+	fenceAfter    int64  // ms
+	hold          int64  // ms
+	fencing       bool
+	protectedMode bool // proxy-protected-mode
+	protected     bool // protected mode applies: on, and no password
+	fenced        bool // fenced, or not decided yet
+	reason        string
+}
+
+func (s *Sentinel) proxyHeadOf(m *master) proxyHead {
+	st := &m.settings
+	if len(st.Proxy) == 0 {
+		return proxyHead{}
+	}
+	reason := m.proxy.reason
+	if !m.proxy.known {
+		reason = "not decided yet"
+	}
+	return proxyHead{
+		listen:        FormatProxyAddrs(st.Proxy),
+		fenceAfter:    st.ProxyFenceAfter.Milliseconds(),
+		hold:          st.ProxyHold.Milliseconds(),
+		fencing:       !st.ProxyNoFencing,
+		protectedMode: !st.ProxyNoProtectedMode,
+		protected:     !st.ProxyNoProtectedMode && st.AuthPass == "" && st.AuthUser == "",
+		fenced:        !m.proxy.known || m.proxy.fenced,
+		reason:        reason,
+	}
+}
+
+// FormatProxyAddrs writes proxy addresses as SENTINEL MASTER shows them
+// and SENTINEL SET <master> proxy takes them: "ip port ip port ...".
+func FormatProxyAddrs(as []Addr) string {
+	var b strings.Builder
+	for k, a := range as {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.Host)
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(a.Port))
+	}
+	return b.String()
+}
+
+// ParseProxyAddrs reads what FormatProxyAddrs writes: pairs of an IP
+// address and a port, "" for none. A duplicate is an error.
+func ParseProxyAddrs(v string) ([]Addr, error) {
+	f := strings.Fields(v)
+	if len(f)%2 != 0 {
+		return nil, fmt.Errorf("%w: %q is not pairs of an address and a port", ErrProxyAddr, v)
+	}
+	var out []Addr
+	for k := 0; k < len(f); k += 2 {
+		a, err := ParseProxyAddr(f[k], f[k+1])
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range out {
+			if o == a {
+				return nil, fmt.Errorf("%w: %s %d given twice", ErrProxyAddr, a.Host, a.Port)
+			}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// ParseProxyAddr checks one proxy address: an IP address (the proxy
+// listens on it; "*" is not taken) and a port from 1 to 65535.
+func ParseProxyAddr(host, port string) (Addr, error) {
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 1 || p > 65535 {
+		return Addr{}, fmt.Errorf("%w: bad port %q", ErrProxyAddr, port)
+	}
+	ip, ok := canonicalIP(host)
+	if !ok {
+		return Addr{}, fmt.Errorf("%w: %q is not an IP address", ErrProxyAddr, host)
+	}
+	return Addr{Host: ip, Port: p}, nil
+}
+
+// ErrProxyAddr is the error of a bad proxy address.
+var ErrProxyAddr = errors.New("invalid proxy address")
+
+// ProxyRoute is what a master's proxy may do now.
+type ProxyRoute struct {
+	// Addr is the master's address, as announced.
+	Addr Addr
+	// Fenced: do not forward; Reason says why.
+	Fenced bool
+	Reason string
+	// Hold is proxy-hold.
+	Hold time.Duration
+	// Protected: refuse clients from non-loopback addresses.
+	Protected bool
+}
+
+// ProxyRoute returns the route of master name's proxy, false when it is
+// not monitored or has no proxy.
+func (v *View) ProxyRoute(name string) (ProxyRoute, bool) {
+	mv, err := v.master(name)
+	if err != nil || mv.proxy.listen == "" {
+		return ProxyRoute{}, false
+	}
+	return ProxyRoute{
+		Addr:      mv.addr,
+		Fenced:    mv.proxy.fenced,
+		Reason:    mv.proxy.reason,
+		Hold:      msDuration(mv.proxy.hold),
+		Protected: mv.proxy.protected,
+	}, true
+}
+
+// Proxies returns the proxy addresses of every master that has some, by
+// master name.
+func (v *View) Proxies() map[string][]Addr {
+	out := make(map[string][]Addr)
+	for mv := range v.all() {
+		if mv.proxy.listen != "" {
+			as, _ := ParseProxyAddrs(mv.proxy.listen)
+			out[mv.inst.name] = as
+		}
+	}
+	return out
+}
+
+// proxyFields are the SENTINEL MASTER fields of a master with a proxy.
+func proxyFields(p proxyHead) []KV {
+	state := "forwarding"
+	if p.fenced {
+		state = "fenced: " + p.reason
+	}
+	return []KV{
+		{OptionProxy, p.listen},
+		{OptionProxyFenceAfter, itoa64(p.fenceAfter)},
+		{OptionProxyHold, itoa64(p.hold)},
+		{OptionProxyFencing, yesNo(p.fencing)},
+		{OptionProxyProtectedMode, yesNo(p.protectedMode)},
+		{"proxy-state", state},
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
