@@ -24,6 +24,10 @@ import (
 // ErrMetricsListen wraps Start's error when metrics-addr cannot be bound.
 var ErrMetricsListen = errors.New("cannot serve metrics")
 
+// ErrProxyListen wraps Start's error when a `sentinel proxy` address
+// cannot be bound.
+var ErrProxyListen = errors.New("cannot start the master proxy")
+
 // Node is a running Sentinel: its core loop and its RESP port.
 type Node struct {
 	cfg     *config.Config
@@ -42,6 +46,8 @@ type Node struct {
 	// rewriter writes the config file; only the loop's goroutine uses it
 	// (persist).
 	rewriter *config.Rewriter
+	// proxies are the master-following proxies (proxies.go).
+	proxies *proxies
 
 	shutdown chan struct{}
 }
@@ -163,8 +169,24 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Links:   n.links,
 		Scripts: n.scripts,
 		Exit:    opts.Exit,
-		Observe: observe,
+		Observe: func(ev monitor.Event) {
+			if observe != nil {
+				observe(ev)
+			}
+			if n.proxies != nil {
+				n.proxies.observe(ev)
+			}
+		},
 	}, opts.Now)
+	if n.proxies, err = newProxies(n.loop.View, time.Duration(cfg.Server.TCPKeepalive)*time.Second, opts.Log); err != nil {
+		n.srv.Close()
+		if n.metrics != nil {
+			n.metrics.Close()
+		}
+		n.links.Close()
+		n.scripts.Close()
+		return nil, fmt.Errorf("%w: %w", ErrProxyListen, err)
+	}
 	go n.loop.Run()
 	n.srv.Serve()
 	if n.metrics != nil {
@@ -292,6 +314,9 @@ func (n *Node) Stop() {
 	}
 	n.srv.Close()
 	n.loop.Stop()
+	if n.proxies != nil {
+		n.proxies.close()
+	}
 	n.links.Close()
 	n.scripts.Close()
 }

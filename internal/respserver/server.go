@@ -431,6 +431,14 @@ const deniedMsg = "-DENIED Redis is running in protected mode because protected 
 // maxclientsMsg is Redis's refusal of a connection over maxclients.
 const maxclientsMsg = "-ERR max number of clients reached\r\n"
 
+// DeniedReply and MaxClientsReply are the protected-mode and maxclients
+// refusals, CRLF included, for the other listeners that speak for a
+// Redis (the master-following proxy).
+const (
+	DeniedReply     = deniedMsg
+	MaxClientsReply = maxclientsMsg
+)
+
 // refuseTimeout bounds writing a refusal (maxclients, protected mode) or
 // the reply to a protocol error to a client that does not read.
 const refuseTimeout = 10 * time.Second

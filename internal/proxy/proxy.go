@@ -1,0 +1,441 @@
+// Package proxy is the master-following proxy: for every master with
+// `sentinel proxy` addresses it accepts client connections and joins each
+// to the master this Sentinel holds now, while the core says that is safe
+// (monitor.View.ProxyRoute), and closes every connection to a master at
+// once when the master changes or the proxy fences. Bytes pass through
+// untouched, so AUTH, RESP3, TLS terminated by Redis and pub/sub work as
+// over a direct connection.
+package proxy
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Route is where a master's proxy may forward now.
+type Route struct {
+	// Addr is the master's host:port, as this Sentinel holds it.
+	Addr string
+	// Fenced: the core says not to forward (Reason says why).
+	Fenced bool
+	Reason string
+	// Hold is how long a new connection waits for an unfenced route.
+	Hold time.Duration
+	// Protected: apply Redis's protected mode, refusing clients from
+	// non-loopback addresses (the data nodes need no password).
+	Protected bool
+}
+
+// Config is what a Server needs from the daemon.
+type Config struct {
+	// Lookup returns the route of a master now; false when the master is
+	// not monitored (any more).
+	Lookup func(master string) (Route, bool)
+	// MaxClients bounds the client connections of all proxies together;
+	// 0: DefaultMaxClients.
+	MaxClients int
+	// KeepAlive is the TCP keepalive period of both sides; 0: none.
+	KeepAlive time.Duration
+	// Poll is how often connections check their route between Notify
+	// calls; 0: DefaultPoll.
+	Poll time.Duration
+	// DialTimeout bounds a connection to the master; 0: DefaultDialTimeout.
+	DialTimeout time.Duration
+	// Denied is the reply (CRLF included) a client refused by the
+	// protected mode gets; MaxClients the one a client beyond MaxClients
+	// gets (default: Redis's).
+	Denied          string
+	MaxClientsReply string
+	// Log, if set, gets one line per listener started, stopped or failed.
+	Log func(format string, args ...any)
+}
+
+// Defaults of Config.
+const (
+	DefaultMaxClients  = 10000
+	DefaultPoll        = 10 * time.Millisecond
+	DefaultDialTimeout = time.Second
+)
+
+// maxClientsMsg is what a client beyond MaxClients gets by default, as
+// from Redis.
+const maxClientsMsg = "-ERR max number of clients reached\r\n"
+
+// Server runs the proxies of every master. Its methods are safe from any
+// goroutine.
+type Server struct {
+	cfg    Config
+	notify chan struct{}
+	done   chan struct{}
+	wg     sync.WaitGroup
+
+	mu        sync.Mutex
+	listeners map[listenKey]net.Listener
+	conns     map[*joined]struct{}
+	closed    bool
+
+	stats counters
+}
+
+// listenKey is one proxy address of one master.
+type listenKey struct{ master, addr string }
+
+// joined is one client connection and, once dialled, its master
+// connection.
+type joined struct {
+	master string
+	target string // the master address it forwards to; "" before dialling
+	client net.Conn
+	server net.Conn
+	once   sync.Once
+}
+
+func (j *joined) close() {
+	j.once.Do(func() {
+		_ = j.client.Close()
+		if j.server != nil {
+			_ = j.server.Close()
+		}
+	})
+}
+
+// New returns a Server with no listener; Sync starts them.
+func New(cfg Config) *Server {
+	if cfg.MaxClients <= 0 {
+		cfg.MaxClients = DefaultMaxClients
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultPoll
+	}
+	if cfg.DialTimeout <= 0 {
+		cfg.DialTimeout = DefaultDialTimeout
+	}
+	if cfg.MaxClientsReply == "" {
+		cfg.MaxClientsReply = maxClientsMsg
+	}
+	s := &Server{
+		cfg:       cfg,
+		notify:    make(chan struct{}, 1),
+		done:      make(chan struct{}),
+		listeners: make(map[listenKey]net.Listener),
+		conns:     make(map[*joined]struct{}),
+	}
+	s.wg.Add(1)
+	go s.watch()
+	return s
+}
+
+// Sync makes the listeners those of want (listen addresses by master):
+// it starts the missing ones and closes the others with their
+// connections. It returns the errors of the listeners it could not start;
+// the others run.
+func (s *Server) Sync(want map[string][]string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("proxy: closed")
+	}
+	keep := make(map[listenKey]bool)
+	var errs []error
+	for m, addrs := range want {
+		for _, a := range addrs {
+			k := listenKey{m, a}
+			keep[k] = true
+			if _, ok := s.listeners[k]; ok {
+				continue
+			}
+			ln, err := net.Listen("tcp", a)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			s.listeners[k] = ln
+			s.logf("proxy of master %s listening on %s", m, ln.Addr())
+			s.wg.Add(1)
+			go s.accept(k, ln)
+		}
+	}
+	for k, ln := range s.listeners {
+		if !keep[k] {
+			_ = ln.Close()
+			delete(s.listeners, k)
+			s.logf("proxy of master %s on %s stopped", k.master, k.addr)
+		}
+	}
+	for j := range s.conns {
+		if !s.masterListened(j.master) {
+			j.close()
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// masterListened reports whether a listener of master remains. The
+// caller holds s.mu.
+func (s *Server) masterListened(master string) bool {
+	for k := range s.listeners {
+		if k.master == master {
+			return true
+		}
+	}
+	return false
+}
+
+// Addrs returns the addresses the proxies of master listen on (useful
+// with port 0).
+func (s *Server) Addrs(master string) []net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []net.Addr
+	for k, ln := range s.listeners {
+		if k.master == master {
+			out = append(out, ln.Addr())
+		}
+	}
+	return out
+}
+
+// Notify makes every connection check its route now (the daemon calls it
+// at +switch-master and +proxy-fenced); between calls they check every
+// Config.Poll.
+func (s *Server) Notify() {
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops every listener and closes every connection.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	for k, ln := range s.listeners {
+		_ = ln.Close()
+		delete(s.listeners, k)
+	}
+	for j := range s.conns {
+		j.close()
+	}
+	s.mu.Unlock()
+	close(s.done)
+	s.wg.Wait()
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.Log != nil {
+		s.cfg.Log(format, args...)
+	}
+}
+
+func (s *Server) accept(k listenKey, ln net.Listener) {
+	defer s.wg.Done()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return
+		}
+		s.stats.accepted.Add(1)
+		s.wg.Add(1)
+		go s.serve(k.master, c)
+	}
+}
+
+// serve admits one client, waits for a safe route, dials the master and
+// copies both ways until either side ends or the route changes.
+func (s *Server) serve(master string, c net.Conn) {
+	defer s.wg.Done()
+	j := &joined{master: master, client: c}
+	if !s.admit(j) {
+		_, _ = io.WriteString(c, s.cfg.MaxClientsReply)
+		_ = c.Close()
+		s.stats.refused.Add(1)
+		return
+	}
+	defer s.release(j)
+	setKeepAlive(c, s.cfg.KeepAlive)
+	if rt, ok := s.cfg.Lookup(master); ok && rt.Protected && !isLoopback(c.RemoteAddr()) {
+		_, _ = io.WriteString(c, s.cfg.Denied)
+		j.close()
+		s.stats.refused.Add(1)
+		return
+	}
+	rt, ok := s.waitRoute(master)
+	if !ok {
+		j.close()
+		return
+	}
+	d := net.Dialer{Timeout: s.cfg.DialTimeout, KeepAlive: s.cfg.KeepAlive}
+	if s.cfg.KeepAlive <= 0 {
+		d.KeepAlive = -1
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
+	sc, err := d.DialContext(ctx, "tcp", rt.Addr)
+	cancel()
+	if err != nil {
+		j.close()
+		return
+	}
+	if !s.attach(j, sc, rt.Addr) {
+		return
+	}
+	done := make(chan struct{}, 2)
+	go func() { s.copy(sc, c, &s.stats.toMaster); done <- struct{}{} }()
+	go func() { s.copy(c, sc, &s.stats.toClient); done <- struct{}{} }()
+	<-done
+	j.close()
+	<-done
+}
+
+// copy moves bytes from src to dst (splice(2) between TCP sockets on
+// Linux) and counts them.
+func (s *Server) copy(dst, src net.Conn, n *atomic.Int64) {
+	k, _ := io.Copy(dst, src)
+	n.Add(k)
+}
+
+// admit counts j among the open connections unless MaxClients are.
+func (s *Server) admit(j *joined) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.conns) >= s.cfg.MaxClients {
+		return false
+	}
+	s.conns[j] = struct{}{}
+	return true
+}
+
+func (s *Server) release(j *joined) {
+	s.mu.Lock()
+	delete(s.conns, j)
+	s.mu.Unlock()
+	j.close()
+}
+
+// attach records j's master connection, unless the route changed while
+// it was dialled (the check and the record are one step against watch).
+func (s *Server) attach(j *joined, sc net.Conn, target string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt, ok := s.cfg.Lookup(j.master)
+	if s.closed || !ok || rt.Fenced || rt.Addr != target {
+		_ = sc.Close()
+		j.close()
+		return false
+	}
+	j.server, j.target = sc, target
+	setKeepAlive(sc, s.cfg.KeepAlive)
+	return true
+}
+
+// waitRoute waits up to the route's hold for it to be unfenced.
+func (s *Server) waitRoute(master string) (Route, bool) {
+	rt, ok := s.cfg.Lookup(master)
+	if !ok {
+		return rt, false
+	}
+	if !rt.Fenced && rt.Addr != "" {
+		return rt, true
+	}
+	s.stats.held.Add(1)
+	deadline := time.NewTimer(rt.Hold)
+	defer deadline.Stop()
+	tick := time.NewTicker(s.cfg.Poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.done:
+			return rt, false
+		case <-deadline.C:
+			s.stats.holdExpired.Add(1)
+			return rt, false
+		case <-tick.C:
+		}
+		rt, ok = s.cfg.Lookup(master)
+		if !ok {
+			return rt, false
+		}
+		if !rt.Fenced && rt.Addr != "" {
+			return rt, true
+		}
+	}
+}
+
+// watch closes, at every Notify and every Poll, the connections whose
+// master is fenced or is no longer the one they forward to.
+func (s *Server) watch() {
+	defer s.wg.Done()
+	tick := time.NewTicker(s.cfg.Poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.notify:
+		case <-tick.C:
+		}
+		s.check()
+	}
+}
+
+func (s *Server) check() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	routes := make(map[string]Route)
+	for j := range s.conns {
+		if j.target == "" {
+			continue
+		}
+		rt, seen := routes[j.master]
+		if !seen {
+			var ok bool
+			rt, ok = s.cfg.Lookup(j.master)
+			if !ok {
+				rt = Route{Fenced: true}
+			}
+			routes[j.master] = rt
+		}
+		if rt.Fenced || rt.Addr != j.target {
+			j.close()
+			s.stats.cut.Add(1)
+		}
+	}
+}
+
+func setKeepAlive(c net.Conn, d time.Duration) {
+	if tc, ok := c.(*net.TCPConn); ok && d > 0 {
+		_ = tc.SetKeepAlive(true)
+		_ = tc.SetKeepAlivePeriod(d)
+	}
+}
+
+// isLoopback reports whether a is a loopback or unix-socket address, as
+// Redis's protected mode tells local clients.
+func isLoopback(a net.Addr) bool {
+	switch a := a.(type) {
+	case *net.TCPAddr:
+		return a.IP.IsLoopback()
+	case *net.UnixAddr:
+		return true
+	}
+	return false
+}
