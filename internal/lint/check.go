@@ -59,6 +59,7 @@ var masterRules = []rule{
 	timingRule,
 	downAfterSmallRule,
 	failoverTimeoutSmallRule,
+	proxyRules,
 }
 
 // Check runs every rule on every master of cfg and returns the findings,

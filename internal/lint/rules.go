@@ -48,4 +48,11 @@ const (
 	// RuleCoordinatedFailoverACL: the user Sentinel logs in as may not
 	// run, on the master or a replica, the commands a failover sends.
 	RuleCoordinatedFailoverACL = "coordinated-failover-acl"
+	// RuleProxyFencingOff: a master's proxy forwards with proxy-fencing no.
+	RuleProxyFencingOff = "proxy-fencing-off"
+	// RuleProxyFenceLate: proxy-fence-after too close to down-after.
+	RuleProxyFenceLate = "proxy-fence-late"
+	// RuleProxyOpen: a proxy on a non-loopback address in front of
+	// instances without a password.
+	RuleProxyOpen = "proxy-open"
 )

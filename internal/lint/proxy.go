@@ -1,0 +1,56 @@
+package lint
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
+)
+
+// ProxyFenceMargin is the least gap check accepts between
+// proxy-fence-after and down-after-milliseconds: the proxy decides at
+// each tick (every 100 ms), and a Sentinel cut off from its peers must
+// have fenced before the others can see the master SDOWN.
+const ProxyFenceMargin = 500 * time.Millisecond
+
+// proxyRules report a master-following proxy that can forward to an old
+// master after a failover, or that opens the data nodes wider than they
+// are without it.
+func proxyRules(t *target) []Finding {
+	s := t.spec
+	if len(s.Proxy) == 0 {
+		return nil
+	}
+	var out []Finding
+	switch {
+	case s.ProxyNoFencing:
+		out = append(out, t.finding(Warning, RuleProxyFencingOff,
+			fmt.Sprintf("the proxy of %s forwards with proxy-fencing no: a Sentinel cut off from its peers keeps sending clients to the master it last knew "+
+				"while the others promote a replica, so both masters take writes and those sent to the old one are lost when it is demoted.", s.Name),
+			fmt.Sprintf("`SENTINEL SET %s proxy-fencing yes` on every Sentinel (the default).", s.Name)))
+	case s.ProxyFenceAfter+ProxyFenceMargin > s.DownAfter:
+		out = append(out, t.finding(Warning, RuleProxyFenceLate,
+			fmt.Sprintf("proxy-fence-after %d ms for %s is not at least %d ms below down-after-milliseconds (%d ms): a Sentinel cut off from its peers may still forward "+
+				"when the others see the master down and fail it over.", s.ProxyFenceAfter.Milliseconds(), s.Name, ProxyFenceMargin.Milliseconds(), s.DownAfter.Milliseconds()),
+			fmt.Sprintf("Lower it: `SENTINEL SET %s proxy-fence-after %d`, or raise down-after-milliseconds.", s.Name,
+				max(100, (s.DownAfter-ProxyFenceMargin).Milliseconds()))))
+	}
+	if s.AuthPass == "" && s.AuthUser == "" {
+		for _, a := range s.Proxy {
+			if ip, err := netip.ParseAddr(a.Host); err == nil && !ip.IsLoopback() {
+				sev := Info
+				what := "refuses clients from other hosts (protected mode), as Redis does without a password"
+				if s.ProxyNoProtectedMode {
+					sev = Warning
+					what = "forwards clients from any host (proxy-protected-mode no) to instances that ask for no password"
+				}
+				out = append(out, t.finding(sev, RuleProxyOpen,
+					fmt.Sprintf("the proxy of %s listens on %s, not a loopback address, and %s.", s.Name, monitor.FormatProxyAddrs([]monitor.Addr{a}), what),
+					fmt.Sprintf("Set a password on the data nodes (requirepass, and `sentinel auth-pass %s ...`), or listen on 127.0.0.1.", s.Name)))
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,31 @@
+package lint
+
+import "testing"
+
+func TestProxyRules(t *testing.T) {
+	const (
+		px  = "sentinel proxy mymaster 127.0.0.1 6380"
+		da  = "sentinel down-after-milliseconds mymaster 5000"
+		pub = "sentinel proxy mymaster 10.0.0.1 6380"
+	)
+	runRuleCases(t, RuleProxyFencingOff, []ruleCase{
+		{name: "no proxy", conf: conf(2, 2, "sentinel proxy-fencing mymaster no")},
+		{name: "fencing on", conf: conf(2, 2, px, da)},
+		{name: "fencing off", conf: conf(2, 2, px, da, "sentinel proxy-fencing mymaster no"), want: sev(Warning),
+			contains: []string{"proxy-fencing no", "both masters take writes"}, fix: []string{"proxy-fencing yes"}},
+	})
+	runRuleCases(t, RuleProxyFenceLate, []ruleCase{
+		{name: "default 2000 below 5000", conf: conf(2, 2, px, da)},
+		{name: "default 2000 against 2400", conf: conf(2, 2, px, "sentinel down-after-milliseconds mymaster 2400"), want: sev(Warning),
+			contains: []string{"proxy-fence-after 2000 ms", "down-after-milliseconds (2400 ms)"}, fix: []string{"proxy-fence-after 1900"}},
+		{name: "above down-after", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 6000"), want: sev(Warning)},
+		{name: "fencing off reported as such", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 6000", "sentinel proxy-fencing mymaster no")},
+	})
+	runRuleCases(t, RuleProxyOpen, []ruleCase{
+		{name: "loopback", conf: conf(2, 2, px, da)},
+		{name: "remote, protected", conf: conf(2, 2, pub, da), want: sev(Info), contains: []string{"10.0.0.1 6380", "protected mode"}},
+		{name: "remote, opted out", conf: conf(2, 2, pub, da, "sentinel proxy-protected-mode mymaster no"), want: sev(Warning),
+			contains: []string{"from any host"}, fix: []string{"auth-pass"}},
+		{name: "remote with a password", conf: conf(2, 2, pub, da, "sentinel auth-pass mymaster secret", "sentinel proxy-protected-mode mymaster no")},
+	})
+}
