@@ -84,6 +84,9 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range gaugeDescs {
 		ch <- d
 	}
+	for _, d := range proxyDescs {
+		ch <- d
+	}
 	for _, c := range m.counters {
 		c.Describe(ch)
 	}
@@ -104,6 +107,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	if err == nil {
 		m.collectView(ch, snap)
 	}
+	m.collectProxy(ch)
 	for _, c := range m.counters {
 		c.Collect(ch)
 	}

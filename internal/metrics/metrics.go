@@ -42,6 +42,11 @@ type Metrics struct {
 	durations       *prometheus.HistogramVec
 	coordinated     *prometheus.CounterVec
 	paused          *prometheus.HistogramVec
+	firstByte       *prometheus.HistogramVec
+
+	// proxy reads the master-following proxy's figures (SetProxy); nil:
+	// none are exported.
+	proxy func() []ProxyFigures
 
 	counters []prometheus.Collector
 }
@@ -97,8 +102,9 @@ func New(read ReadFunc) *Metrics {
 	for _, t := range alertedEvents {
 		m.events.WithLabelValues(string(t))
 	}
+	m.firstByte = newFirstByte()
 	m.counters = []prometheus.Collector{m.events, m.started, m.completed, m.endedForTimeout, m.aborted, m.switches, m.phases, m.durations,
-		m.coordinated, m.paused}
+		m.coordinated, m.paused, m.firstByte}
 	return m
 }
 

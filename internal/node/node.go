@@ -143,8 +143,10 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		return nil, err
 	}
 	var observe func(monitor.Event)
+	var exporter *metrics.Metrics
 	if cfg.Server.MetricsAddr != "" {
 		m := metrics.New(n.read)
+		exporter = m
 		if n.metrics, err = metrics.Listen(cfg.Server.MetricsAddr, m); err != nil {
 			n.srv.Close()
 			return nil, fmt.Errorf("%w: %w", ErrMetricsListen, err)
@@ -178,7 +180,11 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 			}
 		},
 	}, opts.Now)
-	if n.proxies, err = newProxies(n.loop.View, time.Duration(cfg.Server.TCPKeepalive)*time.Second, opts.Log); err != nil {
+	var onFirstByte func(string, time.Duration)
+	if exporter != nil {
+		onFirstByte = exporter.ObserveProxyFirstByte
+	}
+	if n.proxies, err = newProxies(n.loop.View, time.Duration(cfg.Server.TCPKeepalive)*time.Second, opts.Log, opts.Now, onFirstByte); err != nil {
 		n.srv.Close()
 		if n.metrics != nil {
 			n.metrics.Close()
@@ -186,6 +192,9 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		n.links.Close()
 		n.scripts.Close()
 		return nil, fmt.Errorf("%w: %w", ErrProxyListen, err)
+	}
+	if exporter != nil {
+		exporter.SetProxy(n.proxies.figures)
 	}
 	go n.loop.Run()
 	n.srv.Serve()

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/proxy"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
@@ -18,6 +19,7 @@ import (
 type proxies struct {
 	srv  *proxy.Server
 	view func() *monitor.View
+	now  func() time.Time
 	log  Logger
 	sync chan struct{}
 	done chan struct{}
@@ -25,15 +27,19 @@ type proxies struct {
 }
 
 // newProxies starts the listeners the View asks for; an address it
-// cannot listen on is an error, and nothing is left running.
-func newProxies(view func() *monitor.View, keepAlive time.Duration, log Logger) (*proxies, error) {
-	p := &proxies{view: view, log: log, sync: make(chan struct{}, 1), done: make(chan struct{})}
+// cannot listen on is an error, and nothing is left running. now is the
+// clock switches are timed with; onFirstByte, if set, gets the time from
+// each switch to the first byte forwarded to the new master.
+func newProxies(view func() *monitor.View, keepAlive time.Duration, log Logger, now func() time.Time,
+	onFirstByte func(master string, d time.Duration)) (*proxies, error) {
+	p := &proxies{view: view, now: now, log: log, sync: make(chan struct{}, 1), done: make(chan struct{})}
 	p.srv = proxy.New(proxy.Config{
 		Lookup:          p.route,
 		KeepAlive:       keepAlive,
 		Denied:          respserver.DeniedReply,
 		MaxClientsReply: respserver.MaxClientsReply,
 		Log:             log.Noticef,
+		OnFirstByte:     onFirstByte,
 	})
 	if err := p.srv.Sync(p.want()); err != nil {
 		p.srv.Close()
@@ -80,7 +86,9 @@ func (p *proxies) want() map[string][]string {
 // observe sees every event on the loop (it must not block).
 func (p *proxies) observe(ev monitor.Event) {
 	switch ev.Type {
-	case monitor.EventSwitchMaster, monitor.EventProxyFenced:
+	case monitor.EventSwitchMaster:
+		p.srv.Switched(ev.Master, p.now())
+	case monitor.EventProxyFenced:
 		p.srv.Notify()
 	case monitor.EventSet, monitor.EventMonitor, monitor.EventUnmonitor, monitor.EventResetMaster:
 		select {
@@ -101,6 +109,18 @@ func (p *proxies) run() {
 			}
 		}
 	}
+}
+
+// figures are the proxies' figures for the metrics.
+func (p *proxies) figures() []metrics.ProxyFigures {
+	var out []metrics.ProxyFigures
+	for _, st := range p.srv.Stats() {
+		out = append(out, metrics.ProxyFigures{
+			Master: st.Master, Open: st.Open, Accepted: st.Accepted, Refused: st.Refused, HoldExpired: st.HoldExpired,
+			Cut: st.Cut, BytesToMaster: st.BytesToMaster, BytesToClient: st.BytesToClient, Fenced: st.Fenced, FencedTime: st.FencedTime,
+		})
+	}
+	return out
 }
 
 // close stops the proxies; it is safe to call more than once.

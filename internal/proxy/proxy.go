@@ -53,6 +53,9 @@ type Config struct {
 	MaxClientsReply string
 	// Log, if set, gets one line per listener started, stopped or failed.
 	Log func(format string, args ...any)
+	// OnFirstByte, if set, gets the time from a switch (Switched) to the
+	// first byte forwarded to the new master, once per switch.
+	OnFirstByte func(master string, d time.Duration)
 }
 
 // Defaults of Config.
@@ -79,7 +82,12 @@ type Server struct {
 	conns     map[*joined]struct{}
 	closed    bool
 
-	stats counters
+	// stats are the counters by master (created at first use, never
+	// removed: a master's counters only grow).
+	stats map[string]*counters
+	// switchedAt is when each master last switched and no byte was
+	// forwarded to its new address yet.
+	switchedAt map[string]time.Time
 }
 
 // listenKey is one proxy address of one master.
@@ -119,11 +127,13 @@ func New(cfg Config) *Server {
 		cfg.MaxClientsReply = maxClientsMsg
 	}
 	s := &Server{
-		cfg:       cfg,
-		notify:    make(chan struct{}, 1),
-		done:      make(chan struct{}),
-		listeners: make(map[listenKey]net.Listener),
-		conns:     make(map[*joined]struct{}),
+		cfg:        cfg,
+		notify:     make(chan struct{}, 1),
+		done:       make(chan struct{}),
+		listeners:  make(map[listenKey]net.Listener),
+		conns:      make(map[*joined]struct{}),
+		stats:      make(map[string]*counters),
+		switchedAt: make(map[string]time.Time),
 	}
 	s.wg.Add(1)
 	go s.watch()
@@ -247,7 +257,7 @@ func (s *Server) accept(k listenKey, ln net.Listener) {
 			}
 			return
 		}
-		s.stats.accepted.Add(1)
+		s.counters(k.master).accepted.Add(1)
 		s.wg.Add(1)
 		go s.serve(k.master, c)
 	}
@@ -258,10 +268,11 @@ func (s *Server) accept(k listenKey, ln net.Listener) {
 func (s *Server) serve(master string, c net.Conn) {
 	defer s.wg.Done()
 	j := &joined{master: master, client: c}
+	ct := s.counters(master)
 	if !s.admit(j) {
 		_, _ = io.WriteString(c, s.cfg.MaxClientsReply)
 		_ = c.Close()
-		s.stats.refused.Add(1)
+		ct.refused.Add(1)
 		return
 	}
 	defer s.release(j)
@@ -269,10 +280,10 @@ func (s *Server) serve(master string, c net.Conn) {
 	if rt, ok := s.cfg.Lookup(master); ok && rt.Protected && !isLoopback(c.RemoteAddr()) {
 		_, _ = io.WriteString(c, s.cfg.Denied)
 		j.close()
-		s.stats.refused.Add(1)
+		ct.refused.Add(1)
 		return
 	}
-	rt, ok := s.waitRoute(master)
+	rt, ok := s.waitRoute(master, ct)
 	if !ok {
 		j.close()
 		return
@@ -299,11 +310,71 @@ func (s *Server) serve(master string, c net.Conn) {
 		return
 	}
 	done := make(chan struct{}, 2)
-	go func() { s.copy(sc, c, &s.stats.toMaster); done <- struct{}{} }()
-	go func() { s.copy(c, sc, &s.stats.toClient); done <- struct{}{} }()
+	go func() { s.copyToMaster(j, ct); done <- struct{}{} }()
+	go func() { s.copy(c, sc, &ct.toClient); done <- struct{}{} }()
 	<-done
 	j.close()
 	<-done
+}
+
+// copyToMaster moves the client's bytes to its master: the first chunk
+// by hand, to time it against the last switch (Switched), the rest by
+// copy.
+func (s *Server) copyToMaster(j *joined, ct *counters) {
+	buf := make([]byte, firstChunk)
+	n, err := j.client.Read(buf)
+	if n > 0 {
+		if _, werr := j.server.Write(buf[:n]); werr != nil {
+			return
+		}
+		ct.toMaster.Add(int64(n))
+		s.firstByte(j.master)
+	}
+	if err != nil {
+		return
+	}
+	s.copy(j.server, j.client, &ct.toMaster)
+}
+
+// firstChunk is the most a connection's first read takes before the
+// copy (splice) takes over.
+const firstChunk = 4096
+
+// firstByte reports the time since master's last switch, once.
+func (s *Server) firstByte(master string) {
+	s.mu.Lock()
+	at, ok := s.switchedAt[master]
+	delete(s.switchedAt, master)
+	s.mu.Unlock()
+	if ok && s.cfg.OnFirstByte != nil {
+		s.cfg.OnFirstByte(master, time.Since(at))
+	}
+}
+
+// Switched records that master switched at at: the next byte forwarded
+// to it is timed against it (Config.OnFirstByte).
+func (s *Server) Switched(master string, at time.Time) {
+	s.mu.Lock()
+	s.switchedAt[master] = at
+	s.mu.Unlock()
+	s.Notify()
+}
+
+// counters returns master's counters.
+func (s *Server) counters(master string) *counters {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.countersLocked(master)
+}
+
+// countersLocked is counters for a caller that holds s.mu.
+func (s *Server) countersLocked(master string) *counters {
+	c := s.stats[master]
+	if c == nil {
+		c = &counters{}
+		s.stats[master] = c
+	}
+	return c
 }
 
 // copy moves bytes from src to dst (splice(2) between TCP sockets on
@@ -348,7 +419,7 @@ func (s *Server) attach(j *joined, sc net.Conn, target string) bool {
 }
 
 // waitRoute waits up to the route's hold for it to be unfenced.
-func (s *Server) waitRoute(master string) (Route, bool) {
+func (s *Server) waitRoute(master string, ct *counters) (Route, bool) {
 	rt, ok := s.cfg.Lookup(master)
 	if !ok {
 		return rt, false
@@ -356,7 +427,7 @@ func (s *Server) waitRoute(master string) (Route, bool) {
 	if !rt.Fenced && rt.Addr != "" {
 		return rt, true
 	}
-	s.stats.held.Add(1)
+	ct.held.Add(1)
 	deadline := time.NewTimer(rt.Hold)
 	defer deadline.Stop()
 	tick := time.NewTicker(s.cfg.Poll)
@@ -366,7 +437,7 @@ func (s *Server) waitRoute(master string) (Route, bool) {
 		case <-s.done:
 			return rt, false
 		case <-deadline.C:
-			s.stats.holdExpired.Add(1)
+			ct.holdExpired.Add(1)
 			return rt, false
 		case <-tick.C:
 		}
@@ -401,6 +472,23 @@ func (s *Server) check() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	routes := make(map[string]Route)
+	now := time.Now()
+	for k := range s.listeners {
+		if _, seen := routes[k.master]; seen {
+			continue
+		}
+		rt, ok := s.cfg.Lookup(k.master)
+		if !ok {
+			rt = Route{Fenced: true}
+		}
+		routes[k.master] = rt
+		ct := s.countersLocked(k.master)
+		if ct.fenced.Load() && !ct.lastCheck.IsZero() {
+			ct.fencedNanos.Add(int64(now.Sub(ct.lastCheck)))
+		}
+		ct.fenced.Store(rt.Fenced)
+		ct.lastCheck = now
+	}
 	for j := range s.conns {
 		if j.target == "" {
 			continue
@@ -416,7 +504,7 @@ func (s *Server) check() {
 		}
 		if rt.Fenced || rt.Addr != j.target {
 			j.close()
-			s.stats.cut.Add(1)
+			s.countersLocked(j.master).cut.Add(1)
 		}
 	}
 }

@@ -120,7 +120,7 @@ func TestForwardsBothWays(t *testing.T) {
 			t.Fatalf("say %q: %q, %v", l, got, err)
 		}
 	}
-	st := s.Stats()
+	st := s.MasterStats("m")
 	if st.Open != 1 || st.Accepted != 1 {
 		t.Errorf("stats %+v", st)
 	}
@@ -154,8 +154,8 @@ func TestSwitchClosesAtOnce(t *testing.T) {
 			t.Error("the old master got a line sent after the switch")
 		}
 	}
-	if s.Stats().Cut != 1 {
-		t.Errorf("cut %d", s.Stats().Cut)
+	if s.MasterStats("m").Cut != 1 {
+		t.Errorf("cut %d", s.MasterStats("m").Cut)
 	}
 }
 
@@ -173,7 +173,7 @@ func TestFencedHoldsThenForwards(t *testing.T) {
 	// Nothing reaches the master while fenced: the line waits in the
 	// client's socket.
 	deadline := time.Now().Add(5 * time.Second)
-	for s.Stats().Held == 0 {
+	for s.MasterStats("m").Held == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the connection did not wait")
 		}
@@ -204,7 +204,7 @@ func TestFencedHoldExpires(t *testing.T) {
 	if _, err := c.r.ReadString('\n'); err == nil {
 		t.Fatal("a fenced connection was answered")
 	}
-	if st := s.Stats(); st.HoldExpired != 1 {
+	if st := s.MasterStats("m"); st.HoldExpired != 1 {
 		t.Errorf("stats %+v", st)
 	}
 	a.mu.Lock()
@@ -314,5 +314,84 @@ func TestSyncStopsListeners(t *testing.T) {
 	}
 	if _, err := net.Dial("tcp", addr); err == nil {
 		t.Fatal("still listening")
+	}
+}
+
+// TestFirstByteAfterSwitch: the first byte forwarded after Switched is
+// timed once, against the switch.
+func TestFirstByteAfterSwitch(t *testing.T) {
+	a, b := newEcho(t, "A"), newEcho(t, "B")
+	var rv routeVar
+	rv.set(Route{Addr: a.addr(), Hold: time.Second})
+	got := make(chan time.Duration, 4)
+	s := New(Config{Lookup: rv.lookup, OnFirstByte: func(m string, d time.Duration) {
+		if m == "m" {
+			got <- d
+		}
+	}})
+	t.Cleanup(s.Close)
+	if err := s.Sync(map[string][]string{"m": {"127.0.0.1:0"}}); err != nil {
+		t.Fatal(err)
+	}
+	addr := s.Addrs("m")[0].String()
+	if l, _ := dial(t, addr).say("x"); l != "A x" {
+		t.Fatal(l)
+	}
+	select {
+	case d := <-got:
+		t.Fatalf("timed %v without a switch", d)
+	default:
+	}
+	at := time.Now()
+	rv.set(Route{Addr: b.addr(), Hold: time.Second})
+	s.Switched("m", at)
+	c := dial(t, addr)
+	if l, _ := c.say("y"); l != "B y" {
+		t.Fatal(l)
+	}
+	d := <-got
+	if d < 0 || d > time.Since(at) {
+		t.Errorf("first byte %v after the switch, %v since", d, time.Since(at))
+	}
+	if l, _ := c.say("z"); l != "B z" {
+		t.Fatal(l)
+	}
+	if l, _ := dial(t, addr).say("w"); l != "B w" {
+		t.Fatal(l)
+	}
+	select {
+	case d := <-got:
+		t.Errorf("timed twice for one switch (%v)", d)
+	default:
+	}
+	st := s.MasterStats("m")
+	if st.BytesToMaster == 0 || st.Accepted != 3 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestFencedTimeCounted: the time a listening proxy spends fenced adds
+// up, and the state follows the route.
+func TestFencedTimeCounted(t *testing.T) {
+	a := newEcho(t, "A")
+	var rv routeVar
+	rv.set(Route{Addr: a.addr(), Fenced: true, Hold: time.Second})
+	s, _ := start(t, &rv, 0)
+	deadline := time.Now().Add(5 * time.Second)
+	for s.MasterStats("m").FencedTime < 30*time.Millisecond {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats %+v", s.MasterStats("m"))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !s.MasterStats("m").Fenced {
+		t.Error("not shown fenced")
+	}
+	rv.set(Route{Addr: a.addr(), Hold: time.Second})
+	for s.MasterStats("m").Fenced {
+		if time.Now().After(deadline) {
+			t.Fatal("still shown fenced")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

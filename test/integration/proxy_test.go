@@ -17,14 +17,17 @@ import (
 // proxyFleet starts a master with one replica and three go-sentinels
 // (quorum 2), each with a master-following proxy; it waits until every
 // Sentinel knows the two others and every proxy forwards.
-func proxyFleet(t *testing.T, extra string) (*topology, []int) {
+func proxyFleet(t *testing.T, extra string) (*topology, []int, []string) {
 	t.Helper()
 	top := startData(t, 1)
 	var proxies []int
+	var metricsAddrs []string
 	for range 3 {
 		p := freePort(t)
 		proxies = append(proxies, p)
-		top.addGoSentinel(2, fmt.Sprintf("sentinel proxy mymaster 127.0.0.1 %d\n%s", p, extra))
+		ma := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+		metricsAddrs = append(metricsAddrs, ma)
+		top.addGoSentinel(2, fmt.Sprintf("sentinel proxy mymaster 127.0.0.1 %d\nmetrics-addr %s\n%s", p, ma, extra))
 	}
 	for _, s := range top.sentinels {
 		waitFor(t, 20*time.Second, "every Sentinel to know its two peers and forward", func() bool {
@@ -32,7 +35,7 @@ func proxyFleet(t *testing.T, extra string) (*topology, []int) {
 				sentinelField(t, s.Port, "proxy-state") == "forwarding"
 		})
 	}
-	return top, proxies
+	return top, proxies, metricsAddrs
 }
 
 // portThrough asks, through the proxy on port, which port the Redis it
@@ -78,7 +81,7 @@ func (rc *rawConn) ping(timeout time.Duration) (string, error) {
 // once +switch-master is out every proxy forwards to the promoted
 // replica; the config rewrite keeps the proxy line.
 func TestProxyFollowsFailover(t *testing.T) {
-	top, proxies := proxyFleet(t, "")
+	top, proxies, metricsAddrs := proxyFleet(t, "")
 	logs := []*eventLog{watchEvents(t, top.sentinels[0].Port)}
 	for _, p := range proxies {
 		got, err := portThrough(p)
@@ -107,7 +110,19 @@ func TestProxyFollowsFailover(t *testing.T) {
 			t.Errorf("config %d lost its proxy line:\n%s", k, readFile(t, conf))
 		}
 	}
-	if !logs[0].has("+proxy-fenced master mymaster") || !logs[0].has("-proxy-fenced master mymaster 127.0.0.1 " + fmt.Sprint(newMaster.Port)) {
+	// Every proxy timed its first byte to the new master against the
+	// switch, and counts what it forwarded.
+	for k, ma := range metricsAddrs {
+		m := mustScrape(t, ma)
+		if m[`sentinel_proxy_switch_to_first_byte_seconds_count{master_name="mymaster"}`] != 1 ||
+			m[`sentinel_proxy_connections_accepted_total{master_name="mymaster"}`] < 2 ||
+			m[`sentinel_proxy_bytes_total{direction="to_client",master_name="mymaster"}`] == 0 {
+			t.Errorf("sentinel %d proxy metrics: %v", k, proxyMetrics(m))
+		}
+		t.Logf("sentinel %d: +switch-master to the first byte to the new master %.1f ms",
+			k, 1000*m[`sentinel_proxy_switch_to_first_byte_seconds_sum{master_name="mymaster"}`])
+	}
+	if !logs[0].has("+proxy-fenced master mymaster") || !logs[0].has("-proxy-fenced master mymaster 127.0.0.1 "+fmt.Sprint(newMaster.Port)) {
 		t.Errorf("events:\n%s", logs[0])
 	}
 }
@@ -119,7 +134,7 @@ func TestProxyFollowsFailover(t *testing.T) {
 // answer again it forwards again. With proxy-fencing no it keeps
 // forwarding.
 func TestProxyFencesWithoutMajority(t *testing.T) {
-	top, proxies := proxyFleet(t, "sentinel proxy-fence-after mymaster 1000\nsentinel proxy-hold mymaster 300\n")
+	top, proxies, metricsAddrs := proxyFleet(t, "sentinel proxy-fence-after mymaster 1000\nsentinel proxy-hold mymaster 300\n")
 	ev := watchEvents(t, top.sentinels[0].Port)
 	open := dialRaw(t, proxies[0])
 	if l, _ := open.ping(2 * time.Second); l != "+PONG" {
@@ -155,6 +170,11 @@ func TestProxyFencesWithoutMajority(t *testing.T) {
 	}
 	if !ev.has("+proxy-fenced master mymaster") {
 		t.Errorf("no +proxy-fenced event:\n%s", ev)
+	}
+	m := mustScrape(t, metricsAddrs[0])
+	if m[`sentinel_proxy_fenced{master_name="mymaster"}`] != 1 || m[`sentinel_proxy_fenced_seconds_total{master_name="mymaster"}`] <= 0 ||
+		m[`sentinel_proxy_connections_cut_total{master_name="mymaster"}`] < 1 || m[`sentinel_proxy_connections_hold_expired_total{master_name="mymaster"}`] < 1 {
+		t.Errorf("proxy metrics while fenced: %v", proxyMetrics(m))
 	}
 	// Fencing off: the same Sentinel forwards without its peers.
 	if err := client(t, top.sentinels[0].Port).Do(context.Background(), "SENTINEL", "SET", "mymaster", "proxy-fencing", "no").Err(); err != nil {
@@ -195,4 +215,15 @@ func TestProxyBadAddressRefusesToStart(t *testing.T) {
 	if !strings.Contains(p.out.String(), "cannot start the master proxy") {
 		t.Errorf("output:\n%s", p.out.String())
 	}
+}
+
+// proxyMetrics are the sentinel_proxy_* samples of a scrape.
+func proxyMetrics(m map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range m {
+		if strings.HasPrefix(k, "sentinel_proxy_") {
+			out[k] = v
+		}
+	}
+	return out
 }
