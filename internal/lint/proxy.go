@@ -14,6 +14,12 @@ import (
 // have fenced before the others can see the master SDOWN.
 const ProxyFenceMargin = 500 * time.Millisecond
 
+// MinProxyFenceAfter is the shortest proxy-fence-after check accepts: a
+// Sentinel PINGs its peers once a second, so a shorter window lapses
+// between two PINGs of a healthy fleet and the proxy fences and forwards
+// by turns.
+const MinProxyFenceAfter = 1500 * time.Millisecond
+
 // proxyRules report a master-following proxy that can forward to an old
 // master after a failover, or that opens the data nodes wider than they
 // are without it.
@@ -29,6 +35,12 @@ func proxyRules(t *target) []Finding {
 			fmt.Sprintf("the proxy of %s forwards with proxy-fencing no: a Sentinel cut off from its peers keeps sending clients to the master it last knew "+
 				"while the others promote a replica, so both masters take writes and those sent to the old one are lost when it is demoted.", s.Name),
 			fmt.Sprintf("`SENTINEL SET %s proxy-fencing yes` on every Sentinel (the default).", s.Name)))
+	case s.ProxyFenceAfter < MinProxyFenceAfter:
+		out = append(out, t.finding(Warning, RuleProxyFenceShort,
+			fmt.Sprintf("proxy-fence-after %d ms for %s is below %d ms: Sentinels PING each other once a second, so the proxy fences between two PINGs of a healthy fleet "+
+				"and closes its clients' connections again and again.", s.ProxyFenceAfter.Milliseconds(), s.Name, MinProxyFenceAfter.Milliseconds()),
+			fmt.Sprintf("Raise it (`SENTINEL SET %s proxy-fence-after 2000`, the default) and keep down-after-milliseconds above it by %d ms or more.",
+				s.Name, ProxyFenceMargin.Milliseconds())))
 	case s.ProxyFenceAfter+ProxyFenceMargin > s.DownAfter:
 		out = append(out, t.finding(Warning, RuleProxyFenceLate,
 			fmt.Sprintf("proxy-fence-after %d ms for %s is not at least %d ms below down-after-milliseconds (%d ms): a Sentinel cut off from its peers may still forward "+

@@ -21,6 +21,11 @@ func TestProxyRules(t *testing.T) {
 		{name: "above down-after", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 6000"), want: sev(Warning)},
 		{name: "fencing off reported as such", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 6000", "sentinel proxy-fencing mymaster no")},
 	})
+	runRuleCases(t, RuleProxyFenceShort, []ruleCase{
+		{name: "default", conf: conf(2, 2, px, da)},
+		{name: "below the PING period", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 500"), want: sev(Warning),
+			contains: []string{"proxy-fence-after 500 ms", "once a second"}, fix: []string{"proxy-fence-after 2000"}},
+	})
 	runRuleCases(t, RuleProxyOpen, []ruleCase{
 		{name: "loopback", conf: conf(2, 2, px, da)},
 		{name: "remote, protected", conf: conf(2, 2, pub, da), want: sev(Info), contains: []string{"10.0.0.1 6380", "protected mode"}},

@@ -52,6 +52,9 @@ const (
 	RuleProxyFencingOff = "proxy-fencing-off"
 	// RuleProxyFenceLate: proxy-fence-after too close to down-after.
 	RuleProxyFenceLate = "proxy-fence-late"
+	// RuleProxyFenceShort: proxy-fence-after shorter than the PING period
+	// allows.
+	RuleProxyFenceShort = "proxy-fence-short"
 	// RuleProxyOpen: a proxy on a non-loopback address in front of
 	// instances without a password.
 	RuleProxyOpen = "proxy-open"
