@@ -6,7 +6,7 @@ LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COM
 
 .PHONY: all build test unit integration bench fuzz compare demo upstream fmt vet deps clean sim sim-speed sim-rack
 .PHONY: install deb image
-.PHONY: bench-tool bench-failover bench-scale bench-throughput bench-all
+.PHONY: bench-tool bench-failover bench-scale bench-throughput bench-proxy bench-all
 .PHONY: soak
 
 all: build
@@ -135,6 +135,14 @@ endif
 
 bench-throughput: build bench-tool
 	$(BENCH_TOOL) throughput $(BENCH_FLAGS)
+
+# The master-following proxy (issue 20) beside Debian's HAProxy 2.6 (one
+# backend of every data node, tcp-check PING + INFO replication expecting
+# role:master, inter 1s) and a direct connection: redis-benchmark SET/GET
+# through each, then the master SIGKILLed with a client writing through
+# the proxy and one through HAProxy (~3 min).
+bench-proxy: build bench-tool
+	$(BENCH_TOOL) proxy $(BENCH_FLAGS)
 
 bench-all: build bench-tool
 	$(BENCH_TOOL) all $(BENCH_FLAGS)

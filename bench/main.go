@@ -51,7 +51,7 @@ var (
 
 func main() {
 	if len(os.Args) < 2 || strings.HasPrefix(os.Args[1], "-") {
-		fmt.Fprintln(os.Stderr, "usage: bench failover|scale|throughput|all [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench failover|scale|throughput|proxy|all [flags]")
 		flag.PrintDefaults()
 		os.Exit(2)
 	}
@@ -87,6 +87,10 @@ func main() {
 		runScale(out, impls, ints(*mastersFlag), ints(*killsFlag), da(5*time.Second))
 	case "throughput":
 		runThroughput(out, impls)
+	case "proxy":
+		// proxy-fence-after (2 s by default) must stay above the 1 s
+		// PING period and below down-after.
+		runProxy(out, *trials, da(5*time.Second))
 	case "all":
 		runFailover(out, impls, *trials, da(time.Second))
 		runScale(out, impls, ints(*mastersFlag), ints(*killsFlag), da(5*time.Second))

@@ -43,6 +43,9 @@ type fleetConf struct {
 	quorum    int
 	downAfter time.Duration
 	failover  time.Duration // failover-timeout
+	// extra returns more config lines for Sentinel k (the proxy's), or
+	// nil.
+	extra func(k int) string
 }
 
 // sentinelProc is one running Sentinel.
@@ -59,12 +62,20 @@ func (s *sentinelProc) pid() int { return s.cmd.Process.Pid }
 // startSentinel writes a config for fc into dir and starts im on port. With
 // pprofAddr set (go-sentinel only), the profiling endpoint listens there.
 func startSentinel(im impl, dir string, port int, fc fleetConf, pprofAddr string) (*sentinelProc, error) {
+	return startSentinelK(im, dir, port, fc, pprofAddr, 0)
+}
+
+// startSentinelK is startSentinel for Sentinel k of the fleet (fc.extra).
+func startSentinelK(im impl, dir string, port int, fc fleetConf, pprofAddr string, k int) (*sentinelProc, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "port %d\nbind 127.0.0.1\ndaemonize no\ndir %s\nlogfile %s\n", port, dir, filepath.Join(dir, "sentinel.log"))
 	for _, m := range fc.masters {
 		fmt.Fprintf(&b, "sentinel monitor %s 127.0.0.1 %d %d\n", m.name, m.port, fc.quorum)
 		fmt.Fprintf(&b, "sentinel down-after-milliseconds %s %d\n", m.name, fc.downAfter.Milliseconds())
 		fmt.Fprintf(&b, "sentinel failover-timeout %s %d\n", m.name, fc.failover.Milliseconds())
+	}
+	if fc.extra != nil {
+		b.WriteString(fc.extra(k))
 	}
 	conf := filepath.Join(dir, "sentinel.conf")
 	if err := os.WriteFile(conf, []byte(b.String()), 0o644); err != nil {

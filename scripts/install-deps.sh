@@ -13,7 +13,8 @@
 # podman; faketime, whose libfaketime TestRelFaketimeCannotMoveGoClock
 # preloads to show that it cannot move a Go binary's clock; prometheus for
 # its promtool, which parses the Grafana dashboard's queries
-# (test/integration/dashboard_test.go).
+# (test/integration/dashboard_test.go); haproxy, which make bench-proxy
+# measures the master-following proxy beside.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 need=()
@@ -35,6 +36,7 @@ command -v strace         >/dev/null 2>&1 || need+=(strace)
 command -v podman         >/dev/null 2>&1 || need+=(podman)
 ls /usr/lib/*/faketime/libfaketime.so.1 >/dev/null 2>&1 || need+=(faketime)
 command -v promtool       >/dev/null 2>&1 || need+=(prometheus)
+{ command -v haproxy  >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; }  || need+=(haproxy)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
