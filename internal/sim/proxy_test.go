@@ -107,3 +107,48 @@ func TestProxyFencesTheCutOffSide(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyAsymmetricWindow measures the window the README names: the
+// master is cut off from two Sentinels only, the third still reaches it,
+// sees it healthy and keeps forwarding to it while the two fail over. The
+// window ends when that Sentinel adopts the new configuration from a
+// peer's hello; it must stay within a hello period and its jitter.
+func TestProxyAsymmetricWindow(t *testing.T) {
+	t.Parallel()
+	var longest time.Duration
+	seen := 0
+	for seed := int64(1); seed <= 20; seed++ {
+		c := proxyCluster(t, seed)
+		settle(t, c, 2)
+		c.Run(10 * time.Second)
+		c.Partition([]string{"r0"}, []string{"s2", "s3"})
+		var start, end time.Time
+		watch := func() bool {
+			f := forwarding(c)
+			addrs := map[string]bool{}
+			for _, a := range f {
+				addrs[a] = true
+			}
+			switch {
+			case len(addrs) > 1 && start.IsZero():
+				start = c.Now()
+			case len(addrs) <= 1 && !start.IsZero() && end.IsZero():
+				end = c.Now()
+			}
+			return false
+		}
+		c.RunUntil(watch, 40*time.Second)
+		if start.IsZero() {
+			continue
+		}
+		if end.IsZero() {
+			c.Fatalf("seed %d: two masters forwarded from +%v on, and still at the end", seed, start)
+		}
+		seen++
+		longest = max(longest, end.Sub(start))
+	}
+	t.Logf("two masters forwarded in %d of 20 seeds, for at most %v", seen, longest)
+	if longest > 3*time.Second {
+		t.Errorf("the window lasted %v, more than a hello period and its jitter", longest)
+	}
+}
