@@ -68,7 +68,7 @@ func (e Explanation) Text() string {
 			state = "fenced: " + p.Reason
 		}
 		w("proxy: %s on %s; proxy-fence-after %s (fencing %s), proxy-hold %s, protected mode %s",
-			state, FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), yesNo(p.Fencing), msText(p.HoldMs), yesNo(p.Protected))
+			state, FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), yesno(p.Fencing), msText(p.HoldMs), yesno(p.Protected))
 	}
 	for _, r := range e.Replicas {
 		switch {

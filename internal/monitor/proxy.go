@@ -254,15 +254,8 @@ func proxyFields(p proxyHead) []KV {
 		{OptionProxy, p.listen},
 		{OptionProxyFenceAfter, itoa64(p.fenceAfter)},
 		{OptionProxyHold, itoa64(p.hold)},
-		{OptionProxyFencing, yesNo(p.fencing)},
-		{OptionProxyProtectedMode, yesNo(p.protectedMode)},
+		{OptionProxyFencing, yesno(p.fencing)},
+		{OptionProxyProtectedMode, yesno(p.protectedMode)},
 		{"proxy-state", state},
 	}
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/respserver"
 )
 
 // Route is where a master's proxy may forward now.
@@ -26,8 +28,9 @@ type Route struct {
 	Reason string
 	// Hold is how long a new connection waits for an unfenced route.
 	Hold time.Duration
-	// Protected: apply Redis's protected mode, refusing clients from
-	// non-loopback addresses (the data nodes need no password).
+	// Protected: apply Redis's protected mode, refusing clients other
+	// than 127.0.0.1, ::1 and unix sockets (respserver.IsLocal): the data
+	// nodes need no password.
 	Protected bool
 }
 
@@ -277,7 +280,7 @@ func (s *Server) serve(master string, c net.Conn) {
 	}
 	defer s.release(j)
 	setKeepAlive(c, s.cfg.KeepAlive)
-	if rt, ok := s.cfg.Lookup(master); ok && rt.Protected && !isLoopback(c.RemoteAddr()) {
+	if rt, ok := s.cfg.Lookup(master); ok && rt.Protected && !respserver.IsLocal(c.RemoteAddr()) {
 		_, _ = io.WriteString(c, s.cfg.Denied)
 		j.close()
 		ct.refused.Add(1)
@@ -514,16 +517,4 @@ func setKeepAlive(c net.Conn, d time.Duration) {
 		_ = tc.SetKeepAlive(true)
 		_ = tc.SetKeepAlivePeriod(d)
 	}
-}
-
-// isLoopback reports whether a is a loopback or unix-socket address, as
-// Redis's protected mode tells local clients.
-func isLoopback(a net.Addr) bool {
-	switch a := a.(type) {
-	case *net.TCPAddr:
-		return a.IP.IsLoopback()
-	case *net.UnixAddr:
-		return true
-	}
-	return false
 }

@@ -398,9 +398,10 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// isLocal reports whether a peer counts as local for protected mode. As in
-// Redis only 127.0.0.1, ::1 and unix sockets do: 127.0.0.2 does not.
-func isLocal(addr net.Addr) bool {
+// IsLocal reports whether a peer counts as local for protected mode. As in
+// Redis only 127.0.0.1, ::1 and unix sockets do: 127.0.0.2 does not. The
+// master-following proxy applies the same rule.
+func IsLocal(addr net.Addr) bool {
 	if tcp, ok := addr.(*net.TCPAddr); ok {
 		return tcp.IP.Equal(net.IPv4(127, 0, 0, 1)) || tcp.IP.Equal(net.IPv6loopback)
 	}
@@ -482,7 +483,7 @@ func (s *Server) serveConn(nc net.Conn) {
 	s.clients[c.ID] = c
 	s.wg.Add(1)
 	s.mu.Unlock()
-	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !isLocal(c.conn.RemoteAddr()) {
+	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !IsLocal(c.conn.RemoteAddr()) {
 		go s.refuseProtected(c)
 		return
 	}

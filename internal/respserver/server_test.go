@@ -366,8 +366,8 @@ func TestIsLocal(t *testing.T) {
 		ip   string
 		want bool
 	}{{"127.0.0.1", true}, {"127.3.4.5", false}, {"::1", true}, {"10.1.2.3", false}, {"192.168.1.1", false}} {
-		if got := isLocal(&net.TCPAddr{IP: net.ParseIP(tt.ip)}); got != tt.want {
-			t.Errorf("isLocal(%s) = %v", tt.ip, got)
+		if got := IsLocal(&net.TCPAddr{IP: net.ParseIP(tt.ip)}); got != tt.want {
+			t.Errorf("IsLocal(%s) = %v", tt.ip, got)
 		}
 	}
 }
