@@ -41,26 +41,15 @@ func failoverTrial(im impl, downAfter time.Duration) (res failoverResult, err er
 		return res, err
 	}
 	redisPorts, sentPorts := ports[:3], ports[3:]
-	var servers []*redisServer
+	servers, err := startDataNodes(dir, redisPorts)
+	if err != nil {
+		return res, err
+	}
 	defer func() {
 		for _, s := range servers {
 			s.kill()
 		}
 	}()
-	for k, p := range redisPorts {
-		mp := 0
-		if k > 0 {
-			mp = redisPorts[0]
-		}
-		s, err := startRedis(dir, p, mp)
-		if err != nil {
-			return res, err
-		}
-		servers = append(servers, s)
-	}
-	if err := waitReplicasUp(redisPorts[1:], 20*time.Second); err != nil {
-		return res, err
-	}
 	const name = "mymaster"
 	masters := []monitored{{name: name, port: redisPorts[0]}}
 	fc := fleetConf{masters: masters, quorum: 2, downAfter: downAfter, failover: 10 * time.Second}

@@ -71,19 +71,7 @@ func startProxyRig(downAfter time.Duration) (*proxyRig, error) {
 	}
 	redisPorts := ports[:3]
 	r.sentPorts, r.proxies, r.haPort = ports[3:6], ports[6:9], ports[9]
-	for k, p := range redisPorts {
-		mp := 0
-		if k > 0 {
-			mp = redisPorts[0]
-		}
-		s, err := startRedis(dir, p, mp)
-		if err != nil {
-			r.close()
-			return nil, err
-		}
-		r.servers = append(r.servers, s)
-	}
-	if err := waitReplicasUp(redisPorts[1:], 20*time.Second); err != nil {
+	if r.servers, err = startDataNodes(dir, redisPorts); err != nil {
 		r.close()
 		return nil, err
 	}

@@ -46,6 +46,34 @@ func startRedis(dir string, port, masterPort int) (*redisServer, error) {
 	return r, nil
 }
 
+// startDataNodes starts a master on ports[0] and a replica of it on each
+// other port, and waits until every replica's link is up. On error the
+// servers already started are killed.
+func startDataNodes(dir string, ports []int) ([]*redisServer, error) {
+	var servers []*redisServer
+	fail := func(err error) ([]*redisServer, error) {
+		for _, s := range servers {
+			s.kill()
+		}
+		return nil, err
+	}
+	for k, p := range ports {
+		mp := 0
+		if k > 0 {
+			mp = ports[0]
+		}
+		s, err := startRedis(dir, p, mp)
+		if err != nil {
+			return fail(err)
+		}
+		servers = append(servers, s)
+	}
+	if err := waitReplicasUp(ports[1:], 20*time.Second); err != nil {
+		return fail(err)
+	}
+	return servers, nil
+}
+
 // kill sends SIGKILL to the server.
 func (r *redisServer) kill() {
 	if r.cmd.Process != nil {
