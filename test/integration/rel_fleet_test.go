@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sort"
@@ -315,6 +316,9 @@ type relFleetOpts struct {
 	DownAfter       time.Duration
 	FailoverTimeout time.Duration
 	SentinelExtra   string // more sentinel.conf lines
+	// SentinelExtraFor gives more sentinel.conf lines for the Sentinel on
+	// host h (nil: none).
+	SentinelExtraFor func(h *relHost) string
 }
 
 // relFleet is a lab whose hosts each run a node of every group (the first
@@ -375,7 +379,11 @@ func newRelFleetOn(t *testing.T, lab *relLab, o relFleetOpts) *relFleet {
 	conf.WriteString(o.SentinelExtra)
 	for i, h := range lab.hosts {
 		if i < len(o.Kinds) && o.Kinds[i] != "" {
-			f.sentinels = append(f.sentinels, h.startSentinel(t, o.Kinds[i], conf.String()))
+			c := conf.String()
+			if o.SentinelExtraFor != nil {
+				c += o.SentinelExtraFor(h)
+			}
+			f.sentinels = append(f.sentinels, h.startSentinel(t, o.Kinds[i], c))
 		}
 	}
 	for _, g := range f.groups {
@@ -503,11 +511,15 @@ func (s *relSentinel) switches(name string) []string {
 type relWriter struct {
 	prefix string
 	target func() string // where to write now; "" to wait
+	// dial, when set, opens the writer's connections (relHost.dial: from
+	// inside a host, on its side of a partition).
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	mu      sync.Mutex
 	acked   []relAck
 	refusal []relRefusal // every failed write, in order
 	seq     int
+	sent    []time.Time // sent[seq-1]: when write seq was sent
 }
 
 // relRefusal is a failed write: the error's first word, who was asked,
@@ -527,7 +539,14 @@ type relAck struct {
 
 // startRelWriter writes until the test ends or stop is called.
 func startRelWriter(t *testing.T, prefix string, target func() string) (w *relWriter, stop func()) {
-	w = &relWriter{prefix: prefix, target: target}
+	return startRelWriterOn(t, prefix, target, nil)
+}
+
+// startRelWriterOn is startRelWriter with the writer's connections opened
+// by dial (nil: from this process).
+func startRelWriterOn(t *testing.T, prefix string, target func() string,
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)) (w *relWriter, stop func()) {
+	w = &relWriter{prefix: prefix, target: target, dial: dial}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -556,12 +575,14 @@ func (w *relWriter) run(ctx context.Context) {
 		c := clients[addr]
 		if c == nil {
 			c = redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, DisableIdentity: true, MaxRetries: -1, PoolSize: 1,
-				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
+				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
+				Dialer: w.dial})
 			clients[addr] = c
 		}
 		w.mu.Lock()
 		w.seq++
 		seq := w.seq
+		w.sent = append(w.sent, time.Now())
 		w.mu.Unlock()
 		cctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 		err := c.MSet(cctx, fmt.Sprintf("%s:%d", w.prefix, seq), seq, w.prefix+":last", seq).Err()
@@ -598,6 +619,27 @@ func (w *relWriter) ackedBy(addr string, from, to time.Time) int {
 		}
 	}
 	return n
+}
+
+// firstSentAfter returns the first write sent at or after at (0: none).
+func (w *relWriter) firstSentAfter(at time.Time) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	i := sort.Search(len(w.sent), func(i int) bool { return !w.sent[i].Before(at) })
+	if i == len(w.sent) {
+		return 0
+	}
+	return i + 1
+}
+
+// sentAt returns when write seq was sent (zero for none).
+func (w *relWriter) sentAt(seq int) time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if seq < 1 || seq > len(w.sent) {
+		return time.Time{}
+	}
+	return w.sent[seq-1]
 }
 
 // acks returns how many writes were acknowledged so far.

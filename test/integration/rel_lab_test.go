@@ -1,14 +1,20 @@
 package integration
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // relLab is a small network of test hosts for the reliability tests:
@@ -251,4 +257,39 @@ func (lab *relLab) healAll() {
 	for _, h := range lab.hosts {
 		h.heal()
 	}
+}
+
+// dial opens a TCP connection from inside the host, so that it is on the
+// host's side of every partition: the socket is created by a thread that
+// entered the host's network namespace (setns), and that thread is
+// retired afterwards (the goroutine ends locked to it), never used for
+// anything else. On a loopback lab it dials from this process.
+func (h *relHost) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	if h.ns == "" {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
+	}
+	type result struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		fd, err := syscall.Open("/run/netns/"+h.ns, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			ch <- result{nil, fmt.Errorf("open the namespace of %s: %w", h.Name, err)}
+			return
+		}
+		defer syscall.Close(fd)
+		if err := unix.Setns(fd, unix.CLONE_NEWNET); err != nil {
+			ch <- result{nil, fmt.Errorf("enter the namespace of %s: %w", h.Name, err)}
+			return
+		}
+		var d net.Dialer
+		c, err := d.DialContext(ctx, network, addr)
+		ch <- result{c, err}
+	}()
+	r := <-ch
+	return r.c, r.err
 }
