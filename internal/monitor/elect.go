@@ -61,6 +61,10 @@ func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (strin
 		s.eventFor(LevelWarning, EventVoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
 		if !strings.EqualFold(m.leader, s.myID) {
 			m.failoverStartTime = now + int64(s.rnd.Intn(1000))
+			m.votedAt = now
+			// At once, not at the next tick: the candidate may promote
+			// sooner.
+			s.checkProxy(m, now)
 		}
 	}
 	return m.leader, m.leaderEpoch

@@ -31,9 +31,13 @@ type master struct {
 	failoverState           failover.State
 	failoverStateChangeTime int64
 	failoverStartTime       int64
-	failoverEpoch           uint64
-	failoverDelayLogged     int64
-	promoted                *instance
+	// votedAt is when this Sentinel last gave its vote to another
+	// Sentinel to fail the master over (Unix ms; 0: never since it
+	// started); the proxy fences from then (proxy.go).
+	votedAt             int64
+	failoverEpoch       uint64
+	failoverDelayLogged int64
+	promoted            *instance
 	// pauseUntil is when the pause of the master's writes this Sentinel
 	// sent ends (handover.go); 0 when it sent none or lifted it.
 	pauseUntil int64

@@ -58,7 +58,8 @@ type MasterSettings struct {
 	// ProxyHold is proxy-hold: how long a new connection waits for the
 	// proxy to forward before it is closed.
 	ProxyHold time.Duration
-	// ProxyNoFencing is `proxy-fencing no`: the majority rule is off.
+	// ProxyNoFencing is `proxy-fencing no`: the rules that depend on the
+	// peers (the majority, and the fence at a vote for another) are off.
 	ProxyNoFencing bool
 	// ProxyNoProtectedMode is `proxy-protected-mode no`: clients from
 	// other hosts are forwarded even when the data nodes need no password.

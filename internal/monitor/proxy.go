@@ -28,12 +28,18 @@ type proxyState struct {
 // Sentinel, no failover of it is in progress, it does not report itself
 // a replica, this Sentinel is not in TILT, and (unless proxy-fencing is
 // off) a majority of the master's Sentinels, this one counted, answered
-// a PING of this Sentinel within proxy-fence-after.
+// a PING of this Sentinel within proxy-fence-after, and this Sentinel
+// has not voted for another one to fail the master over in an epoch
+// newer than the master's configuration, within failover-timeout.
 //
 // With fence-after below down-after, a proxy cut off from the majority
 // fences before that majority can see the master SDOWN, let alone elect
-// a leader and promote a replica: so the proxies of one fleet never
-// forward to two masters at once.
+// a leader and promote a replica. A proxy that still reaches the master
+// while the majority does not (an asymmetric partition) fences when a
+// candidate asks for its vote, before the candidate can promote: the
+// candidate asks every Sentinel it reaches, and promotes only after a
+// majority answered. So the proxies of one fleet never forward to two
+// masters at once.
 func (s *Sentinel) proxyFence(m *master, now int64) string {
 	switch {
 	case s.tilt:
@@ -49,6 +55,9 @@ func (s *Sentinel) proxyFence(m *master, now int64) string {
 	}
 	if m.settings.ProxyNoFencing {
 		return ""
+	}
+	if m.votedAt != 0 && m.leaderEpoch > m.configEpoch && now-m.votedAt < m.settings.FailoverTimeout.Milliseconds() {
+		return fmt.Sprintf("this Sentinel voted for %s in epoch %d to fail the master over", m.leader, m.leaderEpoch)
 	}
 	total := len(m.sentinels) + 1
 	need := total/2 + 1

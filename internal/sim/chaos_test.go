@@ -19,7 +19,9 @@ import (
 // every third tick), among them the one of coordinated handovers: when
 // a server's FAILOVER TO completes, its target holds every write w had
 // acknowledged that the old master held (see checkHandovers; the other
-// faults may lose writes, and nothing checks those). Then everything is
+// faults may lose writes, and nothing checks those), and the one of the
+// master-following proxy every Sentinel runs: no two proxies forward to
+// two reachable masters (checkProxies). Then everything is
 // healed and restarted, and after a quiet period every Sentinel must
 // name the same master, which must be the only server in the master
 // role.
@@ -128,8 +130,8 @@ type chaosFleet struct {
 // with quorum 2 and faults every 20 s at most, 5 Sentinels with quorum 3
 // and faults every 5 s at most.
 var chaosFleets = []chaosFleet{
-	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second}, 20 * time.Second},
-	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second}, 5 * time.Second},
+	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true}, 20 * time.Second},
+	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true}, 5 * time.Second},
 }
 
 // chaosRun runs one seed of a fleet: 5 minutes of random faults with the

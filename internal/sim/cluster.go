@@ -193,6 +193,9 @@ func (c *Cluster) afterStep() {
 	if c.err == nil && len(c.inv.handovers) > 0 {
 		c.checkHandovers()
 	}
+	if c.err == nil && len(touched) > 0 {
+		c.checkProxies()
+	}
 }
 
 // touch marks a node as changed by the current step.

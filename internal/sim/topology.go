@@ -34,6 +34,9 @@ type Topology struct {
 	// FailoverTimeout is the master's failover-timeout; the default
 	// (3 min) if zero.
 	FailoverTimeout time.Duration
+	// Proxy gives every Sentinel a master-following proxy (at its
+	// defaults: fence-after 2 s), which the proxy invariant checks.
+	Proxy bool
 }
 
 func (t Topology) withDefaults() Topology {
@@ -77,6 +80,9 @@ func StandardWith(tb TB, o Options, t Topology) *Cluster {
 		p := MonitorConfig(t.MasterName, m.Addr, t.Quorum, t.DownAfter)
 		if t.FailoverTimeout > 0 {
 			p.Masters[0].FailoverTimeout = t.FailoverTimeout
+		}
+		if t.Proxy {
+			p.Masters[0].Proxy = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
 		}
 		c.AddSentinel(p)
 	}
