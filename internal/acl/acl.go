@@ -27,6 +27,12 @@ var (
 	ErrBadHash         = errors.New("The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters")
 	ErrDuplicateUser   = errors.New("Duplicate user found. A user can only be defined once in config files")
 	ErrFirstArgOfSub   = errors.New("Allowing first-arg of a subcommand is not supported")
+	// ErrSelectorParen refuses a rule inside a selector that ends in
+	// ')' (`(&))`): Redis 7.0 takes it, and then ACL SAVE writes an
+	// aclfile line that ACL LOAD, and the next start, refuse, since the
+	// loader ends a selector at the first word ending in ')'. go-sentinel
+	// refuses it up front (docs/compatibility.md).
+	ErrSelectorParen = errors.New("A rule inside a selector cannot end in ')': an aclfile could not hold it (write the pattern without the closing parenthesis, or with [)])")
 	// ErrUsernameSpaces rejects user names with spaces or NULs.
 	ErrUsernameSpaces = errors.New("Usernames can't contain spaces or null characters")
 	// ErrFileAndUsers is Redis's refusal to start with both `user`

@@ -118,6 +118,9 @@ func (usr *user) apply(op string, allChannels bool) error {
 			if o == "" {
 				continue
 			}
+			if strings.HasSuffix(o, ")") {
+				return ErrSelectorParen
+			}
 			if err := s.apply(o); err != nil {
 				return err
 			}

@@ -70,6 +70,12 @@ func TestACLRules(t *testing.T) {
 		{"<zzz", "Error in ACL SETUSER modifier '<zzz': The password you are trying to remove from the user does not exist"},
 		{"foo", "Error in ACL SETUSER modifier 'foo': Syntax error"},
 		{"(~x +ping +foo)", "Error in ACL SETUSER modifier '(~x +ping +foo)': Unknown command or category name in ACL"},
+		// A pattern ending in ')' inside a selector: Redis takes it and
+		// then cannot load its own aclfile; go-sentinel refuses it. At the
+		// root it is fine.
+		{"(&))", "Error in ACL SETUSER modifier '(&))': A rule inside a selector cannot end in ')': an aclfile could not hold it (write the pattern without the closing parenthesis, or with [)])"},
+		{"(~x %R~y))", "Error in ACL SETUSER modifier '(~x %R~y))': A rule inside a selector cannot end in ')': an aclfile could not hold it (write the pattern without the closing parenthesis, or with [)])"},
+		{"&a) ~b)", "off ~b) resetchannels &a) -@all"},
 	}
 	for _, tt := range tests {
 		u, _ := New("", nil)
