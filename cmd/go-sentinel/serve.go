@@ -40,7 +40,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		format = logging.FormatRedis
 	}
-	if err := process.CheckWritable(cfg.File); err != nil {
+	if cfg.StateFile != "" {
+		// The config file is only read (a read-only file is fine); the
+		// state file must be writable.
+		if err := process.CheckStateWritable(cfg.StateFile); err != nil {
+			earlyIn(format, stdout, err.Error())
+			return 1
+		}
+	} else if err := process.CheckWritable(cfg.File); err != nil {
 		earlyIn(format, stdout, err.Error())
 		return 1
 	}

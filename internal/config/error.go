@@ -22,6 +22,9 @@ type Error struct {
 	Text string
 	Msg  string
 	Err  error
+	// State: the line is in the state-config-file File, which the
+	// message names (Redis has no such file).
+	State bool
 }
 
 // Error returns the block Redis prints on stderr before exiting:
@@ -31,7 +34,10 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n*** FATAL CONFIG FILE ERROR (Redis %s) ***\n", RedisVersion)
-	if e.Line > 0 {
+	if e.Line > 0 && e.State {
+		fmt.Fprintf(&b, "Reading the state-config-file '%s', at line %d\n", e.File, e.Line)
+		fmt.Fprintf(&b, ">>> '%s'\n", e.Text)
+	} else if e.Line > 0 {
 		fmt.Fprintf(&b, "Reading the configuration file, at line %d\n", e.Line)
 		fmt.Fprintf(&b, ">>> '%s'\n", e.Text)
 	}

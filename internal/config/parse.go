@@ -31,6 +31,10 @@ type Config struct {
 	// UserLines are the `user` lines, parallel to Server.Users, so that a
 	// rule the ACL code rejects can be reported at its line.
 	UserLines []Line
+	// StateFile is the absolute path of `sentinel state-config-file`: the
+	// state goes there and File is never rewritten (state.go); "" when
+	// File holds the state, as in Redis.
+	StateFile string
 }
 
 // Line is one configuration line.
@@ -133,11 +137,22 @@ func ParseWith(file string, data []byte, args []string, opts Options) (*Config, 
 	if err := p.parseText(file, text, 0); err != nil {
 		return nil, err
 	}
+	statePath := stateFilePath(p.queue, p.cwd)
+	if statePath != "" {
+		if err := p.readState(statePath); err != nil {
+			return nil, err
+		}
+	}
 	l := newSentinelLoader(p.cwd)
 	if err := l.load(p.queue); err != nil {
+		var e *Error
+		if statePath != "" && errors.As(err, &e) && e.File == statePath {
+			e.State = true
+		}
 		return nil, err
 	}
 	p.cfg.Sentinel = l.persisted()
+	p.cfg.StateFile = l.stateFile
 	return p.cfg, nil
 }
 
@@ -149,6 +164,9 @@ type parser struct {
 	cfg     *Config
 	renames renameTable
 	queue   []queuedLine
+	// state: the text being read is a state file (only sentinel lines
+	// and loglevel).
+	state bool
 }
 
 // parseText reads every line of text, which comes from file.
@@ -170,6 +188,11 @@ func (p *parser) parseText(file, text string, depth int) error {
 			continue
 		}
 		argv[0] = asciiLower(argv[0])
+		if p.state {
+			if msg := stateLineMessage(argv); msg != "" {
+				return &Error{File: file, Line: num, Text: line, Msg: msg}
+			}
+		}
 		if msg, err := p.directive(file, num, line, argv, depth); err != nil {
 			return err
 		} else if msg != "" {

@@ -11,11 +11,16 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
-// readsFiles reports whether a config text has an `include` line, which
-// would make the fuzzer read arbitrary files (or /dev/zero) from the disk.
+// readsFiles reports whether a config text has an `include` or a
+// `sentinel state-config-file` line, which would make the fuzzer read
+// arbitrary files (or /dev/zero) from the disk.
 func readsFiles(text string) bool {
 	for _, l := range strings.Split(text, "\n") {
-		if args, err := splitargs.Split(strings.TrimSpace(l)); err == nil && len(args) > 0 && strings.EqualFold(args[0], "include") {
+		args, err := splitargs.Split(strings.TrimSpace(l))
+		if err != nil || len(args) == 0 {
+			continue
+		}
+		if strings.EqualFold(args[0], "include") || (len(args) > 1 && strings.EqualFold(args[0], "sentinel") && strings.EqualFold(args[1], "state-config-file")) {
 			return true
 		}
 	}
@@ -27,7 +32,8 @@ func readsFiles(text string) bool {
 // Load calls after reading the file), then, for an accepted config, Format
 // (--check) and the rewrite. Nothing may panic; an error must be a *Error
 // naming a line of the input; an accepted config rewritten and parsed again
-// must give back the same state.
+// must give back the same state, and so must its state-config-file
+// (StateBytes) read under a config file that names it and nothing else.
 func FuzzParse(f *testing.F) {
 	for _, name := range []string{"debian-sentinel.conf", "upstream-sentinel.conf"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -79,6 +85,19 @@ func FuzzParse(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again.Sentinel, c.Sentinel) {
 			t.Fatalf("the rewritten config reads back differently:\n got %+v\nwant %+v\n%s", again.Sentinel, c.Sentinel, out)
+		}
+		state := filepath.Join(t.TempDir(), "state.conf")
+		sb := StateBytes(c.Server.Loglevel, c.Sentinel, RewriteOptions{Cwd: cwd})
+		if err := os.WriteFile(state, sb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		main := "sentinel state-config-file " + splitargs.Repr(state) + "\n"
+		fromState, err := ParseWith(file, []byte(main), nil, Options{Cwd: cwd})
+		if err != nil {
+			t.Fatalf("the state file does not load: %v\n%s", err, sb)
+		}
+		if !reflect.DeepEqual(fromState.Sentinel, c.Sentinel) || fromState.Server.Loglevel != c.Server.Loglevel {
+			t.Fatalf("the state file reads back differently:\n got %+v\nwant %+v\n%s", fromState.Sentinel, c.Sentinel, sb)
 		}
 	})
 }

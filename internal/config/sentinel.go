@@ -54,6 +54,9 @@ type sentinelLoader struct {
 	masters map[string]*masterState
 	// cwd is the directory script paths are relative to.
 	cwd string
+	// stateFile is the absolute path of `sentinel state-config-file`, ""
+	// without one.
+	stateFile string
 }
 
 // masterState is one master being built plus its duplicate-detection keys.
@@ -121,6 +124,14 @@ func addrKey(a monitor.Addr) string {
 }
 
 func millis(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// path makes path absolute against the loader's directory.
+func (l *sentinelLoader) path(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(l.cwd, path)
+}
 
 // executable reports whether path (relative to the loader's directory) is
 // executable by this process, as access(X_OK) does.

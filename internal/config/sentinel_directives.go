@@ -32,6 +32,9 @@ type sentinelDirective struct {
 	// for each master.
 	write       func(w *sentinelWriter, p *monitor.Persisted)
 	writeMaster func(w *sentinelWriter, m *monitor.MasterSpec)
+	// keep: the rewrite leaves the directive's lines as they are (it
+	// neither writes nor removes them).
+	keep bool
 }
 
 // sentinelDirectives are the sentinel directives in the order the rewrite
@@ -292,6 +295,20 @@ var sentinelDirectives = []sentinelDirective{
 		},
 	},
 	{
+		// state-config-file (issue 21; valkey pull request 4085): the
+		// config file is only read, and the state goes to this file
+		// (state.go).
+		name: "state-config-file", argc: []int{2}, keep: true,
+		load: func(l *sentinelLoader, argv []string) string {
+			if argv[1] == "" {
+				return msgStateFileEmpty
+			}
+			l.stateFile = l.path(argv[1])
+			return ""
+		},
+		write: func(*sentinelWriter, *monitor.Persisted) {},
+	},
+	{
 		name: "current-epoch", argc: []int{2},
 		load: func(l *sentinelLoader, argv []string) string {
 			l.p.CurrentEpoch = max(l.p.CurrentEpoch, strtoull10(argv[1]))
@@ -504,6 +521,9 @@ func (st *rewriteState) sentinel(p monitor.Persisted, opts RewriteOptions) {
 	mastersWritten := false
 	for i := range sentinelDirectives {
 		d := &sentinelDirectives[i]
+		if d.keep {
+			continue
+		}
 		st.markProcessed("sentinel " + d.name)
 		if d.write != nil {
 			d.write(w, &p)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
+	"github.com/go-sentinel/go-sentinel/internal/atomicfile"
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/links"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
@@ -227,13 +228,22 @@ func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
 		// lines, as Redis does when there is no aclfile.
 		srv.Users = n.users.ConfigLines()
 	}
+	opts := config.RewriteOptions{
+		DefaultDownAfter:       t.DefaultDownAfter,
+		DefaultFailoverTimeout: t.DefaultFailoverTimeout,
+	}
+	if n.cfg.StateFile != "" {
+		// The config file is only read: the state goes to its own file
+		// (config/state.go), written atomically.
+		if err := atomicfile.Write(n.cfg.StateFile, config.StateBytes(srv.Loglevel, p, opts)); err != nil {
+			return fmt.Errorf("write the state-config-file %s: %w", n.cfg.StateFile, err)
+		}
+		return nil
+	}
 	if n.rewriter == nil {
 		n.rewriter = &config.Rewriter{Path: n.cfg.File}
 	}
-	return n.rewriter.Rewrite(srv, p, config.RewriteOptions{
-		DefaultDownAfter:       t.DefaultDownAfter,
-		DefaultFailoverTimeout: t.DefaultFailoverTimeout,
-	})
+	return n.rewriter.Rewrite(srv, p, opts)
 }
 
 // Exec implements respserver.Backend.

@@ -2,6 +2,7 @@ package process
 
 import (
 	"fmt"
+	"path/filepath"
 	"syscall"
 )
 
@@ -34,6 +35,35 @@ func CheckWritable(path string) error {
 	}
 	if err := syscall.Access(path, wOK); err != nil {
 		return &NotWritableError{Path: path, Err: err}
+	}
+	return nil
+}
+
+// StateNotWritableError is CheckStateWritable's failure.
+type StateNotWritableError struct {
+	Path string
+	Err  error
+}
+
+// Error words the failure like Redis's config file check.
+func (e *StateNotWritableError) Error() string {
+	return fmt.Sprintf("Sentinel state-config-file %s is not writable: %s. Exiting...", e.Path, Strerror(e.Err))
+}
+
+// Unwrap returns the errno.
+func (e *StateNotWritableError) Unwrap() error { return e.Err }
+
+// CheckStateWritable checks, at start, that the state-config-file at
+// path can be written: the file when it exists, else its directory (the
+// state is written by a rename of a new file into it). It fails with
+// *StateNotWritableError.
+func CheckStateWritable(path string) error {
+	target := path
+	if err := syscall.Access(path, 0 /* F_OK */); err != nil {
+		target = filepath.Dir(path)
+	}
+	if err := syscall.Access(target, wOK); err != nil {
+		return &StateNotWritableError{Path: path, Err: err}
 	}
 	return nil
 }
