@@ -12,6 +12,11 @@ import (
 // proxyCluster is Standard's fleet with a master-following proxy on every
 // Sentinel (fence-after at its default, 2 s; down-after 5 s).
 func proxyCluster(tb TB, seed int64) *Cluster {
+	return proxyClusterWith(tb, seed, false)
+}
+
+// proxyClusterWith is proxyCluster, with proxy-fencing no when noFencing.
+func proxyClusterWith(tb TB, seed int64, noFencing bool) *Cluster {
 	c := New(tb, Options{Seed: seed})
 	m := c.AddServer("r0", ServerAddr(0))
 	for k := 1; k <= 2; k++ {
@@ -20,6 +25,7 @@ func proxyCluster(tb TB, seed int64) *Cluster {
 	for range 3 {
 		p := MonitorConfig("m", m.Addr, 2, 5*time.Second)
 		p.Masters[0].Proxy = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
+		p.Masters[0].ProxyNoFencing = noFencing
 		c.AddSentinel(p)
 	}
 	return c
@@ -141,17 +147,7 @@ func TestProxyAsymmetricPartition(t *testing.T) {
 // campaign's proxy invariant must report it.
 func TestProxyInvariantCatchesNoFencing(t *testing.T) {
 	t.Parallel()
-	c := New(nil, Options{Seed: 1})
-	m := c.AddServer("r0", ServerAddr(0))
-	for k := 1; k <= 2; k++ {
-		c.AddReplica(fmt.Sprintf("r%d", k), ServerAddr(k), m)
-	}
-	for range 3 {
-		p := MonitorConfig("m", m.Addr, 2, 5*time.Second)
-		p.Masters[0].Proxy = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
-		p.Masters[0].ProxyNoFencing = true
-		c.AddSentinel(p)
-	}
+	c := proxyClusterWith(nil, 1, true)
 	settle(t, c, 2)
 	c.Run(10 * time.Second)
 	c.Partition([]string{"r0"}, []string{"s2", "s3"})
