@@ -50,6 +50,15 @@ integration: build
 proxy-partition: deps build
 	GS_PROXY_PARTITION=1 $(GO) test -count=1 -timeout 10m -run '^TestProxyPartition' -v ./test/integration/
 
+# Fleets that move (issue 21), on namespaced hosts (root only): pods
+# that come back with new addresses (a replica, a Sentinel with the same
+# or a new myid), a hostname moved to a new address, each beside
+# redis-sentinel in the same run; prints the stale entries each daemon
+# keeps (test/integration/churn_*_test.go).
+.PHONY: churn
+churn: deps build
+	GS_CHURN=1 $(GO) test -count=1 -timeout 20m -run '^TestChurn' -v ./test/integration/
+
 # Every differential scenario: each fault on a redis-sentinel fleet and a
 # go-sentinel fleet at once, their events and script runs compared
 # (test/integration/differential_test.go; make test runs the short ones).
