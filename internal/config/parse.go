@@ -35,6 +35,11 @@ type Config struct {
 	// state goes there and File is never rewritten (state.go); "" when
 	// File holds the state, as in Redis.
 	StateFile string
+	// ConfigMasters are the names of the masters the config file itself
+	// declares (its `sentinel monitor` lines, not the state file's), with
+	// a StateFile: the state file lists those SENTINEL REMOVE removed
+	// (StateBytes), so that they stay removed.
+	ConfigMasters []string
 }
 
 // Line is one configuration line.
@@ -139,6 +144,7 @@ func ParseWith(file string, data []byte, args []string, opts Options) (*Config, 
 	}
 	statePath := stateFilePath(p.queue, p.cwd)
 	if statePath != "" {
+		p.cfg.ConfigMasters = monitorNames(p.queue)
 		if err := p.readState(statePath); err != nil {
 			return nil, err
 		}

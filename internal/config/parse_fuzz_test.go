@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -87,7 +88,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("the rewritten config reads back differently:\n got %+v\nwant %+v\n%s", again.Sentinel, c.Sentinel, out)
 		}
 		state := filepath.Join(t.TempDir(), "state.conf")
-		sb := StateBytes(c.Server.Loglevel, c.Sentinel, RewriteOptions{Cwd: cwd})
+		sb := StateBytes(c.Server.Loglevel, c.Sentinel, nil, RewriteOptions{Cwd: cwd})
 		if err := os.WriteFile(state, sb, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -98,6 +99,29 @@ func FuzzParse(f *testing.F) {
 		}
 		if !reflect.DeepEqual(fromState.Sentinel, c.Sentinel) || fromState.Server.Loglevel != c.Server.Loglevel {
 			t.Fatalf("the state file reads back differently:\n got %+v\nwant %+v\n%s", fromState.Sentinel, c.Sentinel, sb)
+		}
+		// The shape a restart reads: the same config file naming the state
+		// file, whose state has its first master removed (SENTINEL
+		// REMOVE): config and state give back the state, the removed
+		// master does not come back from the config file.
+		seeds := make([]string, 0, len(c.Sentinel.Masters))
+		for _, m := range c.Sentinel.Masters {
+			seeds = append(seeds, m.Name)
+		}
+		want := c.Sentinel
+		if len(want.Masters) > 0 {
+			want.Masters = append(make([]monitor.MasterSpec, 0, len(want.Masters)), want.Masters[1:]...)
+		}
+		sb = StateBytes(c.Server.Loglevel, want, seeds, RewriteOptions{Cwd: cwd})
+		if err := os.WriteFile(state, sb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		merged, err := ParseWith(file, []byte(text+"\n"+main), args, Options{Cwd: "/"})
+		if err != nil {
+			t.Fatalf("the config file and its state file do not load: %v\n%s", err, sb)
+		}
+		if !reflect.DeepEqual(merged.Sentinel, want) || merged.Server.Loglevel != c.Server.Loglevel {
+			t.Fatalf("the config file and its state file read back differently:\n got %+v\nwant %+v\n%s", merged.Sentinel, want, sb)
 		}
 	})
 }

@@ -12,32 +12,59 @@ import (
 
 // This file holds `sentinel state-config-file <path>` (issue 21; the
 // semantics of valkey pull request 4085 and redis 15422, where sound):
-// with it the config file is only read, never rewritten, and what the
-// Sentinel learns or is told at runtime goes to the state file, which is
-// read over the config file at start.
+// with it the config file is only read, never rewritten (not at a
+// change of state, FLUSHCONFIG, SENTINEL RESET or SIGTERM: it may be
+// read-only), and what the Sentinel learns or is told at runtime goes to
+// the state file, written atomically (atomicfile: a temporary file,
+// fsync, rename, fsync of the directory) and read over the config file
+// at start.
 //
 // The rule of the merge, at start:
 //   - The config file is read first, then the state file when it exists
-//     (a missing one is a first start).
+//     (a missing one is a first start: the config file alone, as Redis
+//     reads it).
 //   - The state file holds every global sentinel setting (myid, epochs,
-//     announce-*, resolve-hostnames, ...): when it exists the config
-//     file's global sentinel lines are not applied.
+//     announce-*, resolve-hostnames, sentinel-user/pass, ...): when it
+//     exists none of the config file's global sentinel lines is applied,
+//     so a setting CONFIG SET cleared back to its default (not written)
+//     does not come back from the config file (valkey reads the state
+//     over the config line by line, where it would).
 //   - A master the state file holds is taken from it whole (its address
 //     after failovers, its settings after SENTINEL SET, its known
-//     replicas and Sentinels); the config file's lines for it are not
-//     applied. A master only the config file declares is monitored as
-//     the config file says (one added there after the state was written).
+//     replicas and Sentinels, its epochs); the config file's lines for it
+//     are not applied.
+//   - A master the config file declares and the state file neither holds
+//     nor lists as removed is monitored as the config file says: one
+//     configuration management added after the state was written.
+//   - A master the config file declares and SENTINEL REMOVE removed at
+//     runtime stays removed: the state file lists it as
+//     `sentinel removed-master <name>` (a line only a state file may
+//     hold), and its config lines are not applied. SENTINEL MONITOR of
+//     the name monitors it again (and drops the line). The state file
+//     lists exactly the config file's masters not monitored, so the list
+//     never outgrows the config file.
 //   - The state file's loglevel (SENTINEL CONFIG SET loglevel) wins over
 //     the config file's.
 //
 // So the config file seeds: configuration management may add masters to
-// it; what the Sentinel changed at runtime is never lost to it.
+// it, and what the Sentinel changed at runtime (failovers, SENTINEL
+// MONITOR/REMOVE/SET/CONFIG SET) is never lost to it. Taking a master or
+// a setting away from the config file changes nothing once the state
+// holds it: SENTINEL REMOVE and SENTINEL SET are the way. Users and the
+// other server directives are not state: they come from the config file
+// (ACL SETUSER without an aclfile lasts until the restart; an aclfile
+// and ACL SAVE keep it).
 
 // The messages of the state file's errors.
 const (
 	msgStateFileEmpty = "sentinel state-config-file needs a path."
 	msgStateLine      = "Only sentinel lines and loglevel belong in a state-config-file (go-sentinel writes it; the config file holds the rest)."
+	msgRemovedArity   = "sentinel removed-master takes one master name."
 )
+
+// stateRemovedMaster is the state file's line for a master the config
+// file declares and SENTINEL REMOVE removed (see the rule above).
+const stateRemovedMaster = "removed-master"
 
 // stateHeader opens every state file.
 const stateHeader = "# go-sentinel state (sentinel state-config-file): written by go-sentinel\n" +
@@ -86,8 +113,24 @@ func (p *parser) readState(path string) error {
 	if err != nil {
 		return stateError(err)
 	}
-	p.queue = mergeState(main, p.queue)
+	merged, err := mergeState(main, p.queue)
+	if err != nil {
+		return stateError(err)
+	}
+	p.queue = merged
 	return nil
+}
+
+// monitorNames returns the names of the masters queue declares (its
+// `sentinel monitor` lines), in order.
+func monitorNames(queue []queuedLine) []string {
+	var names []string
+	for _, q := range queue {
+		if len(q.argv) > 1 && strings.EqualFold(q.argv[0], "monitor") {
+			names = append(names, q.argv[1])
+		}
+	}
+	return names
 }
 
 // stateError marks an *Error of the state file's lines as such.
@@ -113,15 +156,26 @@ func stateLineMessage(argv []string) string {
 
 // mergeState returns the sentinel lines to apply: the config file's
 // (main) without its global settings and without the lines of the
-// masters the state file holds, then the state file's.
-func mergeState(main, state []queuedLine) []queuedLine {
+// masters the state file holds or lists as removed, then the state
+// file's (without its removed-master lines, which only drop lines of
+// main).
+func mergeState(main, state []queuedLine) ([]queuedLine, error) {
 	held := map[string]bool{}
-	for _, q := range state {
-		if len(q.argv) > 1 && strings.EqualFold(q.argv[0], "monitor") {
-			held[q.argv[1]] = true
-		}
+	for _, name := range monitorNames(state) {
+		held[name] = true
 	}
-	out := make([]queuedLine, 0, len(main)+len(state))
+	kept := make([]queuedLine, 0, len(state))
+	for _, q := range state {
+		if !strings.EqualFold(q.argv[0], stateRemovedMaster) {
+			kept = append(kept, q)
+			continue
+		}
+		if len(q.argv) != 2 {
+			return nil, &Error{File: q.file, Line: q.num, Text: q.text, Msg: msgRemovedArity}
+		}
+		held[q.argv[1]] = true
+	}
+	out := make([]queuedLine, 0, len(main)+len(kept))
 	for _, q := range main {
 		d := lookupSentinelDirective(strings.ToLower(q.argv[0]))
 		switch {
@@ -134,17 +188,32 @@ func mergeState(main, state []queuedLine) []queuedLine {
 		}
 		out = append(out, q)
 	}
-	return append(out, state...)
+	return append(out, kept...), nil
 }
 
 // StateBytes returns the content of a state file holding p and the
 // log level: the sentinel lines the rewrite writes, every one of them
-// (there is no old file to keep lines of), and a loglevel line.
-func StateBytes(loglevel string, p monitor.Persisted, opts RewriteOptions) []byte {
+// (there is no old file to keep lines of), a loglevel line, and a
+// removed-master line for each name of seeds (the masters the config
+// file declares, Config.ConfigMasters) that p does not monitor.
+func StateBytes(loglevel string, p monitor.Persisted, seeds []string, opts RewriteOptions) []byte {
 	st := readRewriteState(nil, nil)
 	st.needsSignature = false
 	st.sentinel(p, opts)
 	st.rewriteLine("loglevel", "loglevel "+loglevel, true)
 	st.removeOrphaned()
-	return append([]byte(stateHeader), st.content()...)
+	out := append([]byte(stateHeader), st.content()...)
+	monitored := make(map[string]bool, len(p.Masters))
+	for _, m := range p.Masters {
+		monitored[m.Name] = true
+	}
+	written := map[string]bool{}
+	for _, name := range seeds {
+		if monitored[name] || written[name] {
+			continue
+		}
+		written[name] = true
+		out = append(out, "sentinel "+stateRemovedMaster+" "+quoteWords([]string{name})+"\n"...)
+	}
+	return out
 }

@@ -51,6 +51,22 @@ func TestStateFileMerge(t *testing.T) {
 					t.Errorf("b, only in the config file: %+v", b)
 				}
 			}, ""},
+		{"a config master removed at runtime stays removed; one added to the config is monitored",
+			"sentinel myid " + id2 + "\nsentinel monitor c 10.0.2.1 6379 2\nsentinel removed-master a\n",
+			func(t *testing.T, c *Config) {
+				var names []string
+				for _, m := range c.Sentinel.Masters {
+					names = append(names, m.Name)
+				}
+				if strings.Join(names, ",") != "b,c" {
+					t.Errorf("masters %v, want b (added to the config) and c (the state's); a was removed", names)
+				}
+				if strings.Join(c.ConfigMasters, ",") != "a,b" {
+					t.Errorf("ConfigMasters %v, want the config file's a,b", c.ConfigMasters)
+				}
+			}, ""},
+		{"removed-master without a name", "sentinel removed-master\n", nil, "state.conf', at line 1"},
+		{"removed-master with two names", "sentinel removed-master a b\n", nil, "sentinel removed-master takes one master name"},
 		{"a line that is not a sentinel line", "sentinel myid " + id2 + "\nport 1\n", nil,
 			"state.conf', at line 2"},
 		{"the state file names a state file", "sentinel state-config-file /x\n", nil,
@@ -103,7 +119,7 @@ func TestStateBytesHoldsOnlyState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := string(StateBytes(c.Server.Loglevel, c.Sentinel, RewriteOptions{Cwd: "/"}))
+	out := string(StateBytes(c.Server.Loglevel, c.Sentinel, nil, RewriteOptions{Cwd: "/"}))
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "sentinel ") && l != "loglevel notice" {
 			t.Errorf("line %q in the state file:\n%s", l, out)
@@ -111,5 +127,43 @@ func TestStateBytesHoldsOnlyState(t *testing.T) {
 	}
 	if !strings.Contains(out, "sentinel monitor m 10.0.0.1 6379 2") || strings.Contains(out, "\nsentinel state-config-file") {
 		t.Errorf("state file:\n%s", out)
+	}
+}
+
+// TestStateBytesRemovedMasters: the state lists, once each, the config
+// file's masters that are not monitored, and reading it back under the
+// same config file gives the monitored set; a removed-master line in the
+// config file itself is an unknown sentinel statement.
+func TestStateBytesRemovedMasters(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.conf")
+	text := "sentinel monitor a 10.0.0.1 6379 2\nsentinel monitor b 10.0.1.1 6379 2\nsentinel state-config-file " + state + "\n"
+	c, err := ParseWith(filepath.Join(dir, "s.conf"), []byte(text), nil, Options{Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Sentinel
+	p.Masters = p.Masters[1:] // SENTINEL REMOVE a
+	out := StateBytes("notice", p, append(c.ConfigMasters, "a"), RewriteOptions{Cwd: dir})
+	if n := strings.Count(string(out), "sentinel removed-master"); n != 1 || !strings.Contains(string(out), "\nsentinel removed-master a\n") {
+		t.Fatalf("%d removed-master lines, want one for a:\n%s", n, out)
+	}
+	if err := os.WriteFile(state, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ParseWith(filepath.Join(dir, "s.conf"), []byte(text), nil, Options{Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Sentinel.Masters) != 1 || again.Sentinel.Masters[0].Name != "b" {
+		t.Errorf("masters after the restart %+v, want b alone", again.Sentinel.Masters)
+	}
+	// SENTINEL MONITOR a again: the line goes.
+	if out := StateBytes("notice", c.Sentinel, c.ConfigMasters, RewriteOptions{Cwd: dir}); strings.Contains(string(out), "removed-master") {
+		t.Errorf("a monitored master listed as removed:\n%s", out)
+	}
+	_, err = ParseWith(filepath.Join(dir, "s.conf"), []byte("sentinel removed-master a\n"), nil, Options{Cwd: dir})
+	if err == nil || !strings.Contains(err.Error(), msgUnrecognized) {
+		t.Errorf("removed-master in the config file: %v, want %q", err, msgUnrecognized)
 	}
 }

@@ -234,8 +234,9 @@ func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
 	}
 	if n.cfg.StateFile != "" {
 		// The config file is only read: the state goes to its own file
-		// (config/state.go), written atomically.
-		if err := atomicfile.Write(n.cfg.StateFile, config.StateBytes(srv.Loglevel, p, opts)); err != nil {
+		// (config/state.go), written atomically, with the config file's
+		// masters SENTINEL REMOVE removed.
+		if err := atomicfile.Write(n.cfg.StateFile, config.StateBytes(srv.Loglevel, p, n.cfg.ConfigMasters, opts)); err != nil {
 			return fmt.Errorf("write the state-config-file %s: %w", n.cfg.StateFile, err)
 		}
 		return nil
