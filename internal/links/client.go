@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
+	"net/netip"
 	"strconv"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
@@ -14,21 +15,45 @@ import (
 // connection. It returns the connection to talk over and the TCP connection
 // under it (the same value without TLS); closing raw aborts any I/O on conn
 // at once, without a TLS close_notify that could block.
-func (l *Links) dial(ctx context.Context, addr monitor.Addr) (conn, raw net.Conn, err error) {
+//
+// A hostname is resolved now, at every dial, through Options.LookupHost
+// (never from an address kept from an earlier dial), and its addresses
+// are tried in the order returned, each within the dial timeout. ip is
+// the address dialed: the one connected to, or, when none answered, the
+// first the name resolved to; it is "" when addr.Host is an IP or did
+// not resolve. So a name that moved is followed at the next reconnect,
+// and the core learns where it points even when the dial fails.
+func (l *Links) dial(ctx context.Context, addr monitor.Addr) (conn, raw net.Conn, ip string, err error) {
 	d := net.Dialer{Timeout: l.opts.DialTimeout}
 	if l.opts.SourceAddr != "" {
-		ip := net.ParseIP(l.opts.SourceAddr)
-		if ip == nil {
-			return nil, nil, fmt.Errorf("%w: %q", ErrSourceAddr, l.opts.SourceAddr)
+		src := net.ParseIP(l.opts.SourceAddr)
+		if src == nil {
+			return nil, nil, "", fmt.Errorf("%w: %q", ErrSourceAddr, l.opts.SourceAddr)
 		}
-		d.LocalAddr = &net.TCPAddr{IP: ip}
+		d.LocalAddr = &net.TCPAddr{IP: src}
 	}
-	raw, err = d.DialContext(ctx, "tcp", hostPort(addr))
+	ips, named, err := l.resolve(ctx, addr.Host)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
+	}
+	port := strconv.Itoa(addr.Port)
+	for _, cand := range ips {
+		raw, err = d.DialContext(ctx, "tcp", net.JoinHostPort(cand, port))
+		if err == nil {
+			if named {
+				ip = cand
+			}
+			break
+		}
+	}
+	if named && ip == "" {
+		ip = ips[0]
+	}
+	if err != nil {
+		return nil, nil, ip, err
 	}
 	if l.opts.TLSConfig == nil {
-		return raw, raw, nil
+		return raw, raw, ip, nil
 	}
 	cfg := l.opts.TLSConfig.Clone()
 	if cfg.ServerName == "" {
@@ -39,9 +64,25 @@ func (l *Links) dial(ctx context.Context, addr monitor.Addr) (conn, raw net.Conn
 	defer cancel()
 	if err := tc.HandshakeContext(hctx); err != nil {
 		_ = raw.Close()
-		return nil, nil, fmt.Errorf("tls handshake: %w", err)
+		return nil, nil, ip, fmt.Errorf("tls handshake: %w", err)
 	}
-	return tc, raw, nil
+	return tc, raw, ip, nil
+}
+
+// resolve returns the addresses to dial for host: host itself when it is
+// an IP (named false), else what Options.LookupHost answers now.
+func (l *Links) resolve(ctx context.Context, host string) (ips []string, named bool, err error) {
+	if _, err := netip.ParseAddr(host); err == nil {
+		return []string{host}, false, nil
+	}
+	ips, err = l.opts.LookupHost(ctx, host)
+	if err == nil && len(ips) == 0 {
+		err = ErrNoAddress
+	}
+	if err != nil {
+		return nil, true, fmt.Errorf("resolve %s: %w", host, err)
+	}
+	return ips, true, nil
 }
 
 // linkReadBuffer sizes the bufio reader of a link's connection. A link

@@ -166,8 +166,9 @@ func (lk *link) attach(conn, raw net.Conn) bool {
 func (lk *link) run() {
 	defer lk.links.wg.Done()
 	l := lk.links
-	conn, raw, err := l.dial(lk.ctx, lk.spec.Addr)
+	conn, raw, ip, err := l.dial(lk.ctx, lk.spec.Addr)
 	if err != nil {
+		lk.reportResolved(ip)
 		lk.fail(fmt.Errorf("connect to %s: %w", hostPort(lk.spec.Addr), err))
 		return
 	}
@@ -179,17 +180,23 @@ func (lk *link) run() {
 		if a, ok := localAddr(raw); ok {
 			lk.deliver(monitor.LinkLocalAddr{ID: lk.spec.ID, Addr: a})
 		}
-		if net.ParseIP(lk.spec.Addr.Host) == nil {
-			if t, ok := raw.RemoteAddr().(*net.TCPAddr); ok {
-				lk.deliver(monitor.HostResolved{Host: lk.spec.Addr.Host, IP: t.IP.String()})
-			}
-		}
 	}
+	lk.reportResolved(ip)
 	if lk.spec.Kind == monitor.PubSubLink {
 		lk.servePubSub(conn)
 		return
 	}
 	lk.serveCmd(conn)
+}
+
+// reportResolved tells the core where the link's hostname pointed at this
+// dial (ip is "" for a link to an IP, or a name that did not resolve), so
+// that matching by name follows a name that moved, also when the dial
+// failed.
+func (lk *link) reportResolved(ip string) {
+	if ip != "" {
+		lk.deliver(monitor.HostResolved{Host: lk.spec.Addr.Host, IP: ip})
+	}
 }
 
 // serveCmd writes the command link's handshake, lets the writer go, and

@@ -6,8 +6,10 @@
 package links
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
+	"net"
 	"sync"
 	"time"
 
@@ -23,6 +25,10 @@ const DefaultDialTimeout = 5 * time.Second
 // ErrSourceAddr is returned (as the LinkClosed reason) when
 // Options.SourceAddr is not an IP address.
 var ErrSourceAddr = errors.New("links: bind-source-addr is not an IP address")
+
+// ErrNoAddress is returned (as the LinkClosed reason) when a hostname
+// resolved to no address at all.
+var ErrNoAddress = errors.New("links: the hostname resolved to no address")
 
 // ErrSubscribeRejected wraps the error reply an instance gave to the SUBSCRIBE
 // of a pub/sub link; like hiredis, the link is then dropped.
@@ -40,6 +46,11 @@ type Options struct {
 	SourceAddr string
 	// TLSConfig, when not nil, makes every link a TLS connection.
 	TLSConfig *tls.Config
+	// LookupHost resolves a hostname to its addresses (IP text), at
+	// every dial of a link to a name (resolve-hostnames yes); nil means
+	// net.DefaultResolver.LookupHost, which reads /etc/hosts again when
+	// it changed (checked at most every 5 s) and asks DNS each time.
+	LookupHost func(ctx context.Context, host string) ([]string, error)
 	// Logf, when not nil, receives debug messages.
 	Logf func(format string, args ...any)
 }
@@ -83,6 +94,9 @@ type Links struct {
 func New(opts Options) *Links {
 	if opts.DialTimeout <= 0 {
 		opts.DialTimeout = DefaultDialTimeout
+	}
+	if opts.LookupHost == nil {
+		opts.LookupHost = net.DefaultResolver.LookupHost
 	}
 	if opts.Deliver == nil {
 		opts.Deliver = func(monitor.Input) {}
