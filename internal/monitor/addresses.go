@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"maps"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -73,6 +74,69 @@ func ipOf(resolved map[string]string, host string) (string, bool) {
 		return canonicalIP(ip)
 	}
 	return "", false
+}
+
+// hostResolved records where a hostname pointed when a link dialed it
+// (resolve-hostnames yes), replacing what it pointed to before, so that
+// matching by name follows a name that moved. A replica entry that a
+// master's INFO had added by the IP the name now resolves to is the same
+// instance as the entry stored by the name: it is dropped, with
+// -slave-merged, unless its master is failing over (then the next
+// resolution merges it).
+func (s *Sentinel) hostResolved(in HostResolved) {
+	host := strings.ToLower(in.Host)
+	if old, ok := s.resolved[host]; ok && old == in.IP {
+		return
+	}
+	// A new map: Views share the old one and read it unlocked.
+	r := make(map[string]string, len(s.resolved)+1)
+	maps.Copy(r, s.resolved)
+	r[host] = in.IP
+	s.resolved = r
+	s.resolvedGen++
+	s.changedAll()
+	ip, ok := canonicalIP(in.IP)
+	if !ok {
+		return
+	}
+	for _, name := range s.names {
+		m := s.masters[name]
+		if m.has(flagFailoverInProgress) {
+			continue
+		}
+		for _, named := range m.sortedReplicas() {
+			if !strings.EqualFold(named.addr.Host, in.Host) || named.removed {
+				continue
+			}
+			for _, dup := range m.sortedReplicas() {
+				if dup == named || dup.addr.Port != named.addr.Port {
+					continue
+				}
+				if dip, ok := canonicalIP(dup.addr.Host); ok && dip == ip {
+					s.event(LevelNotice, EventReplicaMerged, dup, " into "+named.name)
+					s.dropReplica(m, dup)
+					s.persistSoon("merged replica")
+				}
+			}
+		}
+	}
+}
+
+// findReplicaByName looks a reported replica address up in m: the entry
+// stored at that address, else (resolve-hostnames yes) the entry whose
+// host resolves to the same IP as the reported one (§14.4), so that a
+// replica stored by its name and reported by its IP (or the other way
+// round) is one entry.
+func (s *Sentinel) findReplicaByName(m *master, a Addr) *instance {
+	if r := s.findReplica(m, a); r != nil || !s.global.ResolveHostnames {
+		return r
+	}
+	for _, r := range m.sortedReplicas() {
+		if s.sameInstanceAddr(r.addr, a) {
+			return r
+		}
+	}
+	return nil
 }
 
 // announceAddr is the address as shown and sent: the host as stored when

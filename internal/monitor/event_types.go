@@ -15,6 +15,10 @@ const (
 	EventResetMaster EventType = "+reset-master"
 
 	// Discovery.
+	// EventReplicaMerged is go-sentinel's extension: a replica entry a
+	// master's INFO added by IP was found to be the entry stored by the
+	// hostname that now resolves to that IP, and was dropped (addresses.go).
+	EventReplicaMerged         EventType = "-slave-merged"
 	EventReplica               EventType = "+slave"
 	EventSentinel              EventType = "+sentinel"
 	EventSentinelAddressSwitch EventType = "+sentinel-address-switch"

@@ -40,6 +40,9 @@ import (
 //	is-master-down IP PORT EPOCH RUNID   SENTINEL IS-MASTER-DOWN-BY-ADDR; prints the reply
 //	script-started ID PID / script-exited ID [code=N] [signal=N] [start-failed]
 //	explain MASTER                       prints SENTINEL EXPLAIN's text
+//	resolved HOST IP                     HostResolved (a link dialed HOST and found IP)
+//	replicas MASTER                      prints SENTINEL REPLICAS: name, ip, port, flags of each
+//	addr MASTER                          prints SENTINEL GET-MASTER-ADDR-BY-NAME
 //
 // Every command but explain prints the Ready that followed it: log lines
 // (level char, text; an event's line is printed as `event`), then the
@@ -168,6 +171,28 @@ func (in *interaction) run(line string, input []string) []string {
 			return []string{fmt.Sprintf("fenced %s:%d hold %v protected %v: %s", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected, rt.Reason)}
 		}
 		return []string{fmt.Sprintf("forward %s:%d hold %v protected %v", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected)}
+	case "resolved":
+		step(monitor.HostResolved{Host: args[0], IP: args[1]})
+	case "replicas":
+		rs, err := in.s.View().Replicas(in.now, args[0])
+		if err != nil {
+			return []string{"error " + err.Error()}
+		}
+		var out []string
+		for _, r := range rs {
+			f := map[string]string{}
+			for _, kv := range r {
+				f[kv.Key] = kv.Value
+			}
+			out = append(out, fmt.Sprintf("%s %s %s %s", f["name"], f["ip"], f["port"], f["flags"]))
+		}
+		return out
+	case "addr":
+		a, ok := in.s.View().MasterAddr(args[0])
+		if !ok {
+			return []string{"nil"}
+		}
+		return []string{fmt.Sprintf("%s %d", a.Host, a.Port)}
 	case "explain":
 		e, err := in.s.Explain(in.now, args[0])
 		if err != nil {

@@ -104,7 +104,13 @@ func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
 		s.log(LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
 		return
 	}
-	if s.findReplica(m, valid) != nil {
+	if s.findReplicaByName(m, valid) != nil {
+		return
+	}
+	if other := m.replicas[ReplicaName(s.announceAddr(valid))]; other != nil {
+		// The name an entry stored by hostname got when its host
+		// resolved elsewhere (announce-hostnames no): never two entries
+		// under one name.
 		return
 	}
 	r := s.createReplica(m, valid, now)

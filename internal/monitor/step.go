@@ -2,8 +2,6 @@ package monitor
 
 import (
 	"fmt"
-	"maps"
-	"strings"
 	"time"
 )
 
@@ -45,6 +43,8 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 		if ref, ok := s.links[in.ID]; ok && ref.kind == CmdLink && ref.link.cc == in.ID {
 			ref.link.localAddr = in.Addr // no query shows it
 		}
+	case HostResolved:
+		s.hostResolved(in) // addresses.go
 	case HelloFromClient:
 		s.processHello(in.Payload, t)
 	case ScriptStarted:
@@ -63,13 +63,6 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 // command applies the inputs of Step that may change any master.
 func (s *Sentinel) command(t int64, in Input) (Answer, error) {
 	switch in := in.(type) {
-	case HostResolved:
-		// A new map: Views share the old one and read it unlocked.
-		r := make(map[string]string, len(s.resolved)+1)
-		maps.Copy(r, s.resolved)
-		r[strings.ToLower(in.Host)] = in.IP
-		s.resolved = r
-		s.resolvedGen++
 	case FlushConfig:
 		s.persist("flushconfig")
 	case Shutdown:
