@@ -19,6 +19,25 @@ import (
 // clients are read on and closed at their class's limits, as in Redis.
 const replyBacklog = 1 << 20
 
+// replyBuffer is the size of the reply buffer every Redis client has and
+// of the blocks of its reply list (PROTO_REPLY_CHUNK_BYTES). Redis's
+// checkClientOutputBufferLimits counts only the list, in whole blocks: a
+// client-output-buffer-limit below 16 KiB does not close a client for one
+// INFO reply, and closes it as soon as its output overflows the buffer
+// (limitUsage).
+const replyBuffer = 16 << 10
+
+// limitUsage is the output a client-output-buffer-limit is checked
+// against when queued bytes wait to be written: what overflows Redis's
+// reply buffer, rounded up to its list's 16 KiB blocks.
+func limitUsage(queued int64) int64 {
+	over := queued - replyBuffer
+	if over <= 0 {
+		return 0
+	}
+	return (over + replyBuffer - 1) / replyBuffer * replyBuffer
+}
+
 // writeChunk is how many bytes of small replies are gathered into one
 // write.
 const writeChunk = 64 << 10
@@ -149,7 +168,7 @@ func (c *Client) overLimitLocked(now int64) bool {
 	if c.pubsubMode.Load() {
 		lim = c.srv.outputLimits.PubSub
 	}
-	used := c.outBytes
+	used := limitUsage(c.outBytes)
 	hard := lim.Hard > 0 && used >= lim.Hard
 	soft := false
 	if lim.Soft > 0 && used >= lim.Soft {

@@ -257,7 +257,7 @@ func TestPubSubSoftLimit(t *testing.T) {
 		}
 		c := srv.clientList()[0]
 		msg := strings.Repeat("y", 16<<10)
-		for used, _ := c.outputUsage(); used < 128<<10; used, _ = c.outputUsage() {
+		for used, _ := c.outputUsage(); limitUsage(used) < 128<<10; used, _ = c.outputUsage() {
 			srv.Publish("ch", msg)
 		}
 		clock.add(2 * time.Second) // not more than 2 s yet
@@ -377,4 +377,58 @@ func TestSubscriberPipelineClosedAtLimit(t *testing.T) {
 	}()
 	log.wait(t, `^warning Client `+clientLine+`P .* scheduled to be closed ASAP for overcoming of output buffer limits\.$`)
 	readUntilClosed(t, nc)
+}
+
+// TestLimitUsage: the output a client-output-buffer-limit sees is what
+// overflows Redis's 16 KiB reply buffer, in whole 16 KiB blocks.
+func TestLimitUsage(t *testing.T) {
+	for _, tc := range []struct{ queued, want int64 }{
+		{0, 0}, {2500, 0}, {16 << 10, 0}, {16<<10 + 1, 16 << 10},
+		{32 << 10, 16 << 10}, {32<<10 + 1, 32 << 10}, {1 << 20, 1<<20 - 16<<10},
+	} {
+		if got := limitUsage(tc.queued); got != tc.want {
+			t.Errorf("limitUsage(%d) = %d, want %d", tc.queued, got, tc.want)
+		}
+	}
+}
+
+// TestNormalLimitBeyondReplyBuffer: with client-output-buffer-limit
+// normal 1kb 0 0, an INFO reply (2.5 KB) waiting to be read does not close
+// the client, as in Redis, whose reply buffer holds it; replies piling up
+// beyond 16 KiB do.
+func TestNormalLimitBeyondReplyBuffer(t *testing.T) {
+	log := newLogCapture()
+	srv, _ := newTestServer(func(o *Options) {
+		o.Logger = log
+		o.OutputLimits = &OutputLimits{Normal: OutputLimit{Hard: 1 << 10}, PubSub: DefaultOutputLimits.PubSub}
+	})
+	defer srv.Close()
+	cli, conn := net.Pipe()
+	defer cli.Close()
+	srv.serveConn(conn)
+	// net.Pipe has no buffer: the replies wait in the server until read.
+	if _, err := cli.Write([]byte("INFO\r\nPING\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	_ = cli.SetReadDeadline(time.Now().Add(10 * time.Second))
+	rd := bufio.NewReader(cli)
+	l, err := rd.ReadString('\n')
+	n := 0
+	if _, serr := fmt.Sscanf(l, "$%d", &n); err != nil || serr != nil || n < 1<<10 {
+		t.Fatalf("INFO: %q %v", l, err)
+	}
+	if _, err := rd.Discard(n + 2); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := rd.ReadString('\n'); l != "+PONG\r\n" {
+		t.Fatalf("PING: %q %v", l, err)
+	}
+	go func() {
+		for i := 0; i < 20; i++ { // 50 KB of INFO replies, never read
+			if _, err := cli.Write([]byte("INFO\r\n")); err != nil {
+				return
+			}
+		}
+	}()
+	log.wait(t, `^warning Client id=\d+ addr=pipe laddr=pipe .* flags=N .* scheduled to be closed ASAP for overcoming of output buffer limits\.$`)
 }
