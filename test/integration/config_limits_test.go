@@ -108,12 +108,13 @@ func slowSubscriberSent(t *testing.T, port int) int64 {
 // protocol error and the connection closed; the default is 512mb),
 // client-query-buffer-limit 1mb (a request with a 1 MiB argument closes
 // the connection without a reply; the default is 1gb) and
-// client-output-buffer-limit pubsub 1kb 0 0 (a subscriber that does not
-// read is closed long before the default 32mb). Neither daemon can change
+// client-output-buffer-limit normal 1kb 0 0 pubsub 1kb 0 0 (INFO is
+// answered, its reply fitting Redis's uncounted 16 KiB reply buffer; a
+// subscriber that does not read is closed long before the default 32mb). Neither daemon can change
 // them at runtime: CONFIG is not a Sentinel command and SENTINEL CONFIG
 // SET refuses them, with the same errors.
 func TestClientLimitsMatchRedis(t *testing.T) {
-	const limits = "proto-max-bulk-len 1mb\nclient-query-buffer-limit 1mb\nclient-output-buffer-limit pubsub 1kb 0 0\n"
+	const limits = "proto-max-bulk-len 1mb\nclient-query-buffer-limit 1mb\nclient-output-buffer-limit normal 1kb 0 0 pubsub 1kb 0 0\n"
 	const (
 		protoErr  = "-ERR Protocol error: invalid bulk length\r\n"
 		configErr = "-ERR unknown command 'CONFIG', with args beginning with: 'SET' 'proto-max-bulk-len' '2mb' \r\n"
@@ -135,6 +136,11 @@ func TestClientLimitsMatchRedis(t *testing.T) {
 			if got, closed := exchange(t, port, []byte(c.send), 300*time.Millisecond); got != c.want || closed {
 				t.Errorf("%s: %s: %q (closed %v), want %q", impl, c.what, got, closed, c.want)
 			}
+		}
+		// normal 1kb: an INFO reply (2.5 KB) fits the 16 KiB reply buffer
+		// Redis does not count, so the client is answered and kept.
+		if got, closed := exchange(t, port, []byte("INFO\r\n"), 300*time.Millisecond); closed || len(got) < 1<<10 || !strings.HasSuffix(got, "\r\n\r\n") {
+			t.Errorf("%s: INFO under normal 1kb: %d bytes (closed %v), want the whole reply and the connection kept", impl, len(got), closed)
 		}
 		if got, closed := exchange(t, port, []byte(fmt.Sprintf("*2\r\n$4\r\nPING\r\n$%d\r\n", 1<<20+1)), 5*time.Second); got != protoErr || !closed {
 			t.Errorf("%s: a bulk of 1mb + 1 byte: %q (closed %v), want %q and closed", impl, got, closed, protoErr)
