@@ -266,6 +266,7 @@ func TestSentinelTableRoundTrip(t *testing.T) {
 		"proxy-hold":                      {"m 0", "m 250"},
 		"proxy-fencing":                   {"m no"},
 		"proxy-protected-mode":            {"m no"},
+		"forget-replica-after":            {"m 5000"},
 		"state-config-file":               {"/nonexistent-go-sentinel/state.conf", "state.conf"},
 	}
 	dirLine := "dir " + splitargs.Repr(cwd) + "\n"

@@ -101,6 +101,9 @@ func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
 	row(monitor.OptionFailoverTimeout, ms(m.FailoverTimeout))
 	row(monitor.OptionParallelSyncs, m.ParallelSyncs)
 	row(monitor.OptionRebootDownAfter, ms(m.RebootDownAfter))
+	if m.ForgetReplicaAfter != 0 {
+		row(monitor.OptionForgetReplicaAfter, ms(m.ForgetReplicaAfter))
+	}
 	if m.NotificationScript != "" {
 		row(monitor.OptionNotificationScript, splitargs.Quote(m.NotificationScript))
 	}

@@ -295,6 +295,15 @@ var sentinelDirectives = []sentinelDirective{
 		},
 	},
 	{
+		// forget-replica-after (go-sentinel's extension, issue 21): 0,
+		// the default, never forgets a replica.
+		name: monitor.OptionForgetReplicaAfter, argc: []int{3}, pass: 2,
+		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.ForgetReplicaAfter }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional(monitor.OptionForgetReplicaAfter, m, m.ForgetReplicaAfter != 0, millisText(m.ForgetReplicaAfter))
+		},
+	},
+	{
 		// state-config-file (issue 21; valkey pull request 4085): the
 		// config file is only read, and the state goes to this file
 		// (state.go).

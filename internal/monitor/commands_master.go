@@ -245,6 +245,13 @@ func (s *Sentinel) setOptions(in Set) error {
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyHold = msDuration(v) }})
 			j++
+		case lopt == OptionForgetReplicaAfter && more > 0:
+			v, err := strconv.ParseInt(args[j+1], 10, 64)
+			if err != nil || v < 0 {
+				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ForgetReplicaAfter = msDuration(v) }})
+			j++
 		case (lopt == OptionProxyFencing || lopt == OptionProxyProtectedMode) && more > 0:
 			v := strings.ToLower(args[j+1])
 			if v != "yes" && v != "no" {

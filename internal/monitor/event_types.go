@@ -24,6 +24,10 @@ const (
 	EventSentinelAddressSwitch EventType = "+sentinel-address-switch"
 	EventSentinelInvalidAddr   EventType = "+sentinel-invalid-addr"
 	EventSentinelAddressUpdate EventType = "+sentinel-address-update"
+	// EventReplicaForgotten is go-sentinel's extension: a replica
+	// unreachable for longer than forget-replica-after, that its master
+	// no longer lists, was forgotten (forget.go).
+	EventReplicaForgotten EventType = "-slave"
 
 	// Health and links.
 	EventSDown                  EventType = "+sdown"

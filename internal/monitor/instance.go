@@ -133,6 +133,10 @@ type instance struct {
 	askPending bool
 	// infoPending: an INFO sent to this object waits for its reply.
 	infoPending bool
+	// infoSentAt is when the INFO whose reply is info was sent, as the
+	// last tick before it knew the time (never later than the real
+	// moment); 0 when unknown.
+	infoSentAt int64
 }
 
 func (i *instance) has(f flag) bool { return i.flags&f != 0 }

@@ -20,7 +20,9 @@ const (
 type pending struct {
 	kind pendingKind
 	inst *instance // the object the command was sent for
-	at   int64     // when a PING was sent (Unix ms); 0 for other commands
+	// at is when a PING was sent (Unix ms), or for an INFO the last
+	// tick before it was sent; 0 for other commands.
+	at int64
 	// about is, for an IS-MASTER-DOWN-BY-ADDR, the master's addrGen when
 	// it was asked.
 	about uint64

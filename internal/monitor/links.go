@@ -134,6 +134,7 @@ func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
 		i.askPending = true
 	case sentInfo:
 		i.infoPending = true
+		l.pending[s.nextTag] = pending{kind: k, inst: i, at: s.lastTick}
 	}
 	s.act(Send{ID: l.cc, Tag: s.nextTag, Args: args})
 	return true
@@ -232,6 +233,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		}
 	case sentInfo:
 		if in.Reply.Kind == ReplyString && s.instanceAlive(i) {
+			i.infoSentAt = p.at
 			s.refreshFromInfo(i, in.Reply.Str, now)
 		}
 	case sentHello:

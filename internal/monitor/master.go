@@ -72,6 +72,9 @@ type master struct {
 	// viewDirty: what the queries show of the master changed since the
 	// last View (readview.go).
 	viewDirty bool
+
+	// listing caches the replicas the master's INFO lists (forget.go).
+	listing replicaListing
 }
 
 // rename returns the name to send cmd as on this master's instances.

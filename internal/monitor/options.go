@@ -24,4 +24,8 @@ const (
 	OptionProxyHold          = "proxy-hold"
 	OptionProxyFencing       = "proxy-fencing"
 	OptionProxyProtectedMode = "proxy-protected-mode"
+
+	// OptionForgetReplicaAfter is go-sentinel's extension: forget a
+	// replica unreachable for that long that its master no longer lists.
+	OptionForgetReplicaAfter = "forget-replica-after"
 )

@@ -64,6 +64,12 @@ type MasterSettings struct {
 	// ProxyNoProtectedMode is `proxy-protected-mode no`: clients from
 	// other hosts are forwarded even when the data nodes need no password.
 	ProxyNoProtectedMode bool
+
+	// ForgetReplicaAfter is forget-replica-after (go-sentinel's
+	// extension, issue 21): a replica that gave no valid PING reply for
+	// longer than it, and that the master's INFO no longer lists, is
+	// forgotten (forget.go); 0, the default, never forgets one, as Redis.
+	ForgetReplicaAfter time.Duration
 }
 
 // MasterSpec is everything about one monitored master that the config file

@@ -83,6 +83,8 @@ type masterHead struct {
 	parallelSyncs        int
 	notificationScript   string
 	clientReconfigScript string
+	// forgetReplicaAfter is forget-replica-after in ms; 0: off.
+	forgetReplicaAfter int64
 	// addr is the address clients should use (GET-MASTER-ADDR-BY-NAME),
 	// infoAddr the configured one (INFO sentinel), both as announced.
 	addr     Addr

@@ -145,6 +145,7 @@ func (b *viewBuilder) master(m *master, old *masterView) *masterView {
 		parallelSyncs:        m.settings.ParallelSyncs,
 		notificationScript:   m.settings.NotificationScript,
 		clientReconfigScript: m.settings.ClientReconfigScript,
+		forgetReplicaAfter:   m.settings.ForgetReplicaAfter.Milliseconds(),
 		addr:                 s.announceAddr(m.currentAddr()),
 		infoAddr:             s.announceAddr(m.addr),
 		askAddr:              m.addr,

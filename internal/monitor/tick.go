@@ -28,6 +28,7 @@ func (s *Sentinel) Tick(now time.Time) {
 			s.handleInstance(si, t)
 		}
 		s.checkProxy(m, t)
+		s.forgetReplicas(m, t)
 		if s.switchDue(m) {
 			switching = append(switching, m)
 		}

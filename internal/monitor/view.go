@@ -119,7 +119,7 @@ func agoOrZero(now, t int64) int64 {
 // instanceMapFields is the most fields instanceMap returns (a master
 // with both scripts and every conditional field), so that one allocation
 // holds any instance map.
-const instanceMapFields = 32
+const instanceMapFields = 33
 
 // instanceMap renders object i of master mv as SENTINEL
 // MASTER/REPLICAS/SENTINELS do (§12.4) at now, Unix ms: fields in Redis's
@@ -173,6 +173,9 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 		}
 		if mv.clientReconfigScript != "" {
 			kv = append(kv, KV{OptionClientReconfigScript, mv.clientReconfigScript})
+		}
+		if mv.forgetReplicaAfter != 0 {
+			kv = append(kv, KV{OptionForgetReplicaAfter, itoa64(mv.forgetReplicaAfter)})
 		}
 		if mv.proxy.listen != "" {
 			kv = append(kv, proxyFields(mv.proxy)...)

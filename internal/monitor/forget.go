@@ -1,0 +1,87 @@
+package monitor
+
+// The rule that forgets stale replicas (go-sentinel's extension, issue
+// 21): in Kubernetes a replica pod comes back with a new address, the
+// master lists it there, and Redis keeps the old address as a replica
+// forever. With forget-replica-after set, a replica is forgotten when
+// all of these hold, so that a replica that may still exist is kept:
+//
+//   - it gave no valid PING reply for longer than forget-replica-after
+//     (the clock SDOWN reads: the time since the last valid reply);
+//   - the master is trusted to know its replicas: it reports the master
+//     role, it is not SDOWN or ODOWN, its INFO is fresh (as
+//     masterLooksSane), no failover of it is in progress, and this
+//     Sentinel is not in TILT;
+//   - that INFO was sent after the replica stopped answering, and it does
+//     not list the replica;
+//   - the replica is not the one a failover promoted.
+//
+// A replica the master lists again later is discovered again (+slave).
+
+// replicaListing is the replicas the master's INFO listed, parsed once
+// per INFO reply, and only when a replica could be forgotten.
+type replicaListing struct {
+	// at is the infoRefresh of the INFO parsed; 0: none yet.
+	at    int64
+	addrs []Addr
+}
+
+// forgetReplicas forgets the replicas of m that forgettable allows, with
+// an EventReplicaForgotten each, and persists the config if it forgot
+// any.
+func (s *Sentinel) forgetReplicas(m *master, now int64) {
+	after := m.settings.ForgetReplicaAfter.Milliseconds()
+	if after <= 0 || s.tilt || len(m.replicas) == 0 || !s.listingTrusted(m, now) {
+		return
+	}
+	forgot := false
+	for _, r := range m.sortedReplicas() {
+		if !s.forgettable(m, r, after, now) {
+			continue
+		}
+		s.event(LevelNotice, EventReplicaForgotten, r, "")
+		s.dropReplica(m, r)
+		forgot = true
+	}
+	if forgot {
+		s.persist("forgot replica")
+	}
+}
+
+// listingTrusted reports whether m's last INFO can tell which replicas
+// it has: a master that looks sane, and no failover of it in progress.
+func (s *Sentinel) listingTrusted(m *master, now int64) bool {
+	return !m.has(flagFailoverInProgress) && m.promoted == nil && s.masterLooksSane(m, now)
+}
+
+// forgettable reports whether replica r of m is stale by the rule above,
+// given that m's listing can be trusted.
+func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
+	l := r.link
+	if r.has(flagPromoted) || r == m.promoted || l.actPingTime == 0 || now-l.lastAvailTime <= after {
+		return false
+	}
+	// The INFO must have been asked after the replica stopped answering:
+	// one asked before may describe the world before it went away.
+	if m.infoSentAt == 0 || m.infoSentAt <= l.actPingTime {
+		return false
+	}
+	return !s.listed(m, r)
+}
+
+// listed reports whether m's last INFO lists r, matching addresses as
+// discovery does and, with hostnames, also by what they resolved to.
+func (s *Sentinel) listed(m *master, r *instance) bool {
+	if m.listing.at != m.infoRefresh {
+		m.listing = replicaListing{at: m.infoRefresh, addrs: ParseInfo(m.info).Replicas}
+	}
+	for _, a := range m.listing.addrs {
+		if v, ok := s.validAddr(a); ok && sameAddr(r.addr, v) {
+			return true
+		}
+		if s.sameInstanceAddr(r.addr, a) {
+			return true
+		}
+	}
+	return false
+}
