@@ -29,6 +29,9 @@ type checkFlags struct {
 	// given.
 	redisSentinels int
 	redisSet       bool
+	// printMerged is --print-merged: print the config file with its
+	// state-config-file folded in (config.MergedBytes) and exit.
+	printMerged bool
 }
 
 // checkLong is the help text of `go-sentinel check`.
@@ -108,6 +111,7 @@ func newCheckCommand(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.StringSliceVar(&f.sentinels, "sentinels", nil, "Sentinels to ask for the live checks, comma-separated host:port (any of the fleet; more give a fuller picture)")
 	fl.DurationVar(&f.sla, "sla", 0, "longest acceptable write unavailability during a failover, e.g. 10s; checks down-after-milliseconds and failover-timeout against it")
 	fl.BoolVar(&f.json, "json", false, "print the findings as one JSON document instead of text (no config dump)")
+	fl.BoolVar(&f.printMerged, "print-merged", false, "print CONFIG with its sentinel state-config-file folded in, as a config file redis-sentinel reads (a rollback), and exit")
 	fl.DurationVar(&f.timeout, "timeout", probe.DefaultTimeout, "timeout of each connection and command of the live checks")
 	fl.IntVar(&f.redisSentinels, "redis-sentinels", 0, "how many of each master's Sentinels run redis-sentinel, for the failover estimate "+
 		"(default: none, or, with --sentinels, those whose INFO has no go_version)")
@@ -127,7 +131,7 @@ func splitCheckArgs(args []string) (own, rest []string, help bool) {
 		switch {
 		case a == "-h" || a == "--help":
 			help = true
-		case a == "--json" || strings.HasPrefix(a, "--json="):
+		case a == "--json" || strings.HasPrefix(a, "--json="), a == "--print-merged":
 			own = append(own, a)
 		case checkFlagNames[name] && hasValue:
 			own = append(own, a)
@@ -154,6 +158,15 @@ func runCheck(path string, directives []string, f checkFlags, stdout, stderr io.
 			writeLoadErrorJSON(stdout, path, err)
 		}
 		return 1
+	}
+	if f.printMerged {
+		b, err := config.MergedBytes(cfg)
+		if err != nil {
+			fmt.Fprintf(stderr, "go-sentinel check: %v\n", err)
+			return 1
+		}
+		stdout.Write(b)
+		return 0
 	}
 	var facts *lint.Facts
 	if len(f.sentinels) > 0 {

@@ -78,6 +78,7 @@ func Format(c *Config) string {
 	if p.SentinelPass != "" {
 		secret("sentinel-pass", p.SentinelPass)
 	}
+	formatState(&b, c)
 	for _, m := range p.Masters {
 		formatMaster(&b, m)
 	}

@@ -40,6 +40,9 @@ type Config struct {
 	// a StateFile: the state file lists those SENTINEL REMOVE removed
 	// (StateBytes), so that they stay removed.
 	ConfigMasters []string
+	// StateRead: the state file existed and was read over the config
+	// file (false at a first start).
+	StateRead bool
 }
 
 // Line is one configuration line.

@@ -34,7 +34,9 @@ func readsFiles(text string) bool {
 // (--check) and the rewrite. Nothing may panic; an error must be a *Error
 // naming a line of the input; an accepted config rewritten and parsed again
 // must give back the same state, and so must its state-config-file
-// (StateBytes) read under a config file that names it and nothing else.
+// (StateBytes) read under a config file that names it and nothing else,
+// the config file with a state file that removed a master, and that pair
+// folded back into one config file (MergedBytes, the rollback).
 func FuzzParse(f *testing.F) {
 	for _, name := range []string{"debian-sentinel.conf", "upstream-sentinel.conf"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -122,6 +124,25 @@ func FuzzParse(f *testing.F) {
 		}
 		if !reflect.DeepEqual(merged.Sentinel, want) || merged.Server.Loglevel != c.Server.Loglevel {
 			t.Fatalf("the config file and its state file read back differently:\n got %+v\nwant %+v\n%s", merged.Sentinel, want, sb)
+		}
+		// The rollback: the state folded into the config file
+		// (check --print-merged) loads alone to the same state.
+		onDisk := filepath.Join(filepath.Dir(state), "sentinel.conf")
+		if err := os.WriteFile(onDisk, []byte(text+"\n"+main), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m := *merged
+		m.File, m.WorkDir = onDisk, cwd
+		folded, err := MergedBytes(&m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseWith(file, folded, nil, Options{Cwd: "/"})
+		if err != nil {
+			t.Fatalf("the merged config does not load: %v\n%s", err, folded)
+		}
+		if !reflect.DeepEqual(back.Sentinel, want) || back.StateFile != "" {
+			t.Fatalf("the merged config reads back differently:\n got %+v\nwant %+v\n%s", back.Sentinel, want, folded)
 		}
 	})
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // This file holds `sentinel state-config-file <path>` (issue 21; the
@@ -118,7 +120,41 @@ func (p *parser) readState(path string) error {
 		return stateError(err)
 	}
 	p.queue = merged
+	p.cfg.StateRead = true
 	return nil
+}
+
+// removedMasters returns the names of c.ConfigMasters that c does not
+// monitor: those the state file lists as removed.
+func removedMasters(c *Config) []string {
+	monitored := make(map[string]bool, len(c.Sentinel.Masters))
+	for _, m := range c.Sentinel.Masters {
+		monitored[m.Name] = true
+	}
+	var out []string
+	for _, name := range c.ConfigMasters {
+		if !monitored[name] && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// formatState writes, for Format (`go-sentinel check`), the
+// state-config-file line and the config file's masters the state file
+// lists as removed.
+func formatState(b *strings.Builder, c *Config) {
+	if c.StateFile == "" {
+		return
+	}
+	status := "not written yet: the config file alone"
+	if c.StateRead {
+		status = "read over the config file: what follows is the merge"
+	}
+	fmt.Fprintf(b, "%-26s %s (%s)\n", "state-config-file", splitargs.Quote(c.StateFile), status)
+	for _, name := range removedMasters(c) {
+		fmt.Fprintf(b, "%-26s %s (SENTINEL REMOVE: the config file declares it, it is not monitored)\n", stateRemovedMaster, splitargs.Quote(name))
+	}
 }
 
 // monitorNames returns the names of the masters queue declares (its
@@ -216,4 +252,26 @@ func StateBytes(loglevel string, p monitor.Persisted, seeds []string, opts Rewri
 		out = append(out, "sentinel "+stateRemovedMaster+" "+quoteWords([]string{name})+"\n"...)
 	}
 	return out
+}
+
+// MergedBytes returns c's config file with the state folded in, as the
+// rewrite of a Sentinel without state-config-file would write it
+// (RewriteBytes of the merged c), minus the state-config-file line: a file
+// redis-sentinel reads, for a rollback (`go-sentinel check
+// --print-merged`). `dir` is written as c's working directory (its `dir`
+// directive, else the caller's).
+func MergedBytes(c *Config) ([]byte, error) {
+	old, err := os.ReadFile(c.File)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.File, err)
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(old), "\n") {
+		argv, err := splitargs.Split(strings.Trim(line, " \t\r\n"))
+		if err == nil && len(argv) > 1 && strings.EqualFold(argv[0], "sentinel") && strings.EqualFold(argv[1], "state-config-file") {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return RewriteBytes([]byte(b.String()), c.Server, c.Sentinel, RewriteOptions{Cwd: c.WorkDir}), nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -165,5 +166,55 @@ func TestStateBytesRemovedMasters(t *testing.T) {
 	_, err = ParseWith(filepath.Join(dir, "s.conf"), []byte("sentinel removed-master a\n"), nil, Options{Cwd: dir})
 	if err == nil || !strings.Contains(err.Error(), msgUnrecognized) {
 		t.Errorf("removed-master in the config file: %v, want %q", err, msgUnrecognized)
+	}
+}
+
+// TestStateShownAndMerged: Format (go-sentinel check) names the state
+// file and the removed masters, and MergedBytes folds the state into the
+// config file without the directive, into a file that loads to the same
+// state on its own.
+func TestStateShownAndMerged(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "s.conf")
+	text := "port 26999\n# mine\nsentinel monitor m 10.0.0.1 6379 2\nsentinel monitor gone 10.0.0.9 6379 2\nsentinel state-config-file state.conf\n"
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func() *Config {
+		t.Helper()
+		c, err := ParseWith(conf, []byte(text), nil, Options{Cwd: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	if out := Format(load()); !strings.Contains(out, "state-config-file          "+filepath.Join(dir, "state.conf")+" (not written yet") {
+		t.Errorf("Format before the first state:\n%s", out)
+	}
+	state := "sentinel myid 1111111111111111111111111111111111111111\nsentinel current-epoch 3\n" +
+		"sentinel monitor m 10.0.0.2 6379 2\nsentinel config-epoch m 3\nsentinel removed-master gone\nloglevel warning\n"
+	if err := os.WriteFile(filepath.Join(dir, "state.conf"), []byte(state), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := load()
+	out := Format(c)
+	for _, want := range []string{"(read over the config file", "removed-master             gone (SENTINEL REMOVE"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Format lacks %q:\n%s", want, out)
+		}
+	}
+	merged, err := MergedBytes(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(merged), "state-config-file") || strings.Contains(string(merged), "removed-master") || !strings.HasPrefix(string(merged), "port 26999\n# mine\n") {
+		t.Errorf("merged:\n%s", merged)
+	}
+	back, err := ParseWith(conf, merged, nil, Options{Cwd: dir})
+	if err != nil {
+		t.Fatalf("the merged config does not load: %v\n%s", err, merged)
+	}
+	if !reflect.DeepEqual(back.Sentinel, c.Sentinel) || back.Server.Loglevel != "warning" || back.StateFile != "" {
+		t.Errorf("the merged config loads differently:\n got %+v\nwant %+v\n%s", back.Sentinel, c.Sentinel, merged)
 	}
 }

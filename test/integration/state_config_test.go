@@ -347,6 +347,43 @@ func TestStateConfigFile(t *testing.T) {
 			t.Errorf("a go-sentinel failed to write its state:\n%s", s.p.out.String())
 		}
 	}
+
+	// Rollback: the first Sentinel stops, its state is folded into a
+	// config file (check --print-merged) and redis-sentinel starts on it,
+	// on the same port: same identity, the new master, the Sentinels,
+	// the removed master still gone.
+	s0 := ss[0]
+	s0.p.signal(syscall.SIGTERM)
+	if code := s0.p.waitExit(10 * time.Second); code != 0 {
+		t.Fatalf("exit code %d at SIGTERM", code)
+	}
+	merged, err := exec.Command(sentinelBin, "check", "--print-merged", s0.conf).Output()
+	if err != nil {
+		t.Fatalf("check --print-merged: %v", err)
+	}
+	rollback := writeConf(t, string(merged))
+	rb := start(t, filepath.Dir(rollback), nil, redisSentinel, rollback)
+	rb.Port = s0.port
+	waitFor(t, 10*time.Second, "redis-sentinel on the merged config to answer", func() bool {
+		if done, _ := rb.exited(); done {
+			t.Fatalf("redis-sentinel refused the merged config:\n%s\n%s", rb.out.String(), merged)
+		}
+		return alive(s0.port)
+	})
+	if id, _ := client(t, s0.port).Do(ctx, "SENTINEL", "MYID").Text(); id != before[0].id {
+		t.Errorf("redis-sentinel on the merged config: myid %q, want %q", id, before[0].id)
+	}
+	if a := masterAddr(t, s0.port); a != fmt.Sprintf("127.0.0.1:%d", newMaster.Port) {
+		t.Errorf("redis-sentinel on the merged config: master at %s, want 127.0.0.1:%d", a, newMaster.Port)
+	}
+	if got := fieldsOf(t, s0.port, "SENTINELS", "mymaster", "runid"); !slices.Equal(got, before[0].sentinels) {
+		t.Errorf("redis-sentinel on the merged config: Sentinels %v, want %v", got, before[0].sentinels)
+	}
+	if got := masterNames(t, s0.port); !slices.Equal(got, []string{"extra", "mymaster"}) {
+		t.Errorf("redis-sentinel on the merged config monitors %v, want extra and mymaster", got)
+	}
+	t.Logf("rollback: redis-sentinel started on check --print-merged (%d bytes) with the same myid, master and Sentinels", len(merged))
+
 	after := readFile(t, redisConf)
 	added, removed := lineDiff(redisText, after)
 	roCount := 0
