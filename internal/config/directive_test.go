@@ -267,6 +267,8 @@ func TestSentinelTableRoundTrip(t *testing.T) {
 		"proxy-fencing":                   {"m no"},
 		"proxy-protected-mode":            {"m no"},
 		"forget-replica-after":            {"m 5000"},
+		"voters":                          {"m 3"},
+		"forget-sentinel-after":           {"m 5000"},
 		"state-config-file":               {"/nonexistent-go-sentinel/state.conf", "state.conf"},
 	}
 	dirLine := "dir " + splitargs.Repr(cwd) + "\n"

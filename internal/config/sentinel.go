@@ -42,6 +42,7 @@ const (
 const (
 	msgSameProxy = "Duplicate address for proxy."
 	msgYesNo     = "Please specify yes or no."
+	msgVoters    = "Voters must be 0 or greater."
 )
 
 // runIDSize is the length of a Sentinel id (CONFIG_RUN_ID_SIZE).

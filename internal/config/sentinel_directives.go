@@ -304,6 +304,32 @@ var sentinelDirectives = []sentinelDirective{
 		},
 	},
 	{
+		// voters (go-sentinel's extension, issue 21): the floor of the
+		// number of Sentinels a leader's majority is counted over; 0,
+		// the default, counts the known ones, as Redis.
+		name: monitor.OptionVoters, argc: []int{3}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			v := atoi(argv[2])
+			if v < 0 {
+				return msgVoters
+			}
+			m.spec.Voters = v
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional(monitor.OptionVoters, m, m.Voters != 0, strconv.Itoa(m.Voters))
+		},
+	},
+	{
+		// forget-sentinel-after (go-sentinel's extension): 0, the
+		// default, never forgets a Sentinel; it acts only with voters.
+		name: monitor.OptionForgetSentinelAfter, argc: []int{3}, pass: 2,
+		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.ForgetSentinelAfter }),
+		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+			w.masterOptional(monitor.OptionForgetSentinelAfter, m, m.ForgetSentinelAfter != 0, millisText(m.ForgetSentinelAfter))
+		},
+	},
+	{
 		// state-config-file (issue 21; valkey pull request 4085): the
 		// config file is only read, and the state goes to this file
 		// (state.go).

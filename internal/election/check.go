@@ -18,11 +18,12 @@ type Check struct {
 }
 
 // CheckQuorum is Redis 7.0's SENTINEL CKQUORUM over the peers of a master
-// with quorum: this Sentinel and the Usable peers against the quorum and
-// the Majority of all the known Sentinels.
-func CheckQuorum(peers []Peer, quorum int) Check {
+// with quorum and voters floor (0: none): this Sentinel and the Usable
+// peers against the quorum and the Majority of the Voters (all the known
+// Sentinels, or the floor when it is larger, as an election counts them).
+func CheckQuorum(peers []Peer, quorum, floor int) Check {
 	usable := UsableCount(peers)
-	return Check{Usable: usable, NoQuorum: usable < quorum, NoMajority: usable < Majority(len(peers)+1)}
+	return Check{Usable: usable, NoQuorum: usable < quorum, NoMajority: usable < Majority(Voters(len(peers)+1, floor))}
 }
 
 // OK reports whether both the quorum and the majority can be reached.

@@ -12,31 +12,39 @@ func TestCheckQuorum(t *testing.T) {
 		name   string
 		peers  []Peer
 		quorum int
+		floor  int
 		want   Check
 		reply  string
 	}{
-		{"alone with quorum 1", nil, 1, Check{Usable: 1},
+		{"alone with quorum 1", nil, 1, 0, Check{Usable: 1},
 			"OK 1 usable Sentinels. Quorum and failover authorization can be reached"},
-		{"three up", []Peer{up, up}, 2, Check{Usable: 3},
+		{"three up", []Peer{up, up}, 2, 0, Check{Usable: 3},
 			"OK 3 usable Sentinels. Quorum and failover authorization can be reached"},
 		// CKQUORUM does not look at the links, as in Redis.
-		{"links down still count", []Peer{noLink, noLink}, 3, Check{Usable: 3},
+		{"links down still count", []Peer{noLink, noLink}, 3, 0, Check{Usable: 3},
 			"OK 3 usable Sentinels. Quorum and failover authorization can be reached"},
-		{"no quorum", []Peer{up, up}, 4, Check{Usable: 3, NoQuorum: true},
+		{"no quorum", []Peer{up, up}, 4, 0, Check{Usable: 3, NoQuorum: true},
 			"NOQUORUM 3 usable Sentinels. Not enough available Sentinels to reach the specified quorum for this master"},
-		{"no majority", []Peer{sdown, sdown, up}, 1, Check{Usable: 2, NoMajority: true},
+		{"no majority", []Peer{sdown, sdown, up}, 1, 0, Check{Usable: 2, NoMajority: true},
 			"NOQUORUM 2 usable Sentinels. Not enough available Sentinels to reach the majority and authorize a failover"},
-		{"neither", []Peer{sdown, sdown}, 2, Check{Usable: 1, NoQuorum: true, NoMajority: true},
+		{"neither", []Peer{sdown, sdown}, 2, 0, Check{Usable: 1, NoQuorum: true, NoMajority: true},
 			"NOQUORUM 1 usable Sentinels. Not enough available Sentinels to reach the specified quorum for this master. " +
 				"Not enough available Sentinels to reach the majority and authorize a failover"},
-		{"odown counts as down", []Peer{{ODown: true}}, 1, Check{Usable: 1, NoMajority: true},
+		{"odown counts as down", []Peer{{ODown: true}}, 1, 0, Check{Usable: 1, NoMajority: true},
 			"NOQUORUM 1 usable Sentinels. Not enough available Sentinels to reach the majority and authorize a failover"},
-		{"two of two is the majority", []Peer{up}, 2, Check{Usable: 2},
+		{"two of two is the majority", []Peer{up}, 2, 0, Check{Usable: 2},
 			"OK 2 usable Sentinels. Quorum and failover authorization can be reached"},
+		// The voters floor: two known of a fleet of 5 are no majority.
+		{"floor above the known", []Peer{up}, 2, 5, Check{Usable: 2, NoMajority: true},
+			"NOQUORUM 2 usable Sentinels. Not enough available Sentinels to reach the majority and authorize a failover"},
+		{"floor met", []Peer{up, up}, 2, 5, Check{Usable: 3},
+			"OK 3 usable Sentinels. Quorum and failover authorization can be reached"},
+		{"floor below the known", []Peer{up, up, sdown, sdown}, 2, 3, Check{Usable: 3},
+			"OK 3 usable Sentinels. Quorum and failover authorization can be reached"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CheckQuorum(tt.peers, tt.quorum)
+			got := CheckQuorum(tt.peers, tt.quorum, tt.floor)
 			if got != tt.want {
 				t.Fatalf("CheckQuorum = %+v, want %+v", got, tt.want)
 			}

@@ -1,7 +1,9 @@
 // Package election holds the rules of a Sentinel leader election: which
 // Sentinels are usable and which can vote, how a vote is granted, how the
 // votes are counted, how many a leader needs (an absolute majority of the
-// known Sentinels and at least the master's quorum), the staggered start
+// known Sentinels, or of the operator's voters floor when it is larger,
+// and at least the master's quorum), when a known Sentinel may be
+// forgotten (voters.go), the staggered start
 // of an election by run-id rank, and the SENTINEL CKQUORUM verdict. It is
 // a pure leaf the core uses: it imports only the standard library, keeps
 // no state of its own and never reads a clock.

@@ -60,6 +60,7 @@ var masterRules = []rule{
 	downAfterSmallRule,
 	failoverTimeoutSmallRule,
 	proxyRules,
+	votersRules,
 }
 
 // Check runs every rule on every master of cfg and returns the findings,

@@ -58,4 +58,10 @@ const (
 	// RuleProxyOpen: a proxy on a non-loopback address in front of
 	// instances without a password.
 	RuleProxyOpen = "proxy-open"
+	// RuleForgetSentinelInert: forget-sentinel-after without voters,
+	// which does nothing.
+	RuleForgetSentinelInert = "forget-sentinel-inert"
+	// RuleVotersBelowSentinels: voters below the number of Sentinels
+	// that watch the master.
+	RuleVotersBelowSentinels = "voters-below-sentinels"
 )

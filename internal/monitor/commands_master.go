@@ -6,6 +6,7 @@ package monitor
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -251,6 +252,17 @@ func (s *Sentinel) setOptions(in Set) error {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ForgetReplicaAfter = msDuration(v) }})
+			j++
+		case (lopt == OptionVoters || lopt == OptionForgetSentinelAfter) && more > 0:
+			v, err := strconv.ParseInt(args[j+1], 10, 64)
+			if err != nil || v < 0 || (lopt == OptionVoters && v > math.MaxInt32) {
+				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
+			}
+			if lopt == OptionVoters {
+				ops = append(ops, setOp{args[j : j+2], func() { m.settings.Voters = int(v) }})
+			} else {
+				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ForgetSentinelAfter = msDuration(v) }})
+			}
 			j++
 		case (lopt == OptionProxyFencing || lopt == OptionProxyProtectedMode) && more > 0:
 			v := strings.ToLower(args[j+1])

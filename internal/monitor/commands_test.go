@@ -32,6 +32,9 @@ func TestSetValidation(t *testing.T) {
 		{"rename empty", false, []string{"rename-command", "PING", ""}, "Invalid argument '' for SENTINEL SET 'rename-command'"},
 		{"rename", false, []string{"rename-command", "PING", "PONG"}, ""},
 		{"auth", false, []string{"auth-pass", "secret", "auth-user", "u"}, ""},
+		{"voters and forget-sentinel-after", false, []string{"voters", "3", "forget-sentinel-after", "5000"}, ""},
+		{"voters negative", false, []string{"voters", "-1"}, "Invalid argument '-1' for SENTINEL SET 'voters'"},
+		{"forget-sentinel-after not a number", false, []string{"forget-sentinel-after", "soon"}, "Invalid argument 'soon' for SENTINEL SET 'forget-sentinel-after'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -124,12 +124,13 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 
 // leader runs the election tally for epoch (§8.4): the other Sentinels'
 // votes in the current epoch plus our own, which goes to the leading
-// candidate or to ourselves.
+// candidate or to ourselves. The majority is counted over the known
+// Sentinels or the voters floor, whichever is larger (election.Voters).
 func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
 	t := election.PeerVotes(m.peers(), s.currentEpoch)
 	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
 	t.AddVote(myVote, myEpoch, epoch)
-	return t.Winner(len(m.sentinels)+1, m.settings.Quorum)
+	return t.Winner(election.Voters(len(m.sentinels)+1, m.settings.Voters), m.settings.Quorum)
 }
 
 // newEpoch makes epoch the current epoch and announces it (+new-epoch,

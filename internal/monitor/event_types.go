@@ -28,6 +28,10 @@ const (
 	// unreachable for longer than forget-replica-after, that its master
 	// no longer lists, was forgotten (forget.go).
 	EventReplicaForgotten EventType = "-slave"
+	// EventSentinelForgotten is go-sentinel's extension: a known Sentinel
+	// not heard from for longer than forget-sentinel-after, with a voters
+	// floor set, was forgotten (forget_sentinel.go).
+	EventSentinelForgotten EventType = "-sentinel"
 
 	// Health and links.
 	EventSDown                  EventType = "+sdown"

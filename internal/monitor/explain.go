@@ -75,11 +75,16 @@ type DetectionView struct {
 // AgreementView is the quorum and majority arithmetic for the master.
 type AgreementView struct {
 	Quorum      int `json:"quorum"`
-	Voters      int `json:"voters"` // known Sentinels including this one
+	Voters      int `json:"voters"`                 // known Sentinels including this one
+	VotersFloor int `json:"voters_floor,omitempty"` // `sentinel voters` (0: none); the majority is counted over it when above Voters
 	Majority    int `json:"majority"`
 	DownReports int `json:"down_reports"` // including this Sentinel's own, when SDOWN
 	Reachable   int `json:"reachable"`    // Sentinels that can vote (election.Reachable): this one and the peers with a live link, not SDOWN
 }
+
+// counted is the number of Sentinels the majority is counted over: the
+// known ones or the voters floor, whichever is larger.
+func (ag AgreementView) counted() int { return election.Voters(ag.Voters, ag.VotersFloor) }
 
 // ElectionView is the epoch and vote state.
 type ElectionView struct {
@@ -230,7 +235,8 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	ag := &e.Agreement
 	ag.Quorum = m.settings.Quorum
 	ag.Voters = len(m.sentinels) + 1
-	ag.Majority = election.Majority(ag.Voters)
+	ag.VotersFloor = m.settings.Voters
+	ag.Majority = election.Majority(ag.counted())
 	peers := m.peers()
 	ag.Reachable = election.Reachable(peers)
 	if d.SDown {
@@ -261,7 +267,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 		// it, the peers' last replies still name who they voted for.
 		el.VotesForMe = t.Votes(s.myID)
 	}
-	el.VotesNeeded = election.Required(ag.Voters, m.settings.Quorum)
+	el.VotesNeeded = election.RequiredWithFloor(ag.Voters, ag.VotersFloor, m.settings.Quorum)
 
 	// Failover.
 	f := &e.Failover
@@ -374,7 +380,7 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 		}
 		if ag.Reachable < ag.Majority {
 			why = append(why, fmt.Sprintf("only %d of %d Sentinels can vote; a failover needs a majority of %d votes (and at least the quorum, %d)",
-				ag.Reachable, ag.Voters, ag.Majority, ag.Quorum))
+				ag.Reachable, ag.counted(), ag.Majority, ag.Quorum))
 		}
 		s.explainReplicas(e, &why)
 		return stage, why
@@ -382,7 +388,7 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 	switch m.failoverState {
 	case failover.WaitStart:
 		why = append(why, fmt.Sprintf("waiting to be elected leader of epoch %d: %d vote(s) for this Sentinel, %d needed (majority of %d Sentinels, at least the quorum %d); gives up in %s",
-			f.Epoch, e.Election.VotesForMe, e.Election.VotesNeeded, ag.Voters, ag.Quorum, msText(f.DeadlineMs)))
+			f.Epoch, e.Election.VotesForMe, e.Election.VotesNeeded, ag.counted(), ag.Quorum, msText(f.DeadlineMs)))
 		if ag.Reachable < e.Election.VotesNeeded {
 			why = append(why, fmt.Sprintf("only %d Sentinels can vote: the election cannot be won", ag.Reachable))
 		}

@@ -18,7 +18,11 @@ func (e Explanation) Text() string {
 	w("detection: sdown=%s odown=%s down-after=%s link=%s last-valid-reply=%s ago role-reported=%s",
 		yesFor(d.SDown, d.SDownMs), yesFor(d.ODown, d.ODownMs), msText(d.DownAfterMs), upDown(d.LinkUp), msText(d.LastValidMs), d.RoleReported)
 	ag := e.Agreement
-	w("agreement: %d report it down, quorum %d; %d Sentinels know it, majority %d, %d can vote", ag.DownReports, ag.Quorum, ag.Voters, ag.Majority, ag.Reachable)
+	floor := ""
+	if ag.VotersFloor > 0 {
+		floor = fmt.Sprintf(" (voters %d)", ag.VotersFloor)
+	}
+	w("agreement: %d report it down, quorum %d; %d Sentinels know it%s, majority %d, %d can vote", ag.DownReports, ag.Quorum, ag.Voters, floor, ag.Majority, ag.Reachable)
 	for _, s := range e.Sentinels {
 		opinion := "says not down about " + s.About
 		if s.ReportsDown {

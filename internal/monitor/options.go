@@ -28,4 +28,10 @@ const (
 	// OptionForgetReplicaAfter is go-sentinel's extension: forget a
 	// replica unreachable for that long that its master no longer lists.
 	OptionForgetReplicaAfter = "forget-replica-after"
+
+	// OptionVoters and OptionForgetSentinelAfter are go-sentinel's
+	// extensions: the voters floor of a leader's majority, and forgetting
+	// a known Sentinel not heard from for that long (only with voters).
+	OptionVoters              = "voters"
+	OptionForgetSentinelAfter = "forget-sentinel-after"
 )

@@ -70,6 +70,16 @@ type MasterSettings struct {
 	// longer than it, and that the master's INFO no longer lists, is
 	// forgotten (forget.go); 0, the default, never forgets one, as Redis.
 	ForgetReplicaAfter time.Duration
+	// Voters is `sentinel voters` (go-sentinel's extension, issue 21):
+	// how many Sentinels monitor the master, this one included, as the
+	// operator states it. A leader's majority is counted over it when it
+	// is above the known Sentinels; 0, the default, is Redis's count.
+	Voters int
+	// ForgetSentinelAfter is forget-sentinel-after (go-sentinel's
+	// extension): a known Sentinel not heard from for longer than it is
+	// forgotten, only while Voters is set (forget_sentinel.go); 0, the
+	// default, never forgets one, as Redis.
+	ForgetSentinelAfter time.Duration
 }
 
 // MasterSpec is everything about one monitored master that the config file

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
 )
 
 // This file holds the rule of the master-following proxy (issue 20): when
@@ -27,7 +29,8 @@ type proxyState struct {
 // "" when it may: the master is neither SDOWN nor ODOWN for this
 // Sentinel, no failover of it is in progress, it does not report itself
 // a replica, this Sentinel is not in TILT, and (unless proxy-fencing is
-// off) a majority of the master's Sentinels, this one counted, answered
+// off) a majority of the master's Sentinels, this one counted (or of the
+// voters floor when it is larger, as an election counts), answered
 // a PING of this Sentinel within proxy-fence-after, and this Sentinel
 // has not voted for another one to fail the master over in an epoch
 // newer than the master's configuration, within failover-timeout.
@@ -59,7 +62,7 @@ func (s *Sentinel) proxyFence(m *master, now int64) string {
 	if m.votedAt != 0 && m.leaderEpoch > m.configEpoch && now-m.votedAt < m.settings.FailoverTimeout.Milliseconds() {
 		return fmt.Sprintf("this Sentinel voted for %s in epoch %d to fail the master over", m.leader, m.leaderEpoch)
 	}
-	total := len(m.sentinels) + 1
+	total := election.Voters(len(m.sentinels)+1, m.settings.Voters)
 	need := total/2 + 1
 	answered := 1
 	window := m.settings.ProxyFenceAfter.Milliseconds()

@@ -85,6 +85,10 @@ type masterHead struct {
 	clientReconfigScript string
 	// forgetReplicaAfter is forget-replica-after in ms; 0: off.
 	forgetReplicaAfter int64
+	// voters is the voters floor, forgetSentinelAfter
+	// forget-sentinel-after in ms; 0: off.
+	voters              int
+	forgetSentinelAfter int64
 	// addr is the address clients should use (GET-MASTER-ADDR-BY-NAME),
 	// infoAddr the configured one (INFO sentinel), both as announced.
 	addr     Addr

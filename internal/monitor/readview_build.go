@@ -146,6 +146,8 @@ func (b *viewBuilder) master(m *master, old *masterView) *masterView {
 		notificationScript:   m.settings.NotificationScript,
 		clientReconfigScript: m.settings.ClientReconfigScript,
 		forgetReplicaAfter:   m.settings.ForgetReplicaAfter.Milliseconds(),
+		voters:               m.settings.Voters,
+		forgetSentinelAfter:  m.settings.ForgetSentinelAfter.Milliseconds(),
 		addr:                 s.announceAddr(m.currentAddr()),
 		infoAddr:             s.announceAddr(m.addr),
 		askAddr:              m.addr,

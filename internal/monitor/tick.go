@@ -29,6 +29,7 @@ func (s *Sentinel) Tick(now time.Time) {
 		}
 		s.checkProxy(m, t)
 		s.forgetReplicas(m, t)
+		s.forgetSentinels(m, t)
 		if s.switchDue(m) {
 			switching = append(switching, m)
 		}

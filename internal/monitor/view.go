@@ -119,7 +119,7 @@ func agoOrZero(now, t int64) int64 {
 // instanceMapFields is the most fields instanceMap returns (a master
 // with both scripts and every conditional field), so that one allocation
 // holds any instance map.
-const instanceMapFields = 33
+const instanceMapFields = 35
 
 // instanceMap renders object i of master mv as SENTINEL
 // MASTER/REPLICAS/SENTINELS do (§12.4) at now, Unix ms: fields in Redis's
@@ -176,6 +176,12 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 		}
 		if mv.forgetReplicaAfter != 0 {
 			kv = append(kv, KV{OptionForgetReplicaAfter, itoa64(mv.forgetReplicaAfter)})
+		}
+		if mv.voters != 0 {
+			kv = append(kv, KV{OptionVoters, strconv.Itoa(mv.voters)})
+		}
+		if mv.forgetSentinelAfter != 0 {
+			kv = append(kv, KV{OptionForgetSentinelAfter, itoa64(mv.forgetSentinelAfter)})
 		}
 		if mv.proxy.listen != "" {
 			kv = append(kv, proxyFields(mv.proxy)...)
@@ -333,7 +339,8 @@ func (e *QuorumError) Error() string { return e.NoQuorumText() }
 func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
 
 // CheckQuorum is SENTINEL CKQUORUM: whether the Sentinels that are
-// usable now could reach the master's quorum and a majority
+// usable now could reach the master's quorum and a majority, counted as
+// an election counts it, over the voters floor when it is larger
 // (election.CheckQuorum). The error is a *QuorumError, with the same
 // check, when they could not.
 func (s *Sentinel) CheckQuorum(name string) (election.Check, error) {
@@ -351,7 +358,7 @@ func (v *View) CheckQuorum(name string) (election.Check, error) {
 		l := si.link.load()
 		peers[k] = peer(si.runID, si.flags, !disconnected(kindSentinel, l.ccUp, l.pcUp), si.leader, si.leaderEpoch)
 	}
-	ck := election.CheckQuorum(peers, mv.quorum)
+	ck := election.CheckQuorum(peers, mv.quorum, mv.voters)
 	if !ck.OK() {
 		return ck, &QuorumError{Check: ck}
 	}
