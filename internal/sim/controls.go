@@ -110,3 +110,34 @@ func (c *Cluster) Command(name string, in monitor.Input) (monitor.Answer, error)
 	c.afterStep()
 	return ans, err
 }
+
+// Churn restarts the Sentinel node called name as a pod that comes back
+// elsewhere: at the address ip when it is not empty, and with a new run id
+// when newID is set (a config without `sentinel myid`, which knows no
+// other Sentinel yet). The node keeps its epochs and its votes: a
+// Sentinel that loses them may vote twice in one epoch, a hazard of a
+// Sentinel without persistent state that no rule about stale entries
+// cures.
+func (c *Cluster) Churn(name, ip string, newID bool) {
+	c.mustKnow(name)
+	n := c.Node(name)
+	if n == nil {
+		c.Fatalf("Churn: %q is not a Sentinel node", name)
+		return
+	}
+	c.crashNode(n)
+	if ip != "" {
+		n.IP = ip
+	}
+	if newID {
+		n.Disk.MyID = ""
+		masters := make([]monitor.MasterSpec, len(n.Disk.Masters))
+		for k, m := range n.Disk.Masters {
+			m.KnownSentinels = nil
+			masters[k] = m
+		}
+		n.Disk.Masters = masters
+	}
+	c.tracef(name, "churn ip=%s new-id=%v", n.IP, newID)
+	c.boot(n)
+}

@@ -57,8 +57,9 @@ var failoverActs = map[monitor.EventType]bool{
 }
 
 // observeEvent checks the events that carry votes and elections: a node
-// never votes for two run ids in one epoch of one master, and one epoch of
-// one master elects at most one leader.
+// never votes for two run ids in one epoch of one master, one epoch of
+// one master elects at most one leader, and a leader has the votes of a
+// majority of the Sentinels that run (checkMajorityVotes).
 func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 	if failoverActs[e.Type] || (e.Type == monitor.EventSwitchMaster && c.leaderSwitch(n, e.Master)) {
 		p, _ := n.Core.FailoverProgress(e.Master)
@@ -111,6 +112,7 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 			return
 		}
 		c.inv.leaders[k] = n.Name
+		c.checkMajorityVotes(n, e.Master, k.epoch)
 	}
 }
 
