@@ -22,9 +22,16 @@ var (
 // file's permission bits (0644 minus the umask for a new file), renames it
 // over path and syncs the directory. On error the temporary file is
 // removed and path is untouched (unless only the directory sync failed).
-func Write(path string, data []byte) (err error) {
+func Write(path string, data []byte) error {
+	return WriteNew(path, data, fs.FileMode(0o644)&^umask())
+}
+
+// WriteNew is Write with the permission bits a new file gets (an existing
+// file keeps its own): 0600 for a file that holds passwords and that no
+// one has made yet.
+func WriteNew(path string, data []byte, newMode fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	mode := fs.FileMode(0o644) &^ umask()
+	mode := newMode.Perm()
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}

@@ -54,6 +54,25 @@ func TestWriteNewFileUsesUmask(t *testing.T) {
 	}
 }
 
+// TestWriteNewMode: WriteNew gives a new file the mode asked for and
+// leaves an existing file's mode as it is.
+func TestWriteNewMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state")
+	for _, want := range []os.FileMode{0o600, 0o640} {
+		if err := WriteNew(path, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("mode %v, want %v", fi.Mode().Perm(), want)
+		}
+		os.Chmod(path, 0o640) // the operator's choice, kept by the next write
+	}
+}
+
 func TestWriteFailuresLeaveTheOldFile(t *testing.T) {
 	const old = "old\n"
 	errInjected := errors.New("injected")

@@ -25,12 +25,16 @@ import (
 //   - The config file is read first, then the state file when it exists
 //     (a missing one is a first start: the config file alone, as Redis
 //     reads it).
-//   - The state file holds every global sentinel setting (myid, epochs,
-//     announce-*, resolve-hostnames, sentinel-user/pass, ...): when it
-//     exists none of the config file's global sentinel lines is applied,
-//     so a setting CONFIG SET cleared back to its default (not written)
-//     does not come back from the config file (valkey reads the state
-//     over the config line by line, where it would).
+//   - The state file go-sentinel writes holds every global sentinel
+//     setting (myid, epochs, announce-*, resolve-hostnames,
+//     sentinel-user/pass, ...), and always a myid line: when it has one,
+//     none of the config file's global sentinel lines is applied, so a
+//     setting CONFIG SET cleared back to its default (not written) does
+//     not come back from the config file (valkey reads the state over
+//     the config line by line, where it would). A state file without a
+//     myid line (empty, made by hand or by a volume's init) is read over
+//     the config file's global lines, which are applied first: a myid
+//     pinned in the config file is not lost to it.
 //   - A master the state file holds is taken from it whole (its address
 //     after failovers, its settings after SENTINEL SET, its known
 //     replicas and Sentinels, its epochs); the config file's lines for it
@@ -191,7 +195,8 @@ func stateLineMessage(argv []string) string {
 }
 
 // mergeState returns the sentinel lines to apply: the config file's
-// (main) without its global settings and without the lines of the
+// (main) without its global settings (when the state file has a myid
+// line) and without the lines of the
 // masters the state file holds or lists as removed, then the state
 // file's (without its removed-master lines, which only drop lines of
 // main).
@@ -200,8 +205,10 @@ func mergeState(main, state []queuedLine) ([]queuedLine, error) {
 	for _, name := range monitorNames(state) {
 		held[name] = true
 	}
+	written := false // the state file has a myid line: it holds every global
 	kept := make([]queuedLine, 0, len(state))
 	for _, q := range state {
+		written = written || strings.EqualFold(q.argv[0], "myid")
 		if !strings.EqualFold(q.argv[0], stateRemovedMaster) {
 			kept = append(kept, q)
 			continue
@@ -217,8 +224,10 @@ func mergeState(main, state []queuedLine) ([]queuedLine, error) {
 		switch {
 		case d == nil, d.keep:
 			// Unknown lines stay, so that their error is reported.
-		case d.pass == 0:
+		case d.pass == 0 && written:
 			continue
+		case d.pass == 0:
+			// Applied before the state file's, which come later.
 		case len(q.argv) > 1 && held[q.argv[1]]:
 			continue
 		}

@@ -66,6 +66,19 @@ func TestStateFileMerge(t *testing.T) {
 					t.Errorf("ConfigMasters %v, want the config file's a,b", c.ConfigMasters)
 				}
 			}, ""},
+		{"a state file without myid (made by hand) is read over the config file's globals",
+			"sentinel current-epoch 30\n",
+			func(t *testing.T, c *Config) {
+				p := c.Sentinel
+				if p.MyID != id1 || p.AnnounceIP != "10.9.9.9" || p.CurrentEpoch != 30 || len(p.Masters) != 2 {
+					t.Errorf("got %+v", p)
+				}
+			}, ""},
+		{"an empty state file changes nothing", "", func(t *testing.T, c *Config) {
+			if c.Sentinel.MyID != id1 || c.Sentinel.CurrentEpoch != 10 || !c.StateRead {
+				t.Errorf("got %+v", c.Sentinel)
+			}
+		}, ""},
 		{"removed-master without a name", "sentinel removed-master\n", nil, "state.conf', at line 1"},
 		{"removed-master with two names", "sentinel removed-master a b\n", nil, "sentinel removed-master takes one master name"},
 		{"a line that is not a sentinel line", "sentinel myid " + id2 + "\nport 1\n", nil,

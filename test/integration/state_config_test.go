@@ -231,6 +231,11 @@ func TestStateConfigFile(t *testing.T) {
 			return strings.Count(string(b), "\nsentinel known-sentinel mymaster ") == 3
 		})
 		s.unchanged(t, "after discovery")
+		if fi, err := os.Stat(s.state); err != nil {
+			t.Error(err)
+		} else if fi.Mode().Perm() != 0o600 {
+			t.Errorf("state file %s: mode %v, want 0600 (it holds passwords)", s.state, fi.Mode())
+		}
 	}
 
 	// Runtime changes: SENTINEL SET on all, the rest on the first.
