@@ -105,6 +105,12 @@ func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
 	if m.ForgetReplicaAfter != 0 {
 		row(monitor.OptionForgetReplicaAfter, ms(m.ForgetReplicaAfter))
 	}
+	if m.Voters != 0 {
+		row(monitor.OptionVoters, m.Voters)
+	}
+	if m.ForgetSentinelAfter != 0 {
+		row(monitor.OptionForgetSentinelAfter, ms(m.ForgetSentinelAfter))
+	}
 	if m.NotificationScript != "" {
 		row(monitor.OptionNotificationScript, splitargs.Quote(m.NotificationScript))
 	}

@@ -17,6 +17,8 @@ sentinel auth-pass mymaster topsecret4
 sentinel auth-user mymaster bob
 sentinel sentinel-pass topsecret5
 sentinel known-replica mymaster 10.0.0.2 6380
+sentinel voters mymaster 3
+sentinel forget-sentinel-after mymaster 5000
 sentinel myid ` + id1 + `
 `
 	c := mustParse(t, text)
@@ -35,6 +37,8 @@ sentinel myid ` + id1 + `
 		"  auth-pass                      ******\n",
 		"  auth-user                      bob\n",
 		"  known-replica                  10.0.0.2 6380\n",
+		"  voters                         3\n",
+		"  forget-sentinel-after          5000\n",
 		"myid                       " + id1 + "\n",
 		"# 1 directive(s) accepted and ignored\n",
 		"#   " + testFile + ":6: repl-diskless-sync-delay\n",
