@@ -145,7 +145,10 @@ func ParseWith(file string, data []byte, args []string, opts Options) (*Config, 
 	if err := p.parseText(file, text, 0); err != nil {
 		return nil, err
 	}
-	statePath := stateFilePath(p.queue, p.cwd)
+	statePath, stateLine := stateFilePath(p.queue, p.cwd)
+	if statePath != "" && sameFile(statePath, file, cwd) {
+		return nil, &Error{File: stateLine.file, Line: stateLine.num, Text: stateLine.text, Msg: msgStateIsConfig}
+	}
 	if statePath != "" {
 		p.cfg.ConfigMasters = monitorNames(p.queue)
 		if err := p.readState(statePath); err != nil {

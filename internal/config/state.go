@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -66,6 +67,7 @@ const (
 	msgStateFileEmpty = "sentinel state-config-file needs a path."
 	msgStateLine      = "Only sentinel lines and loglevel belong in a state-config-file (go-sentinel writes it; the config file holds the rest)."
 	msgRemovedArity   = "sentinel removed-master takes one master name."
+	msgStateIsConfig  = "sentinel state-config-file must name another file than the config file (go-sentinel writes it)."
 )
 
 // stateRemovedMaster is the state file's line for a master the config
@@ -90,15 +92,29 @@ func (e *StateFileError) Error() string {
 func (e *StateFileError) Unwrap() error { return e.Err }
 
 // stateFilePath returns the path of the last `sentinel state-config-file`
-// line of queue, absolute against cwd; "" for none.
-func stateFilePath(queue []queuedLine, cwd string) string {
-	path := ""
+// line of queue, absolute against cwd, and that line; "" for none.
+func stateFilePath(queue []queuedLine, cwd string) (string, queuedLine) {
+	path, line := "", queuedLine{}
 	for _, q := range queue {
 		if len(q.argv) == 2 && strings.EqualFold(q.argv[0], "state-config-file") && q.argv[1] != "" {
-			path = (&sentinelLoader{cwd: cwd}).path(q.argv[1])
+			path, line = (&sentinelLoader{cwd: cwd}).path(q.argv[1]), q
 		}
 	}
-	return path
+	return path, line
+}
+
+// sameFile reports whether the state file path is the config file (by
+// name, or as the same file on disk).
+func sameFile(state, config, cwd string) bool {
+	if !filepath.IsAbs(config) {
+		config = filepath.Join(cwd, config)
+	}
+	if filepath.Clean(config) == state {
+		return true
+	}
+	a, errA := os.Stat(state)
+	b, errB := os.Stat(config)
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // readState reads the state file at path over the lines the config file

@@ -115,6 +115,26 @@ func TestStateFileMerge(t *testing.T) {
 	}
 }
 
+// TestStateFileIsTheConfigFile: a state-config-file naming the config
+// file itself (by name or through a link) stops the start at its line.
+func TestStateFileIsTheConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "s.conf")
+	if err := os.Symlink(conf, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"s.conf", conf, "link"} {
+		text := "port 1\nsentinel state-config-file " + name + "\n"
+		if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ParseWith(conf, []byte(text), nil, Options{Cwd: dir})
+		if err == nil || !strings.Contains(err.Error(), msgStateIsConfig) || !strings.Contains(err.Error(), "line 2") {
+			t.Errorf("%s: error %v, want %q at line 2", name, err, msgStateIsConfig)
+		}
+	}
+}
+
 // TestStateFileUnreadable: a state file that exists but cannot be read
 // (here a directory) stops the start with its path.
 func TestStateFileUnreadable(t *testing.T) {
