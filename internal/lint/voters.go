@@ -23,7 +23,14 @@ func votersRules(t *target) []Finding {
 				"could forget them and authorise a failover while the others fail the master over too.",
 				s.Voters, s.Name, t.sentinels, t.countSource(), s.Voters/2+1, plural(s.Voters/2+1, "", "s")),
 			fmt.Sprintf("Raise it to the number of Sentinels that really run: `SENTINEL SET %s voters %d` on every Sentinel (when adding Sentinels, raise voters first; "+
-				"when removing, lower it after they are gone).", s.Name, t.sentinels)))
+				"when removing, lower it after they are gone)."+t.staleHint(), s.Name, t.sentinels)))
 	}
 	return out
+}
+
+// staleHint is appended to the voters fix: the count includes every
+// Sentinel known, and a Sentinel restarted with a new run id leaves a
+// stale entry that the count includes too.
+func (t *target) staleHint() string {
+	return " The count includes stale entries of Sentinels restarted with a new run id, if any: keep voters at the number that really run."
 }
