@@ -41,7 +41,8 @@ topology it describes. Each finding has a severity, a rule id, the master
 it is about, the reason and the fix.
 
 Static checks (always): the number of Sentinels per master (this Sentinel
-plus its "sentinel known-sentinel" lines: fewer than 3, an even count),
+plus its "sentinel known-sentinel" lines, or its "sentinel voters" when
+higher: fewer than 3, an even count),
 the quorum against that count and against the majority a failover needs,
 down-after-milliseconds and failover-timeout (too small to be safe; the
 expected and worst-case write unavailability of a failover, against --sla).
@@ -66,6 +67,12 @@ nothing), with the credentials of CONFIG (sentinel-user/sentinel-pass or
 requirepass towards Sentinels, auth-user/auth-pass towards instances) and
 TLS when tls-replication is yes.
 
+With sentinel state-config-file, the state file is read over CONFIG as the
+daemon reads it, and the dump names it. --print-merged prints CONFIG with
+the state folded in instead of checking it: a config file redis-sentinel
+reads (a rollback), as go-sentinel's rewrite would write it without the
+directive.
+
 Exit status: 0 no warning or error (info findings allowed), 1 warnings,
 2 errors. A config that does not load prints redis's fatal error block on
 stderr and exits 1, as the daemon does; with --json stdout then holds
@@ -76,7 +83,7 @@ stderr and exits 1, as the daemon does; with --json stdout then holds
 func newCheckCommand(stdout, stderr io.Writer, code *int) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
-		Use:   "check CONFIG [--sentinels host:port,...] [--sla DURATION] [--redis-sentinels N] [--json] [--directive value ...]",
+		Use:   "check CONFIG [--sentinels host:port,...] [--sla DURATION] [--redis-sentinels N] [--json] [--print-merged] [--directive value ...]",
 		Short: "Validate a sentinel.conf and lint the Sentinel topology it describes",
 		Long:  checkLong,
 		Example: "  go-sentinel check /etc/redis/sentinel.conf\n" +
