@@ -34,6 +34,9 @@ type target struct {
 	// liveCount tells whether sentinels comes from the running Sentinels
 	// rather than from the file's known-sentinel lines.
 	liveCount bool
+	// votersCount tells whether sentinels is the master's `sentinel
+	// voters`, above what the file's known-sentinel lines count.
+	votersCount bool
 	// fleet is the Sentinels by implementation and the quorum, for the
 	// failover estimate; unknownImpl counts the Sentinels the probe could
 	// not tell (counted as go-sentinels in fleet).
@@ -75,6 +78,12 @@ func Check(cfg *config.Config, facts *Facts, opts Options) []Finding {
 	}
 	for _, m := range cfg.Sentinel.Masters {
 		t := &target{spec: m, opts: opts, sentinels: len(m.KnownSentinels) + 1}
+		if m.Voters > t.sentinels {
+			// `sentinel voters` declares how many Sentinels watch the
+			// master; a file shared by all of them (a Kubernetes
+			// ConfigMap) cannot list the others' myids.
+			t.sentinels, t.votersCount = m.Voters, true
+		}
 		if facts != nil {
 			if mf, ok := facts.Masters[m.Name]; ok {
 				t.live = &mf

@@ -11,13 +11,16 @@ func (t *target) countSource() string {
 	if t.liveCount {
 		return "as the running Sentinels report"
 	}
+	if t.votersCount {
+		return "as its `sentinel voters` declares"
+	}
 	return "counting this Sentinel and the file's `sentinel known-sentinel` lines"
 }
 
 // staticHint is appended to fixes based on a count read from the file: a
 // fresh file lists no peers even when they run.
 func (t *target) staticHint() string {
-	if t.liveCount {
+	if t.liveCount || t.votersCount {
 		return ""
 	}
 	return " If more Sentinels already run, this file has not learned them yet (a Sentinel writes known-sentinel lines once it discovers its peers): check the running fleet with --sentinels host:port,..."

@@ -11,6 +11,11 @@ func TestSentinelCountRule(t *testing.T) {
 		{name: "fresh file but three running", conf: conf(2, 0), facts: fleet(3, goodMaster(), goodReplica(6380))},
 		{name: "file knows three but two running", conf: conf(2, 2), facts: fleet(2, goodMaster(), goodReplica(6380)),
 			want: sev(Error), contains: []string{"as the running Sentinels report", "majority of 2"}},
+		{name: "fresh file, voters 3", conf: conf(2, 0, "sentinel voters mymaster 3")},
+		{name: "fresh file, voters 2", conf: conf(2, 0, "sentinel voters mymaster 2"), want: sev(Error),
+			contains: []string{"only 2 Sentinels", "as its `sentinel voters` declares"}},
+		{name: "the file knows more than voters", conf: conf(2, 1, "sentinel voters mymaster 1"), want: sev(Error),
+			contains: []string{"only 2 Sentinels", "known-sentinel` lines"}},
 	})
 }
 
@@ -18,6 +23,7 @@ func TestQuorumUnreachableRule(t *testing.T) {
 	runRuleCases(t, RuleQuorumUnreachable, []ruleCase{
 		{name: "quorum 3 of 2", conf: conf(3, 1), want: sev(Error), contains: []string{"quorum 3", "only 2", "ODOWN"}},
 		{name: "debian default: quorum 2, fresh file", conf: conf(2, 0), want: sev(Error)},
+		{name: "quorum 2, fresh file, voters 3", conf: conf(2, 0, "sentinel voters mymaster 3")},
 		{name: "quorum 3 of 3", conf: conf(3, 2)},
 		{name: "quorum 2 of 3", conf: conf(2, 2)},
 	})
