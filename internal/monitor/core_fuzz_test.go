@@ -2,6 +2,8 @@ package monitor_test
 
 import (
 	"math/rand"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,13 +12,15 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
 // The fuzz targets of this file feed hostile input through a whole core
 // (hellos published to our port, INFO replies of a monitored instance), not
 // just through the parsers: nothing may panic, and whatever the core learns
-// must survive a config rewrite and a re-parse unchanged, so that no input
-// can inject a directive into the config file or make it unreadable.
+// must survive a config rewrite and a re-parse unchanged, and so must the
+// state file of `sentinel state-config-file`, so that no input can inject
+// a directive into either file or make it unreadable.
 
 const (
 	fuzzMyID    = "0000000000000000000000000000000000000001"
@@ -67,6 +71,20 @@ func checkPersistable(t *testing.T, s *monitor.Sentinel) {
 	}
 	if got := cfg.Sentinel; !reflect.DeepEqual(nilEmpty(got), nilEmpty(want)) {
 		t.Fatalf("the rewritten config reads back differently:\n got %+v\nwant %+v\n%s", got, want, text)
+	}
+	// The same state written as a state-config-file (the config file
+	// names it and holds nothing else) reads back the same way.
+	state := filepath.Join(t.TempDir(), "state.conf")
+	sb := config.StateBytes("notice", snap, nil, config.RewriteOptions{Cwd: "/"})
+	if err := os.WriteFile(state, sb, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err = config.ParseWith("/fuzz/sentinel.conf", []byte("sentinel state-config-file "+splitargs.Quote(state)+"\n"), nil, config.Options{Cwd: "/"})
+	if err != nil {
+		t.Fatalf("the state file does not load: %v\n%s", err, sb)
+	}
+	if got := cfg.Sentinel; !reflect.DeepEqual(nilEmpty(got), nilEmpty(want)) {
+		t.Fatalf("the state file reads back differently:\n got %+v\nwant %+v\n%s", got, want, sb)
 	}
 }
 
