@@ -54,15 +54,18 @@ func (e *StateNotWritableError) Error() string {
 func (e *StateNotWritableError) Unwrap() error { return e.Err }
 
 // CheckStateWritable checks, at start, that the state-config-file at
-// path can be written: the file when it exists, else its directory (the
-// state is written by a rename of a new file into it). It fails with
-// *StateNotWritableError.
+// path can be written: its directory, where each write makes a temporary
+// file and renames it over path, and the file itself when it exists (a
+// state file made read-only is refused, as a read-only config file is).
+// It fails with *StateNotWritableError.
 func CheckStateWritable(path string) error {
-	target := path
-	if err := syscall.Access(path, 0 /* F_OK */); err != nil {
-		target = filepath.Dir(path)
+	if err := syscall.Access(filepath.Dir(path), wOK); err != nil {
+		return &StateNotWritableError{Path: path, Err: err}
 	}
-	if err := syscall.Access(target, wOK); err != nil {
+	if err := syscall.Access(path, 0 /* F_OK */); err != nil {
+		return nil
+	}
+	if err := syscall.Access(path, wOK); err != nil {
 		return &StateNotWritableError{Path: path, Err: err}
 	}
 	return nil

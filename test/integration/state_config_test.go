@@ -460,3 +460,37 @@ func TestStateConfigFileBadStart(t *testing.T) {
 		})
 	}
 }
+
+// TestStateConfigFileUnwritableDirRefused: a state file its user may write
+// in a directory it may not (each write renames a new file into the
+// directory) stops the start, run as nobody.
+func TestStateConfigFileUnwritableDirRefused(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run the binary as another user")
+	}
+	dir, err := os.MkdirTemp("", "state-unwritable-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	state := filepath.Join(dir, "state.conf")
+	os.WriteFile(state, []byte("sentinel myid 1111111111111111111111111111111111111111\n"), 0o644)
+	if err := os.Chown(state, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "sentinel.conf")
+	os.WriteFile(conf, []byte(fmt.Sprintf("port %d\nsentinel monitor m 127.0.0.1 6399 2\nsentinel state-config-file %s\n", freePort(t), state)), 0o444)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, sentinelBin, conf) // killed if it starts
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("err %v, output %s", err, out)
+	}
+	if !strings.Contains(string(out), "Sentinel state-config-file "+state+" is not writable: Permission denied. Exiting...") {
+		t.Fatalf("output: %s", out)
+	}
+}
