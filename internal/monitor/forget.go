@@ -8,6 +8,12 @@ package monitor
 //
 //   - it gave no valid PING reply for longer than forget-replica-after
 //     (the clock SDOWN reads: the time since the last valid reply);
+//   - this Sentinel saw it as a replica: its last INFO reply (one since
+//     this object was made) reported role:slave. An object that never
+//     answered may be an old master added as a replica at a failover, or
+//     loaded from the config file, and a master that comes back at its
+//     address must be found there and demoted, as Redis does; a replica
+//     that last reported role:master may be one too. Those are kept;
 //   - the master is trusted to know its replicas: it reports the master
 //     role, it is not SDOWN or ODOWN, its INFO is fresh (as
 //     masterLooksSane), no failover of it is in progress, and this
@@ -17,6 +23,28 @@ package monitor
 //   - the replica is not the one a failover promoted.
 //
 // A replica the master lists again later is discovered again (+slave).
+// One that comes back behind another replica (it still follows an old
+// master that a failover made a replica) is not listed by the master:
+// with forget-replica-after set, the replicas a replica lists are
+// discovered too (discoverChained), so that it is found there and
+// pointed at the master (+fix-slave-config), as Redis would had it not
+// been forgotten.
+
+// discoverChained adds the replicas a replica of m lists in its INFO
+// (replicas of a replica), when m forgets replicas: a forgotten replica
+// that comes back following another replica is found that way. The
+// master's own address is never added as its replica.
+func (s *Sentinel) discoverChained(m *master, listed []Addr, now int64) {
+	if m.settings.ForgetReplicaAfter <= 0 {
+		return
+	}
+	for _, a := range listed {
+		if sameAddr(a, m.addr) || s.sameInstanceAddr(m.addr, a) {
+			continue
+		}
+		s.discoverReplica(m, a, now)
+	}
+}
 
 // replicaListing is the replicas the master's INFO listed, parsed once
 // per INFO reply, and only when a replica could be forgotten.
@@ -59,6 +87,10 @@ func (s *Sentinel) listingTrusted(m *master, now int64) bool {
 func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 	l := r.link
 	if r.has(flagPromoted) || r == m.promoted || l.actPingTime == 0 || now-l.lastAvailTime <= after {
+		return false
+	}
+	if r.infoRefresh == 0 || r.roleReported != InfoRoleSlave || r.slaveMasterPort != m.addr.Port ||
+		!s.addrMatchesHost(m.addr, r.slaveMasterHost) {
 		return false
 	}
 	// The INFO must have been asked after the replica stopped answering:

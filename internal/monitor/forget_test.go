@@ -100,6 +100,15 @@ func TestForgetReplicaGuards(t *testing.T) {
 		{"failover in progress", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagFailoverInProgress }, false},
 		{"promoted", func(_ *Sentinel, m *master, r *instance) { r.flags |= flagPromoted; m.promoted = r }, false},
 		{"tilt", func(s *Sentinel, _ *master, _ *instance) { s.tilt = true }, false},
+		// A replica this Sentinel never saw as one may be an old master
+		// (added at a failover, or loaded from the config file) that must
+		// be demoted when it comes back; one that last reported the master
+		// role may be one too; one that followed another server must be
+		// found to be pointed back at the master.
+		{"never answered INFO", func(_ *Sentinel, _ *master, r *instance) { r.infoRefresh = 0 }, false},
+		{"last reported master", func(_ *Sentinel, _ *master, r *instance) { r.roleReported = InfoRoleMaster }, false},
+		{"followed another master", func(_ *Sentinel, _ *master, r *instance) { r.slaveMasterHost = "10.0.0.9" }, false},
+		{"followed another port", func(_ *Sentinel, _ *master, r *instance) { r.slaveMasterPort = 6380 }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,6 +118,9 @@ func TestForgetReplicaGuards(t *testing.T) {
 			r := s.createReplica(m, Addr{"10.0.0.3", 6379}, start)
 			r.link.actPingTime = start + 1000
 			r.link.lastAvailTime = start
+			r.infoRefresh = start + 500
+			r.roleReported = InfoRoleSlave
+			r.slaveMasterHost, r.slaveMasterPort = "127.0.0.1", 6379
 			m.roleReported = InfoRoleMaster
 			m.info = "# Replication\r\nrole:master\r\nconnected_slaves:0\r\n"
 			m.infoRefresh = now - 1000
@@ -137,5 +149,36 @@ func TestForgetReplicaGuards(t *testing.T) {
 				t.Fatalf("kept, but events %v, persisted %v", types, persisted)
 			}
 		})
+	}
+}
+
+// TestForgetReplicaDiscoversChained: with forget-replica-after set, the
+// replicas a replica lists are discovered (a forgotten replica that
+// comes back following another replica is found there); the master's own
+// address is never taken for one of its replicas; without the option,
+// as in Redis, only the master's INFO is read.
+func TestForgetReplicaDiscoversChained(t *testing.T) {
+	const info = "# Replication\r\nrole:slave\r\nmaster_host:127.0.0.1\r\nmaster_port:6379\r\n" +
+		"slave0:ip=10.0.0.4,port=6379,state=online,offset=1,lag=0\r\n" +
+		"slave1:ip=127.0.0.1,port=6379,state=online,offset=1,lag=0\r\n"
+	for _, on := range []bool{false, true} {
+		s := masterCore(t, 2)
+		m := s.masters["m"]
+		if on {
+			m.settings.ForgetReplicaAfter = 5 * time.Second
+		}
+		r := s.createReplica(m, Addr{"10.0.0.3", 6379}, t0.UnixMilli())
+		s.refreshFromInfo(r, info, t0.UnixMilli())
+		var names []string
+		for _, x := range m.sortedReplicas() {
+			names = append(names, x.name)
+		}
+		want := "10.0.0.3:6379"
+		if on {
+			want = "10.0.0.3:6379 10.0.0.4:6379"
+		}
+		if got := strings.Join(names, " "); got != want {
+			t.Fatalf("forget-replica-after on %v: replicas %s, want %s", on, got, want)
+		}
 	}
 }

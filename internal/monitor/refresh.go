@@ -27,6 +27,8 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		for _, a := range r.Replicas {
 			s.discoverReplica(i.master, a, now)
 		}
+	} else if i.kind == kindReplica {
+		s.discoverChained(i.master, r.Replicas, now)
 	}
 	if r.HasMasterHost && (i.slaveMasterHost == "" || !strings.EqualFold(r.MasterHost, i.slaveMasterHost)) {
 		i.slaveMasterHost = r.MasterHost

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -127,16 +128,19 @@ type chaosFleet struct {
 }
 
 // chaosFleets are the shapes TestChaos and the campaign run: 3 Sentinels
-// with quorum 2 and faults every 20 s at most, 5 Sentinels with quorum 3
-// and faults every 5 s at most.
+// with quorum 2, forget-replica-after 10 s and faults every 20 s at most,
+// 5 Sentinels with quorum 3 and faults every 5 s at most.
 var chaosFleets = []chaosFleet{
-	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true}, 20 * time.Second},
+	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
+		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second},
 	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true}, 5 * time.Second},
 }
 
 // chaosRun runs one seed of a fleet: 5 minutes of random faults with the
 // invariants checked all along, then healing and at most 5 minutes for
-// every Sentinel to name the one master. It returns the cluster.
+// every Sentinel to name the one master, then at most 2 minutes more for
+// every Sentinel to list exactly the other servers as its replicas (none
+// lost for good, forget-replica-after or not). It returns the cluster.
 func chaosRun(t TB, seed int64, f chaosFleet) *Cluster {
 	c := chaos(t, seed, f.topo, f.every, 5*time.Minute)
 	if !c.RunUntil(func() bool { return converged(c) }, 5*time.Minute) {
@@ -149,6 +153,14 @@ func chaosRun(t TB, seed int64, f chaosFleet) *Cluster {
 			state += " " + n.Name + "→" + a.Host
 		}
 		c.Fatalf("no convergence 5 min after the chaos ended:%s", state)
+	}
+	want, _, _ := replicasTruth(c)
+	if !c.RunUntil(func() bool { return everyNodeKnows(c, want) }, 2*time.Minute) {
+		var state string
+		for _, n := range c.Nodes() {
+			state += fmt.Sprintf(" %s:%v", n.Name, knownReplicas(n))
+		}
+		c.Fatalf("the Sentinels do not list exactly the replicas %v 2 min after converging:%s", want, state)
 	}
 	return c
 }

@@ -37,6 +37,9 @@ type Topology struct {
 	// Proxy gives every Sentinel a master-following proxy (at its
 	// defaults: fence-after 2 s), which the proxy invariant checks.
 	Proxy bool
+	// ForgetReplicaAfter is the master's forget-replica-after; 0 (the
+	// default) never forgets a replica.
+	ForgetReplicaAfter time.Duration
 }
 
 func (t Topology) withDefaults() Topology {
@@ -84,6 +87,7 @@ func StandardWith(tb TB, o Options, t Topology) *Cluster {
 		if t.Proxy {
 			p.Masters[0].Proxy = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
 		}
+		p.Masters[0].ForgetReplicaAfter = t.ForgetReplicaAfter
 		c.AddSentinel(p)
 	}
 	return c
