@@ -139,6 +139,27 @@ func (s *Sentinel) findReplicaByName(m *master, a Addr) *instance {
 	return nil
 }
 
+// namedAddr returns the stored address of m's replica that a reported
+// IP address is (its hostname resolves to that IP), or a itself. A switch
+// announced by IP (a peer's hello with announce-hostnames no) then keeps
+// the name the replica was known by, so that the new master is still
+// followed by name, and the old entry of the promoted replica is not
+// kept beside it as a replica of itself.
+func (s *Sentinel) namedAddr(m *master, a Addr) Addr {
+	if !s.global.ResolveHostnames {
+		return a
+	}
+	if _, ok := canonicalIP(a.Host); !ok {
+		return a
+	}
+	for _, r := range m.sortedReplicas() {
+		if _, isIP := canonicalIP(r.addr.Host); !isIP && s.sameInstanceAddr(r.addr, a) {
+			return r.addr
+		}
+	}
+	return a
+}
+
 // announceAddr is the address as shown and sent: the host as stored when
 // announce-hostnames is on; otherwise the IP a stored hostname resolved
 // to, once known.

@@ -59,13 +59,14 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bo
 	if !ok {
 		return false
 	}
+	to = s.namedAddr(m, to)
 	var keep []Addr
 	for _, r := range m.sortedReplicas() {
-		if !sameAddr(r.addr, to) {
+		if !s.sameInstanceAddr(r.addr, to) {
 			keep = append(keep, r.addr)
 		}
 	}
-	if !sameAddr(m.addr, to) {
+	if !s.sameInstanceAddr(m.addr, to) {
 		keep = append(keep, m.addr)
 	}
 	s.resetMaster(m, true, now)
@@ -74,7 +75,7 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bo
 	m.sdownSince = 0
 	m.odownSince = 0
 	for _, a := range keep {
-		if s.findReplica(m, a) != nil {
+		if s.findReplicaByName(m, a) != nil {
 			continue
 		}
 		r := s.createReplica(m, a, now)
