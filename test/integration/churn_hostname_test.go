@@ -319,6 +319,7 @@ func hostnameMoves(t *testing.T, announce bool) {
 		rs := f.s.replicaFields(f.master)
 		t.Logf("%s after the move: %s; %d entries in SENTINEL REPLICAS %s:%s", f.s, state, len(rs), f.master, replicasText(rs))
 		t.Logf("%s events about redis-1 or an address:\n%s", f.s, eventsAbout(f.s.events, "redis-1", lab.prefix))
+		t.Logf("%s config file after the move:\n%s", f.s, addrLines(readFile(t, f.s.conf)))
 		if f.s.kind == goSentinel && f.at == 0 {
 			t.Errorf("%s did not list redis-1 once, healthy, at its new run id", f.s)
 		}
@@ -366,6 +367,17 @@ func hostnameMoves(t *testing.T, announce bool) {
 			t.Errorf("%s: an address in the config file:\n%s", s, text)
 		}
 	}
+}
+
+// addrLines is the monitor and known-replica lines of a config text.
+func addrLines(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "sentinel monitor ") || strings.HasPrefix(l, "sentinel known-replica ") {
+			out = append(out, "  "+l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // containsAddrLine reports whether a monitor or known-replica line of the
