@@ -8,12 +8,15 @@ package monitor
 //
 //   - it gave no valid PING reply for longer than forget-replica-after
 //     (the clock SDOWN reads: the time since the last valid reply);
-//   - this Sentinel saw it as a replica: its last INFO reply (one since
-//     this object was made) reported role:slave. An object that never
-//     answered may be an old master added as a replica at a failover, or
-//     loaded from the config file, and a master that comes back at its
-//     address must be found there and demoted, as Redis does; a replica
-//     that last reported role:master may be one too. Those are kept;
+//   - this Sentinel saw it as a replica of this master since it made the
+//     object: the master's INFO listed it, or its own INFO reported
+//     role:slave of this master; and its last INFO, if any, still did.
+//     An object that neither the master listed nor answered may be an
+//     old master added as a replica at a failover, or loaded from the
+//     config file, and a master that comes back at its address must be
+//     found there and demoted, as Redis does; a replica that last
+//     reported role:master may be one too, and one that last followed
+//     another server must be pointed back. Those are kept;
 //   - the master is trusted to know its replicas: it reports the master
 //     role, it is not SDOWN or ODOWN, its INFO is fresh (as
 //     masterLooksSane), no failover of it is in progress, and this
@@ -42,7 +45,7 @@ func (s *Sentinel) discoverChained(m *master, listed []Addr, now int64) {
 		if sameAddr(a, m.addr) || s.sameInstanceAddr(m.addr, a) {
 			continue
 		}
-		s.discoverReplica(m, a, now)
+		s.discoverReplica(m, a, now, true)
 	}
 }
 
@@ -89,8 +92,11 @@ func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 	if r.has(flagPromoted) || r == m.promoted || l.actPingTime == 0 || now-l.lastAvailTime <= after {
 		return false
 	}
-	if r.infoRefresh == 0 || r.roleReported != InfoRoleSlave || r.slaveMasterPort != m.addr.Port ||
-		!s.addrMatchesHost(m.addr, r.slaveMasterHost) {
+	if r.infoRefresh == 0 && !r.listedByMaster {
+		return false
+	}
+	if r.infoRefresh != 0 && (r.roleReported != InfoRoleSlave || r.slaveMasterPort != m.addr.Port ||
+		!s.addrMatchesHost(m.addr, r.slaveMasterHost)) {
 		return false
 	}
 	// The INFO must have been asked after the replica stopped answering:

@@ -105,7 +105,13 @@ func TestForgetReplicaGuards(t *testing.T) {
 		// be demoted when it comes back; one that last reported the master
 		// role may be one too; one that followed another server must be
 		// found to be pointed back at the master.
-		{"never answered INFO", func(_ *Sentinel, _ *master, r *instance) { r.infoRefresh = 0 }, false},
+		{"never answered INFO nor listed", func(_ *Sentinel, _ *master, r *instance) { r.infoRefresh = 0 }, false},
+		{"never answered INFO, listed by the master", func(_ *Sentinel, _ *master, r *instance) {
+			r.infoRefresh, r.listedByMaster = 0, true
+		}, true},
+		{"listed, last reported master", func(_ *Sentinel, _ *master, r *instance) {
+			r.listedByMaster, r.roleReported = true, InfoRoleMaster
+		}, false},
 		{"last reported master", func(_ *Sentinel, _ *master, r *instance) { r.roleReported = InfoRoleMaster }, false},
 		{"followed another master", func(_ *Sentinel, _ *master, r *instance) { r.slaveMasterHost = "10.0.0.9" }, false},
 		{"followed another port", func(_ *Sentinel, _ *master, r *instance) { r.slaveMasterPort = 6380 }, false},
@@ -179,6 +185,11 @@ func TestForgetReplicaDiscoversChained(t *testing.T) {
 		}
 		if got := strings.Join(names, " "); got != want {
 			t.Fatalf("forget-replica-after on %v: replicas %s, want %s", on, got, want)
+		}
+		// Found behind a replica, it was not listed by the master: it
+		// is not taken for one the master had (see forgettable).
+		if c := m.replicas["10.0.0.4:6379"]; c != nil && c.listedByMaster {
+			t.Fatal("a replica found behind another counts as listed by the master")
 		}
 	}
 }

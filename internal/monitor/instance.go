@@ -137,6 +137,9 @@ type instance struct {
 	// last tick before it knew the time (never later than the real
 	// moment); 0 when unknown.
 	infoSentAt int64
+	// listedByMaster: the master's INFO listed this replica at least once
+	// since the object was made (forget.go).
+	listedByMaster bool
 }
 
 func (i *instance) has(f flag) bool { return i.flags&f != 0 }

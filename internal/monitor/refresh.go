@@ -25,7 +25,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	}
 	if i.kind == kindMaster {
 		for _, a := range r.Replicas {
-			s.discoverReplica(i.master, a, now)
+			s.discoverReplica(i.master, a, now, false)
 		}
 	} else if i.kind == kindReplica {
 		s.discoverChained(i.master, r.Replicas, now)
@@ -96,8 +96,9 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	}
 }
 
-// discoverReplica adds a replica a master reported in its INFO, if new.
-func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
+// discoverReplica adds a replica a master reported in its INFO, if new;
+// chained: a replica of m reported it (discoverChained).
+func (s *Sentinel) discoverReplica(m *master, a Addr, now int64, chained bool) {
 	valid, ok := s.validAddr(a)
 	if !ok {
 		if s.global.ResolveHostnames || a.Host == "" {
@@ -106,7 +107,8 @@ func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
 		s.log(LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
 		return
 	}
-	if s.findReplicaByName(m, valid) != nil {
+	if r := s.findReplicaByName(m, valid); r != nil {
+		r.listedByMaster = r.listedByMaster || !chained
 		return
 	}
 	if other := m.replicas[ReplicaName(s.announceAddr(valid))]; other != nil {
@@ -116,6 +118,7 @@ func (s *Sentinel) discoverReplica(m *master, a Addr, now int64) {
 		return
 	}
 	r := s.createReplica(m, valid, now)
+	r.listedByMaster = !chained
 	s.event(LevelNotice, EventReplica, r, "")
 	s.persistSoon("new replica")
 }

@@ -82,6 +82,18 @@ func TestChurnReplicaNewAddress(t *testing.T) {
 	var stale []string
 	for round := 1; round <= churnRounds; round++ {
 		k := (round - 1) % len(pods)
+		// The pod has been running a while: every go-sentinel has had
+		// its INFO (it reported a healthy link to the master).
+		waitFor(t, 30*time.Second, fmt.Sprintf("round %d: every go-sentinel to see every replica's link up", round), func() bool {
+			for _, s := range gos {
+				for _, f := range churnReplicaEntries(s, goName) {
+					if f["master-link-status"] != "ok" {
+						return false
+					}
+				}
+			}
+			return true
+		})
 		old := pods[k]
 		oldAddr := old.Addr()
 		stale = append(stale, oldAddr)
