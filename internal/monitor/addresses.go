@@ -85,7 +85,8 @@ func ipOf(resolved map[string]string, host string) (string, bool) {
 // resolution merges it).
 func (s *Sentinel) hostResolved(in HostResolved) {
 	host := strings.ToLower(in.Host)
-	if old, ok := s.resolved[host]; ok && old == in.IP {
+	old, had := s.resolved[host]
+	if had && old == in.IP {
 		return
 	}
 	// A new map: Views share the old one and read it unlocked.
@@ -98,6 +99,13 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 	ip, ok := canonicalIP(in.IP)
 	if !ok {
 		return
+	}
+	if s.formerIPs == nil {
+		s.formerIPs = make(map[string]string)
+	}
+	delete(s.formerIPs, ip)
+	if prev, ok := canonicalIP(old); had && ok {
+		s.formerIPs[prev] = host
 	}
 	for _, name := range s.names {
 		m := s.masters[name]
@@ -126,7 +134,10 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 // stored at that address, else (resolve-hostnames yes) the entry whose
 // host resolves to the same IP as the reported one (§14.4), so that a
 // replica stored by its name and reported by its IP (or the other way
-// round) is one entry.
+// round) is one entry; else the entry of the name the IP was the address
+// of before the name moved (a master still lists the old connection of a
+// replica that moved until its replication timeout: it is not another
+// replica).
 func (s *Sentinel) findReplicaByName(m *master, a Addr) *instance {
 	if r := s.findReplica(m, a); r != nil || !s.global.ResolveHostnames {
 		return r
@@ -136,7 +147,40 @@ func (s *Sentinel) findReplicaByName(m *master, a Addr) *instance {
 			return r
 		}
 	}
+	if ip, ok := canonicalIP(a.Host); ok {
+		if host, ok := s.formerIPs[ip]; ok {
+			for _, r := range m.sortedReplicas() {
+				if r.addr.Port == a.Port && strings.EqualFold(r.addr.Host, host) {
+					return r
+				}
+			}
+		}
+	}
 	return nil
+}
+
+// forgetFormerIPs drops the former addresses of m's replicas that m's
+// INFO no longer lists (listed): once the master let the old connection
+// go, an instance at that address is another one.
+func (s *Sentinel) forgetFormerIPs(m *master, listed []Addr) {
+	for ip, host := range s.formerIPs {
+		still := false
+		for _, a := range listed {
+			if lip, ok := canonicalIP(a.Host); ok && lip == ip {
+				still = true
+				break
+			}
+		}
+		if still {
+			continue
+		}
+		for _, r := range m.sortedReplicas() {
+			if strings.EqualFold(r.addr.Host, host) {
+				delete(s.formerIPs, ip)
+				break
+			}
+		}
+	}
 }
 
 // namedAddr returns the stored address of m's replica that a reported

@@ -41,6 +41,7 @@ import (
 //	script-started ID PID / script-exited ID [code=N] [signal=N] [start-failed]
 //	explain MASTER                       prints SENTINEL EXPLAIN's text
 //	resolved HOST IP                     HostResolved (a link dialed HOST and found IP)
+//	debug NAME VALUE...                  SENTINEL DEBUG (timings, such as info-period in ms)
 //	replicas MASTER                      prints SENTINEL REPLICAS: name, ip, port, flags of each
 //	addr MASTER                          prints SENTINEL GET-MASTER-ADDR-BY-NAME
 //
@@ -173,6 +174,8 @@ func (in *interaction) run(line string, input []string) []string {
 		return []string{fmt.Sprintf("forward %s:%d hold %v protected %v", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected)}
 	case "resolved":
 		step(monitor.HostResolved{Host: args[0], IP: args[1]})
+	case "debug":
+		step(monitor.Debug{Args: args})
 	case "replicas":
 		rs, err := in.s.View().Replicas(in.now, args[0])
 		if err != nil {

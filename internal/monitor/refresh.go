@@ -27,6 +27,9 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		for _, a := range r.Replicas {
 			s.discoverReplica(i.master, a, now, false)
 		}
+		if len(s.formerIPs) > 0 {
+			s.forgetFormerIPs(i.master, r.Replicas) // addresses.go
+		}
 	} else if i.kind == kindReplica {
 		s.discoverChained(i.master, r.Replicas, now)
 	}

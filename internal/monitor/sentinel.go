@@ -77,6 +77,10 @@ type Sentinel struct {
 	resolved map[string]string // hostname (lower case) -> IP, from HostResolved; replaced, never changed in place
 	// resolvedGen counts the changes of resolved, for the View.
 	resolvedGen int
+	// formerIPs maps an IP a hostname resolved to before it moved to the
+	// hostname (lower case), until the master of that name's replica no
+	// longer lists the IP (addresses.go).
+	formerIPs map[string]string
 
 	scripts      []*scriptJob
 	nextScriptID uint64
