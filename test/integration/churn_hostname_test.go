@@ -337,10 +337,11 @@ func hostnameMoves(t *testing.T, announce, byIP bool) {
 	// Both fleets are polled together, so that the time each takes to
 	// follow the name is comparable.
 	pollFollow(all, moved, 60*time.Second, []string{shown(pods[1], announce), shown(pods[2], announce)}, newRunID)
+	polled := time.Since(moved).Round(time.Second)
 	for _, f := range all {
 		state := "followed the name in " + f.at.Round(100*time.Millisecond).String()
 		if f.at == 0 {
-			state = "did NOT follow the name within 60 s"
+			state = "did NOT follow the name (polled " + polled.String() + " after the move)"
 		}
 		rs := f.s.replicaFields(f.master)
 		t.Logf("%s after the move: %s; %d entries in SENTINEL REPLICAS %s:%s", f.s, state, len(rs), f.master, replicasText(rs))
