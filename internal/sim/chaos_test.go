@@ -129,11 +129,14 @@ type chaosFleet struct {
 
 // chaosFleets are the shapes TestChaos and the campaign run: 3 Sentinels
 // with quorum 2, forget-replica-after 10 s and faults every 20 s at most,
-// 5 Sentinels with quorum 3 and faults every 5 s at most.
+// 5 Sentinels with quorum 3, voters 5 and forget-sentinel-after 10 s
+// (partitions and crashes make them forget each other) and faults every
+// 5 s at most.
 var chaosFleets = []chaosFleet{
 	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
 		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second},
-	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true}, 5 * time.Second},
+	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
+		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second},
 }
 
 // chaosRun runs one seed of a fleet: 5 minutes of random faults with the

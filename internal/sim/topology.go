@@ -40,6 +40,10 @@ type Topology struct {
 	// ForgetReplicaAfter is the master's forget-replica-after; 0 (the
 	// default) never forgets a replica.
 	ForgetReplicaAfter time.Duration
+	// Voters and ForgetSentinelAfter are the master's voters and
+	// forget-sentinel-after; 0 (the default) is none and never.
+	Voters              int
+	ForgetSentinelAfter time.Duration
 }
 
 func (t Topology) withDefaults() Topology {
@@ -88,6 +92,8 @@ func StandardWith(tb TB, o Options, t Topology) *Cluster {
 			p.Masters[0].Proxy = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
 		}
 		p.Masters[0].ForgetReplicaAfter = t.ForgetReplicaAfter
+		p.Masters[0].Voters = t.Voters
+		p.Masters[0].ForgetSentinelAfter = t.ForgetSentinelAfter
 		c.AddSentinel(p)
 	}
 	return c
