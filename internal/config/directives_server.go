@@ -207,7 +207,7 @@ func userDirective() directive {
 func sentinelLines() directive {
 	d := loaderDir("sentinel", 0, func(p *parser, l Line, args []string, _ int) (string, error) {
 		if len(args) > 0 {
-			p.queue = append(p.queue, queuedLine{file: l.File, num: l.Num, text: l.Text, argv: args})
+			p.queue = append(p.queue, queuedLine{file: l.File, num: l.Num, text: l.Text, argv: args, state: p.state})
 		}
 		return "", nil
 	})

@@ -43,6 +43,17 @@ type Config struct {
 	// StateRead: the state file existed and was read over the config
 	// file (false at a first start).
 	StateRead bool
+	// Base is what the config file alone loads to, with a StateFile: the
+	// state file is written as a delta over it (StateBase, state.go).
+	Base monitor.Persisted
+	// BaseLoglevel is the config file's own log level, with a StateFile.
+	BaseLoglevel string
+}
+
+// StateBase returns the base the state file is written over: what the
+// config file alone yields.
+func (c *Config) StateBase() StateBase {
+	return StateBase{Loglevel: c.BaseLoglevel, Sentinel: c.Base, Masters: c.ConfigMasters}
 }
 
 // Line is one configuration line.
@@ -151,6 +162,13 @@ func ParseWith(file string, data []byte, args []string, opts Options) (*Config, 
 	}
 	if statePath != "" {
 		p.cfg.ConfigMasters = monitorNames(p.queue)
+		// The config file alone must load (it does at a first start): it
+		// is the base the state file is a delta over.
+		base := newSentinelLoader(p.cwd)
+		if err := base.load(p.queue); err != nil {
+			return nil, err
+		}
+		p.cfg.Base, p.cfg.BaseLoglevel = base.persisted(), p.cfg.Server.Loglevel
 		if err := p.readState(statePath); err != nil {
 			return nil, err
 		}

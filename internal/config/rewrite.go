@@ -30,6 +30,9 @@ type RewriteOptions struct {
 	// Cwd is the absolute working directory written as `dir "<Cwd>"`;
 	// empty means the process's working directory.
 	Cwd string
+	// force writes every sentinel setting, even at its default (the state
+	// file's diff, state_diff.go).
+	force bool
 }
 
 // Rewrite rewrites the config file at path the way Redis' CONFIG REWRITE

@@ -18,6 +18,8 @@ type queuedLine struct {
 	text string
 	// argv holds the words after `sentinel`; argv[0] is the sub-directive.
 	argv []string
+	// state: the line comes from the state-config-file.
+	state bool
 }
 
 // Messages of the sentinel directives, exactly as Redis 7.0.15 words them.
@@ -58,6 +60,9 @@ type sentinelLoader struct {
 	// stateFile is the absolute path of `sentinel state-config-file`, ""
 	// without one.
 	stateFile string
+	// inState: the line being applied comes from the state file, whose
+	// forced forms of "no script" and "not renamed" are accepted.
+	inState bool
 }
 
 // masterState is one master being built plus its duplicate-detection keys.
@@ -84,6 +89,7 @@ func (l *sentinelLoader) load(queue []queuedLine) error {
 			if sentinelPass(q.argv[0]) != pass {
 				continue
 			}
+			l.inState = q.state
 			if msg := l.handle(q.argv); msg != "" {
 				return &Error{File: q.file, Line: q.num, Text: q.text, Msg: msg}
 			}

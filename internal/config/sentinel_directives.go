@@ -50,7 +50,14 @@ var sentinelDirectives = []sentinelDirective{
 			l.p.MyID = argv[1]
 			return ""
 		},
-		write: func(w *sentinelWriter, p *monitor.Persisted) { w.optional("myid", p.MyID != "", p.MyID) },
+		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			// An empty myid has no loadable line, even forced.
+			if p.MyID == "" {
+				w.st.markProcessed("sentinel myid")
+				return
+			}
+			w.line("myid", p.MyID)
+		},
 	},
 	{
 		name: "deny-scripts-reconfig", argc: []int{2},
@@ -230,12 +237,16 @@ var sentinelDirectives = []sentinelDirective{
 	},
 	{
 		name: monitor.OptionRenameCommand, argc: []int{4}, pass: 2,
-		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+		load: forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
 			key := strings.ToLower(argv[2])
 			if m.renames[key] {
 				return msgSameRename
 			}
 			m.renames[key] = true
+			if l.inState && strings.EqualFold(argv[2], argv[3]) {
+				// The state file's "not renamed" (SENTINEL SET's too).
+				return ""
+			}
 			m.spec.RenameCommands = append(m.spec.RenameCommands, monitor.Rename{Command: argv[2], Renamed: argv[3]})
 			return ""
 		}),
@@ -284,14 +295,14 @@ var sentinelDirectives = []sentinelDirective{
 		name: monitor.OptionProxyFencing, argc: []int{3}, pass: 2,
 		load: masterYesNo(func(m *monitor.MasterSpec) *bool { return &m.ProxyNoFencing }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionProxyFencing, m, m.ProxyNoFencing, "no")
+			w.masterOptional(monitor.OptionProxyFencing, m, m.ProxyNoFencing, yesNoText(!m.ProxyNoFencing))
 		},
 	},
 	{
 		name: monitor.OptionProxyProtectedMode, argc: []int{3}, pass: 2,
 		load: masterYesNo(func(m *monitor.MasterSpec) *bool { return &m.ProxyNoProtectedMode }),
 		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, "no")
+			w.masterOptional(monitor.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, yesNoText(!m.ProxyNoProtectedMode))
 		},
 	},
 	{
@@ -358,7 +369,7 @@ var sentinelDirectives = []sentinelDirective{
 		load: nonEmptySetting(func(p *monitor.Persisted) *string { return &p.AnnounceIP }),
 		write: func(w *sentinelWriter, p *monitor.Persisted) {
 			// Written with sdscatrepr, always quoted, as Redis does.
-			if p.AnnounceIP == "" {
+			if p.AnnounceIP == "" && !w.force {
 				w.st.markProcessed("sentinel announce-ip")
 				return
 			}
@@ -452,6 +463,11 @@ func masterTime(msg string, minimum int, f func(*monitor.MasterSpec) *time.Durat
 // masterScript loads a per-master script path, which must be executable.
 func masterScript(msg string, f func(*monitor.MasterSpec) *string) func(*sentinelLoader, []string) string {
 	return forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
+		if argv[2] == "" && l.inState {
+			// The state file's "no script" (what SENTINEL SET takes).
+			*f(&m.spec) = ""
+			return ""
+		}
 		if !l.executable(argv[2]) {
 			return msg
 		}
@@ -510,6 +526,9 @@ func nonEmptySetting(f func(*monitor.Persisted) *string) func(*sentinelLoader, [
 type sentinelWriter struct {
 	st                        *rewriteState
 	defDownAfter, defFailover time.Duration
+	// force writes every setting, even at its default, in a form the
+	// loader takes back (the state file's diff, state_diff.go).
+	force bool
 }
 
 // line writes `sentinel <name> <words...>`, quoting words as needed.
@@ -519,7 +538,7 @@ func (w *sentinelWriter) line(name string, words ...string) {
 
 // optional writes a global line when set, else drops the old lines.
 func (w *sentinelWriter) optional(name string, set bool, value string) {
-	if !set {
+	if !set && !w.force {
 		w.st.markProcessed("sentinel " + name)
 		return
 	}
@@ -528,14 +547,14 @@ func (w *sentinelWriter) optional(name string, set bool, value string) {
 
 // masterOptional writes a per-master line when set.
 func (w *sentinelWriter) masterOptional(name string, m *monitor.MasterSpec, set bool, value string) {
-	if set {
+	if set || w.force {
 		w.line(name, m.Name, value)
 	}
 }
 
 // yesNo writes a global yes/no, forced when it differs from def.
 func (w *sentinelWriter) yesNo(name string, v, def bool) {
-	w.st.rewriteLine("sentinel "+name, "sentinel "+name+" "+yesNoText(v), v != def)
+	w.st.rewriteLine("sentinel "+name, "sentinel "+name+" "+yesNoText(v), v != def || w.force)
 }
 
 func millisText(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
@@ -546,7 +565,7 @@ func millisText(d time.Duration) string { return strconv.FormatInt(d.Millisecond
 // sentinel option is managed, so lines no longer needed disappear (after
 // SENTINEL REMOVE, or back to a default).
 func (st *rewriteState) sentinel(p monitor.Persisted, opts RewriteOptions) {
-	w := &sentinelWriter{st: st, defDownAfter: opts.DefaultDownAfter, defFailover: opts.DefaultFailoverTimeout}
+	w := &sentinelWriter{st: st, defDownAfter: opts.DefaultDownAfter, defFailover: opts.DefaultFailoverTimeout, force: opts.force}
 	if w.defDownAfter == 0 {
 		w.defDownAfter = monitor.DefaultDownAfter
 	}

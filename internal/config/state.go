@@ -22,45 +22,62 @@ import (
 // fsync, rename, fsync of the directory) and read over the config file
 // at start.
 //
-// The rule of the merge, at start:
-//   - The config file is read first, then the state file when it exists
-//     (a missing one is a first start: the config file alone, as Redis
-//     reads it).
-//   - The state file go-sentinel writes holds every global sentinel
-//     setting (myid, epochs, announce-*, resolve-hostnames,
-//     sentinel-user/pass, ...), and always a myid line: when it has one,
-//     none of the config file's global sentinel lines is applied, so a
-//     setting CONFIG SET cleared back to its default (not written) does
-//     not come back from the config file (valkey reads the state over
-//     the config line by line, where it would). A state file without a
-//     myid line (empty, made by hand or by a volume's init) is read over
-//     the config file's global lines, which are applied first: a myid
-//     pinned in the config file is not lost to it.
-//   - A master the state file holds is taken from it whole (its address
-//     after failovers, its settings after SENTINEL SET, its known
-//     replicas and Sentinels, its epochs); the config file's lines for it
-//     are not applied.
-//   - A master the config file declares and the state file neither holds
-//     nor lists as removed is monitored as the config file says: one
-//     configuration management added after the state was written.
-//   - A master the config file declares and SENTINEL REMOVE removed at
-//     runtime stays removed: the state file lists it as
+// The rule: the state file is a delta over the config file. It holds
+// only what the runtime learned or was told, relative to the config file,
+// so that configuration management keeps owning the config file.
+//   - A key is a global directive (myid, current-epoch, announce-ip,
+//     resolve-hostnames, ..., and loglevel) or a (master, directive)
+//     pair (monitor: address and quorum; down-after-milliseconds;
+//     auth-pass; config-epoch; ...); each list (known-replica,
+//     known-sentinel, rename-command, proxy) is one key.
+//   - Writing (StateBytes, state_diff.go): the node keeps what the config
+//     file alone loaded to at start (the base, Config.StateBase). At each
+//     write, the lines of every key are made in a forced form (written
+//     even at the default: `sentinel auth-pass m ""`,
+//     `sentinel down-after-milliseconds m 30000`) for the current state
+//     and for the base, and the current lines of the keys whose lines
+//     differ are written. Learned facts (the myid made at the first
+//     start, epochs, known replicas and Sentinels, the address after a
+//     failover) differ from the base and land in the state file; a
+//     master added at runtime (SENTINEL MONITOR) has all its lines there;
+//     a config-file master SENTINEL REMOVE removed is listed as
 //     `sentinel removed-master <name>` (a line only a state file may
-//     hold), and its config lines are not applied. SENTINEL MONITOR of
-//     the name monitors it again (and drops the line). The state file
-//     lists exactly the config file's masters not monitored, so the list
-//     never outgrows the config file.
-//   - The state file's loglevel (SENTINEL CONFIG SET loglevel) wins over
-//     the config file's.
+//     hold; SENTINEL MONITOR of the name drops it, and the list never
+//     outgrows the config file).
+//   - Forms without a loadable default: an empty myid is never written
+//     (the runtime always has one). A script cleared by SENTINEL SET is
+//     written `sentinel notification-script m ""`, a rename undone as a
+//     rename to itself (`sentinel rename-command m CONFIG CONFIG`), both
+//     what SENTINEL SET takes, and read so only from a state file (a
+//     config file refuses the first as Redis does). known-replica,
+//     known-sentinel and proxy have no line for an empty list: they are
+//     carried by the master's monitor line — a state file holding a
+//     master's monitor line holds those three lists too (absent: empty),
+//     so the writer writes the monitor line with them whenever the
+//     monitor line changed (a failover), the master is new, or one of the
+//     three was emptied while the config file fills it (SENTINEL RESET).
+//   - Loading: the config file's sentinel lines are applied, except those
+//     of the keys the state file holds, whose state lines replace them;
+//     a state monitor line for a master the config file declares stands
+//     in the place of the config file's, and then the config file's
+//     known-replica, known-sentinel and proxy lines of that master are
+//     not applied; the lines of a removed master are not applied; the
+//     state's other lines come after. The state's loglevel, when present,
+//     wins over the config file's.
 //
-// So the config file seeds: configuration management may add masters to
-// it, and what the Sentinel changed at runtime (failovers, SENTINEL
-// MONITOR/REMOVE/SET/CONFIG SET) is never lost to it. Taking a master or
-// a setting away from the config file changes nothing once the state
-// holds it: SENTINEL REMOVE and SENTINEL SET are the way. Users and the
-// other server directives are not state: they come from the config file
-// (ACL SETUSER without an aclfile lasts until the restart; an aclfile
-// and ACL SAVE keep it).
+// So an edit of the config file (a changed down-after-milliseconds, an
+// added forget-replica-after, a new announce-ip, a new master) takes
+// effect at the next start for every key the runtime never set or
+// learned; a key the runtime set (SENTINEL SET/CONFIG SET) keeps the
+// runtime's value over a later config edit of it, as it was told after
+// the config file was read — until it is set back to the config file's
+// value, when it leaves the state file at the next write. A master's
+// address and quorum after a failover, and its carried lists, come from
+// the state file. A state file written by earlier versions (a full dump)
+// still loads: it wins for every key it holds, and the config file's
+// keys it lacks apply. Users and the other server directives are not
+// state: they come from the config file (ACL SETUSER without an aclfile
+// lasts until the restart; an aclfile and ACL SAVE keep it).
 
 // The messages of the state file's errors.
 const (
@@ -210,66 +227,23 @@ func stateLineMessage(argv []string) string {
 	return ""
 }
 
-// mergeState returns the sentinel lines to apply: the config file's
-// (main) without its global settings (when the state file has a myid
-// line) and without the lines of the
-// masters the state file holds or lists as removed, then the state
-// file's (without its removed-master lines, which only drop lines of
-// main).
-func mergeState(main, state []queuedLine) ([]queuedLine, error) {
-	held := map[string]bool{}
-	for _, name := range monitorNames(state) {
-		held[name] = true
+// StateBytes returns the content of a state file holding p and the log
+// level as a delta over base, what the config file alone yields (see the
+// rule above and stateDiff): the lines of the settings that differ from
+// the config file's, and a removed-master line for each master of the
+// config file (base.Masters) that p does not monitor. A zero base writes
+// every setting.
+func StateBytes(loglevel string, p monitor.Persisted, base StateBase, opts RewriteOptions) []byte {
+	out := []byte(stateHeader)
+	for _, l := range stateDiff(loglevel, p, base, opts) {
+		out = append(out, l+"\n"...)
 	}
-	written := false // the state file has a myid line: it holds every global
-	kept := make([]queuedLine, 0, len(state))
-	for _, q := range state {
-		written = written || strings.EqualFold(q.argv[0], "myid")
-		if !strings.EqualFold(q.argv[0], stateRemovedMaster) {
-			kept = append(kept, q)
-			continue
-		}
-		if len(q.argv) != 2 {
-			return nil, &Error{File: q.file, Line: q.num, Text: q.text, Msg: msgRemovedArity}
-		}
-		held[q.argv[1]] = true
-	}
-	out := make([]queuedLine, 0, len(main)+len(kept))
-	for _, q := range main {
-		d := lookupSentinelDirective(strings.ToLower(q.argv[0]))
-		switch {
-		case d == nil, d.keep:
-			// Unknown lines stay, so that their error is reported.
-		case d.pass == 0 && written:
-			continue
-		case d.pass == 0:
-			// Applied before the state file's, which come later.
-		case len(q.argv) > 1 && held[q.argv[1]]:
-			continue
-		}
-		out = append(out, q)
-	}
-	return append(out, kept...), nil
-}
-
-// StateBytes returns the content of a state file holding p and the
-// log level: the sentinel lines the rewrite writes, every one of them
-// (there is no old file to keep lines of), a loglevel line, and a
-// removed-master line for each name of seeds (the masters the config
-// file declares, Config.ConfigMasters) that p does not monitor.
-func StateBytes(loglevel string, p monitor.Persisted, seeds []string, opts RewriteOptions) []byte {
-	st := readRewriteState(nil, nil)
-	st.needsSignature = false
-	st.sentinel(p, opts)
-	st.rewriteLine("loglevel", "loglevel "+loglevel, true)
-	st.removeOrphaned()
-	out := append([]byte(stateHeader), st.content()...)
 	monitored := make(map[string]bool, len(p.Masters))
 	for _, m := range p.Masters {
 		monitored[m.Name] = true
 	}
 	written := map[string]bool{}
-	for _, name := range seeds {
+	for _, name := range base.Masters {
 		if monitored[name] || written[name] {
 			continue
 		}

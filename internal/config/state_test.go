@@ -34,19 +34,19 @@ func TestStateFileMerge(t *testing.T) {
 				t.Errorf("got %+v, loglevel %s", c.Sentinel, c.Server.Loglevel)
 			}
 		}, ""},
-		{"the state wins for its masters and every global; others are added",
+		{"the state replaces the config's lines of the keys it holds, and only those",
 			"sentinel myid " + id2 + "\nsentinel current-epoch 3\nsentinel monitor a 10.0.0.2 6379 2\nsentinel config-epoch a 3\nloglevel debug\n",
 			func(t *testing.T, c *Config) {
 				p := c.Sentinel
-				if p.MyID != id2 || p.CurrentEpoch != 3 || p.AnnounceIP != "" || c.Server.Loglevel != "debug" {
+				if p.MyID != id2 || p.CurrentEpoch != 3 || p.AnnounceIP != "10.9.9.9" || c.Server.Loglevel != "debug" {
 					t.Errorf("globals: %+v, loglevel %s", p, c.Server.Loglevel)
 				}
 				if len(p.Masters) != 2 {
 					t.Fatalf("masters: %+v", p.Masters)
 				}
 				a, b := p.Masters[0], p.Masters[1]
-				if a.Addr.Host != "10.0.0.2" || a.ConfigEpoch != 3 || a.DownAfter == 5000*1e6 {
-					t.Errorf("a comes from the state whole: %+v", a)
+				if a.Addr.Host != "10.0.0.2" || a.ConfigEpoch != 3 || a.DownAfter != 5000*1e6 {
+					t.Errorf("a: the state's address and epoch, the config's down-after: %+v", a)
 				}
 				if b.Name != "b" || b.Addr.Host != "10.0.1.1" {
 					t.Errorf("b, only in the config file: %+v", b)
@@ -64,6 +64,21 @@ func TestStateFileMerge(t *testing.T) {
 				}
 				if strings.Join(c.ConfigMasters, ",") != "a,b" {
 					t.Errorf("ConfigMasters %v, want the config file's a,b", c.ConfigMasters)
+				}
+			}, ""},
+		{"the state's monitor line takes the config's place; the carried lists go with it",
+			"sentinel monitor a 10.0.0.3 6379 3\nsentinel known-replica a 10.0.0.4 6379\n",
+			func(t *testing.T, c *Config) {
+				a := c.Sentinel.Masters[0]
+				if a.Addr.Host != "10.0.0.3" || a.Quorum != 3 || a.DownAfter != 5000*1e6 || len(a.KnownReplicas) != 1 {
+					t.Errorf("a: %+v", a)
+				}
+			}, ""},
+		{"a state setting at its default replaces a config value",
+			"sentinel down-after-milliseconds a 30000\nsentinel announce-ip \"\"\n",
+			func(t *testing.T, c *Config) {
+				if a := c.Sentinel.Masters[0]; a.DownAfter != 30000*1e6 || c.Sentinel.AnnounceIP != "" || c.Sentinel.MyID != id1 {
+					t.Errorf("got %+v", c.Sentinel)
 				}
 			}, ""},
 		{"a state file without myid (made by hand) is read over the config file's globals",
@@ -153,7 +168,7 @@ func TestStateBytesHoldsOnlyState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := string(StateBytes(c.Server.Loglevel, c.Sentinel, nil, RewriteOptions{Cwd: "/"}))
+	out := string(StateBytes(c.Server.Loglevel, c.Sentinel, StateBase{}, RewriteOptions{Cwd: "/"}))
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "sentinel ") && l != "loglevel notice" {
 			t.Errorf("line %q in the state file:\n%s", l, out)
@@ -178,7 +193,7 @@ func TestStateBytesRemovedMasters(t *testing.T) {
 	}
 	p := c.Sentinel
 	p.Masters = p.Masters[1:] // SENTINEL REMOVE a
-	out := StateBytes("notice", p, append(c.ConfigMasters, "a"), RewriteOptions{Cwd: dir})
+	out := StateBytes("notice", p, StateBase{Loglevel: "notice", Sentinel: c.Base, Masters: append(c.ConfigMasters, "a")}, RewriteOptions{Cwd: dir})
 	if n := strings.Count(string(out), "sentinel removed-master"); n != 1 || !strings.Contains(string(out), "\nsentinel removed-master a\n") {
 		t.Fatalf("%d removed-master lines, want one for a:\n%s", n, out)
 	}
@@ -193,7 +208,7 @@ func TestStateBytesRemovedMasters(t *testing.T) {
 		t.Errorf("masters after the restart %+v, want b alone", again.Sentinel.Masters)
 	}
 	// SENTINEL MONITOR a again: the line goes.
-	if out := StateBytes("notice", c.Sentinel, c.ConfigMasters, RewriteOptions{Cwd: dir}); strings.Contains(string(out), "removed-master") {
+	if out := StateBytes("notice", c.Sentinel, c.StateBase(), RewriteOptions{Cwd: dir}); strings.Contains(string(out), "removed-master") {
 		t.Errorf("a monitored master listed as removed:\n%s", out)
 	}
 	_, err = ParseWith(filepath.Join(dir, "s.conf"), []byte("sentinel removed-master a\n"), nil, Options{Cwd: dir})

@@ -234,10 +234,11 @@ func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
 	}
 	if n.cfg.StateFile != "" {
 		// The config file is only read: the state goes to its own file
-		// (config/state.go), written atomically, with the config file's
-		// masters SENTINEL REMOVE removed; a new one is 0600, as it holds
-		// auth-pass and sentinel-pass.
-		if err := atomicfile.WriteNew(n.cfg.StateFile, config.StateBytes(srv.Loglevel, p, n.cfg.ConfigMasters, opts), 0o600); err != nil {
+		// (config/state.go), written atomically: what differs from the
+		// config file as it was read at start (the base), and the config
+		// file's masters SENTINEL REMOVE removed; a new one is 0600, as it
+		// holds auth-pass and sentinel-pass.
+		if err := atomicfile.WriteNew(n.cfg.StateFile, config.StateBytes(srv.Loglevel, p, n.cfg.StateBase(), opts), 0o600); err != nil {
 			return fmt.Errorf("write the state-config-file %s: %w", n.cfg.StateFile, err)
 		}
 		return nil

@@ -494,3 +494,114 @@ func TestStateConfigFileUnwritableDirRefused(t *testing.T) {
 		t.Fatalf("output: %s", out)
 	}
 }
+
+// masterFieldOf returns one field of SENTINEL MASTER name, "" when absent.
+func masterFieldOf(t *testing.T, port int, name, field string) string {
+	t.Helper()
+	m := doSlice(t, client(t, port), "SENTINEL", "MASTER", name)
+	for i := 0; i+1 < len(m); i += 2 {
+		if m[i] == field {
+			return fmt.Sprint(m[i+1])
+		}
+	}
+	return ""
+}
+
+// TestStateConfigFileConfigEdits: the state file is a delta over the
+// config file, so configuration management keeps owning the config file.
+// A go-sentinel runs, is told SENTINEL SET and CONFIG SET, and stops;
+// the config file is then replaced as Ansible or a ConfigMap would (a
+// master's down-after-milliseconds the runtime never set changed,
+// forget-replica-after added, deny-scripts-reconfig turned off, and the
+// keys the runtime set edited too); after the restart SENTINEL MASTER and
+// SENTINEL CONFIG show the edited values, the keys set at runtime keep
+// their runtime values, and go-sentinel never writes the config file.
+func TestStateConfigFileConfigEdits(t *testing.T) {
+	ctx := context.Background()
+	m1, m2 := startRedis(t), startRedis(t)
+	dir := t.TempDir()
+	state := filepath.Join(t.TempDir(), "state.conf")
+	conf := filepath.Join(dir, "sentinel.conf")
+	script := filepath.Join(dir, "notify.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	write := func(text string) {
+		t.Helper()
+		os.Remove(conf) // as configuration management replaces the file
+		if err := os.WriteFile(conf, []byte(text), 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := fmt.Sprintf("port %d\nsentinel deny-scripts-reconfig yes\n"+
+		"sentinel monitor m1 127.0.0.1 %d 1\nsentinel down-after-milliseconds m1 10000\n"+
+		"sentinel monitor m2 127.0.0.1 %d 1\nsentinel down-after-milliseconds m2 20000\n"+
+		"sentinel state-config-file %s\n", port, m1.Port, m2.Port, state)
+	write(first)
+	p := startSentinel(t, conf, port, nil)
+	c := client(t, port)
+	for _, cmd := range [][]any{
+		{"SENTINEL", "SET", "m2", "down-after-milliseconds", "7000"},
+		{"SENTINEL", "CONFIG", "SET", "announce-ip", "127.0.0.1"},
+		{"SENTINEL", "FLUSHCONFIG"},
+	} {
+		if err := c.Do(ctx, cmd...).Err(); err != nil {
+			t.Fatalf("%v: %v", cmd, err)
+		}
+	}
+	if err := c.Do(ctx, "SENTINEL", "SET", "m1", "notification-script", script).Err(); err == nil || !strings.Contains(err.Error(), "deny-scripts-reconfig") {
+		t.Fatalf("SENTINEL SET notification-script under deny-scripts-reconfig yes: %v", err)
+	}
+	firstState := readFile(t, state)
+	for _, l := range []string{"sentinel down-after-milliseconds m1 10000", "sentinel monitor m1", "sentinel deny-scripts-reconfig"} {
+		if strings.Contains(firstState, l) {
+			t.Errorf("the state file holds %q, which the runtime never changed:\n%s", l, firstState)
+		}
+	}
+	if !hasLine(firstState, "sentinel down-after-milliseconds m2 7000") || !hasLine(firstState, `sentinel announce-ip "127.0.0.1"`) {
+		t.Errorf("the state file lacks what the runtime was told:\n%s", firstState)
+	}
+	p.signal(syscall.SIGTERM)
+	if code := p.waitExit(10 * time.Second); code != 0 {
+		t.Fatalf("exit code %d at SIGTERM:\n%s", code, p.out.String())
+	}
+	if readFile(t, conf) != first {
+		t.Fatal("go-sentinel wrote its config file")
+	}
+
+	edited := fmt.Sprintf("port %d\nsentinel deny-scripts-reconfig no\nsentinel announce-ip 127.0.0.2\n"+
+		"sentinel monitor m1 127.0.0.1 %d 1\nsentinel down-after-milliseconds m1 15000\nsentinel forget-replica-after m1 60000\n"+
+		"sentinel monitor m2 127.0.0.1 %d 1\nsentinel down-after-milliseconds m2 25000\n"+
+		"sentinel state-config-file %s\n", port, m1.Port, m2.Port, state)
+	write(edited)
+	p = startSentinel(t, conf, port, nil)
+	c = client(t, port)
+	for _, f := range []struct{ master, field, want, why string }{
+		{"m1", "down-after-milliseconds", "15000", "the config file's edit (never set at runtime)"},
+		{"m1", "forget-replica-after", "60000", "added to the config file"},
+		{"m2", "down-after-milliseconds", "7000", "SENTINEL SET at runtime wins over the later config edit (25000)"},
+	} {
+		if got := masterFieldOf(t, port, f.master, f.field); got != f.want {
+			t.Errorf("SENTINEL MASTER %s %s = %q, want %s: %s", f.master, f.field, got, f.want, f.why)
+		}
+	}
+	cfg := doSlice(t, c, "SENTINEL", "CONFIG", "GET", "announce-ip")
+	if len(cfg) != 2 || fmt.Sprint(cfg[1]) != "127.0.0.1" {
+		t.Errorf("announce-ip %v, want 127.0.0.1 (CONFIG SET at runtime wins over the config edit 127.0.0.2)", cfg)
+	}
+	if err := c.Do(ctx, "SENTINEL", "SET", "m1", "notification-script", script).Err(); err != nil {
+		t.Errorf("SENTINEL SET notification-script after the config file turned deny-scripts-reconfig off: %v", err)
+	}
+	if err := c.Do(ctx, "SENTINEL", "FLUSHCONFIG").Err(); err != nil {
+		t.Fatal(err)
+	}
+	second := readFile(t, state)
+	if strings.Contains(second, "down-after-milliseconds m1") || strings.Contains(second, "forget-replica-after") || !hasLine(second, "sentinel down-after-milliseconds m2 7000") {
+		t.Errorf("the state file after the restart:\n%s", second)
+	}
+	if readFile(t, conf) != edited {
+		t.Error("go-sentinel wrote its config file")
+	}
+	t.Logf("state file after the first run (%d bytes):\n%s", len(firstState), firstState)
+}
