@@ -9,10 +9,12 @@ import (
 	"testing"
 )
 
-// TestStateFileMerge pins the rule of state.go: the config file seeds,
-// the state file wins for every global setting and for the masters it
-// holds, masters only the config file declares are added, and a bad
-// state file is an error at its own line.
+// TestStateFileMerge pins the rule of state.go: the state file's lines
+// replace the config file's for the keys it holds and only those (its
+// monitor line in the config's place), masters only the config file
+// declares are added, removed masters stay removed, a full dump of the
+// earlier writer still loads, and a bad state file is an error at its
+// own line.
 func TestStateFileMerge(t *testing.T) {
 	const id1 = "1111111111111111111111111111111111111111"
 	const id2 = "2222222222222222222222222222222222222222"
@@ -79,6 +81,20 @@ func TestStateFileMerge(t *testing.T) {
 			func(t *testing.T, c *Config) {
 				if a := c.Sentinel.Masters[0]; a.DownAfter != 30000*1e6 || c.Sentinel.AnnounceIP != "" || c.Sentinel.MyID != id1 {
 					t.Errorf("got %+v", c.Sentinel)
+				}
+			}, ""},
+		{"a full dump of the earlier writer loads, and wins for every key it holds",
+			"sentinel myid " + id2 + "\nsentinel current-epoch 3\nsentinel monitor a 10.0.0.2 6379 2\nsentinel config-epoch a 3\nsentinel leader-epoch a 3\n" +
+				"sentinel known-replica a 10.0.0.1 6379\nsentinel monitor b 10.0.1.1 6379 2\nsentinel config-epoch b 0\nsentinel leader-epoch b 0\nloglevel notice\n",
+			func(t *testing.T, c *Config) {
+				p := c.Sentinel
+				if p.MyID != id2 || p.CurrentEpoch != 3 || c.Server.Loglevel != "notice" || len(p.Masters) != 2 {
+					t.Fatalf("got %+v, loglevel %s", p, c.Server.Loglevel)
+				}
+				// Keys the dump lacks (a setting it left at its default)
+				// come from the config file.
+				if a := p.Masters[0]; a.Addr.Host != "10.0.0.2" || len(a.KnownReplicas) != 1 || a.DownAfter != 5000*1e6 || p.AnnounceIP != "10.9.9.9" {
+					t.Errorf("got %+v", p)
 				}
 			}, ""},
 		{"a state file without myid (made by hand) is read over the config file's globals",
