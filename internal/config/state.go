@@ -62,8 +62,10 @@ import (
 //     in the place of the config file's, and then the config file's
 //     known-replica, known-sentinel and proxy lines of that master are
 //     not applied; the lines of a removed master are not applied; the
-//     state's other lines come after. The state's loglevel, when present,
-//     wins over the config file's.
+//     state's other lines come after, but for a master neither file's
+//     monitor line declares (configuration management took it out of the
+//     config file): that master is gone, its learned lines with it. The
+//     state's loglevel, when present, wins over the config file's.
 //
 // So an edit of the config file (a changed down-after-milliseconds, an
 // added forget-replica-after, a new announce-ip, a new master) takes

@@ -159,7 +159,8 @@ func stateDiff(loglevel string, p monitor.Persisted, base StateBase, opts Rewrit
 // holds, of the masters it lists as removed, and of the carried lists of
 // the masters whose monitor line it holds, that monitor line standing in
 // place of the config file's; then the state file's other lines (without
-// its removed-master lines).
+// its removed-master lines, and without the lines of a master neither
+// file declares: one taken out of the config file).
 func mergeState(main, state []queuedLine) ([]queuedLine, error) {
 	held := map[stateKey]bool{}
 	monitors := map[string]queuedLine{}
@@ -203,8 +204,19 @@ func mergeState(main, state []queuedLine) ([]queuedLine, error) {
 		}
 		out = append(out, q)
 	}
+	declared := map[string]bool{}
+	for _, name := range append(monitorNames(out), monitorNames(kept)...) {
+		declared[name] = true
+	}
 	for _, q := range kept {
-		if k, ok := lineKey(q.argv); ok && k.name == "monitor" && placed[k.master] {
+		k, ok := lineKey(q.argv)
+		if ok && k.name == "monitor" && placed[k.master] {
+			continue
+		}
+		if ok && k.master != "" && !declared[k.master] {
+			// A master configuration management took out of the config
+			// file, whose monitor line the state file does not hold: it
+			// goes with the config file, its learned lines with it.
 			continue
 		}
 		out = append(out, q)

@@ -513,9 +513,11 @@ func masterFieldOf(t *testing.T, port int, name, field string) string {
 // the config file is then replaced as Ansible or a ConfigMap would (a
 // master's down-after-milliseconds the runtime never set changed,
 // forget-replica-after added, deny-scripts-reconfig turned off, and the
-// keys the runtime set edited too); after the restart SENTINEL MASTER and
-// SENTINEL CONFIG show the edited values, the keys set at runtime keep
-// their runtime values, and go-sentinel never writes the config file.
+// keys the runtime set edited too, a master taken out); after the restart
+// SENTINEL MASTER and SENTINEL CONFIG show the edited values, the keys set
+// at runtime keep their runtime values, the master taken out is gone
+// (although the state file held a runtime setting of it), and go-sentinel
+// never writes the config file.
 func TestStateConfigFileConfigEdits(t *testing.T) {
 	ctx := context.Background()
 	m1, m2 := startRedis(t), startRedis(t)
@@ -537,12 +539,14 @@ func TestStateConfigFileConfigEdits(t *testing.T) {
 	first := fmt.Sprintf("port %d\nsentinel deny-scripts-reconfig yes\n"+
 		"sentinel monitor m1 127.0.0.1 %d 1\nsentinel down-after-milliseconds m1 10000\n"+
 		"sentinel monitor m2 127.0.0.1 %d 1\nsentinel down-after-milliseconds m2 20000\n"+
-		"sentinel state-config-file %s\n", port, m1.Port, m2.Port, state)
+		"sentinel monitor m3 127.0.0.1 %d 1\n"+
+		"sentinel state-config-file %s\n", port, m1.Port, m2.Port, m2.Port, state)
 	write(first)
 	p := startSentinel(t, conf, port, nil)
 	c := client(t, port)
 	for _, cmd := range [][]any{
 		{"SENTINEL", "SET", "m2", "down-after-milliseconds", "7000"},
+		{"SENTINEL", "SET", "m3", "down-after-milliseconds", "9000"},
 		{"SENTINEL", "CONFIG", "SET", "announce-ip", "127.0.0.1"},
 		{"SENTINEL", "FLUSHCONFIG"},
 	} {
@@ -559,7 +563,7 @@ func TestStateConfigFileConfigEdits(t *testing.T) {
 			t.Errorf("the state file holds %q, which the runtime never changed:\n%s", l, firstState)
 		}
 	}
-	if !hasLine(firstState, "sentinel down-after-milliseconds m2 7000") || !hasLine(firstState, `sentinel announce-ip "127.0.0.1"`) {
+	if !hasLine(firstState, "sentinel down-after-milliseconds m2 7000") || !hasLine(firstState, "sentinel down-after-milliseconds m3 9000") || !hasLine(firstState, `sentinel announce-ip "127.0.0.1"`) {
 		t.Errorf("the state file lacks what the runtime was told:\n%s", firstState)
 	}
 	p.signal(syscall.SIGTERM)
@@ -585,6 +589,9 @@ func TestStateConfigFileConfigEdits(t *testing.T) {
 		if got := masterFieldOf(t, port, f.master, f.field); got != f.want {
 			t.Errorf("SENTINEL MASTER %s %s = %q, want %s: %s", f.master, f.field, got, f.want, f.why)
 		}
+	}
+	if got := masterNames(t, port); !slices.Equal(got, []string{"m1", "m2"}) {
+		t.Errorf("monitors %v after m3 was taken out of the config file, want m1 m2 (its runtime setting goes with it)", got)
 	}
 	cfg := doSlice(t, c, "SENTINEL", "CONFIG", "GET", "announce-ip")
 	if len(cfg) != 2 || fmt.Sprint(cfg[1]) != "127.0.0.1" {
