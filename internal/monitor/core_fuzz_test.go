@@ -74,12 +74,19 @@ func checkPersistable(t *testing.T, s *monitor.Sentinel) {
 	}
 	// The same state written as a state-config-file (the config file
 	// names it and holds nothing else) reads back the same way.
+	// The state file is written as a delta over what that config file
+	// alone loads to, as the daemon writes it.
 	state := filepath.Join(t.TempDir(), "state.conf")
-	sb := config.StateBytes("notice", snap, nil, config.RewriteOptions{Cwd: "/"})
+	seed := []byte("sentinel state-config-file " + splitargs.Quote(state) + "\n")
+	base, err := config.ParseWith("/fuzz/sentinel.conf", seed, nil, config.Options{Cwd: "/"})
+	if err != nil {
+		t.Fatalf("the config file naming the state file does not load: %v", err)
+	}
+	sb := config.StateBytes("notice", snap, base.StateBase(), config.RewriteOptions{Cwd: "/"})
 	if err := os.WriteFile(state, sb, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err = config.ParseWith("/fuzz/sentinel.conf", []byte("sentinel state-config-file "+splitargs.Quote(state)+"\n"), nil, config.Options{Cwd: "/"})
+	cfg, err = config.ParseWith("/fuzz/sentinel.conf", seed, nil, config.Options{Cwd: "/"})
 	if err != nil {
 		t.Fatalf("the state file does not load: %v\n%s", err, sb)
 	}
