@@ -129,14 +129,23 @@ func (n *podNode) runID(t *testing.T) string {
 // replicaFields is the Sentinel's SENTINEL REPLICAS reply for name, one
 // map per entry; nil when it does not answer.
 func (s *relSentinel) replicaFields(name string) []map[string]string {
-	v, err := s.do("SENTINEL", "REPLICAS", name)
+	return s.entries("REPLICAS", name)
+}
+
+// entries is the Sentinel's reply to SENTINEL <sub> <name> (REPLICAS,
+// SENTINELS), one field map per entry; nil when it does not answer.
+func (s *relSentinel) entries(sub, name string) []map[string]string {
+	v, err := s.do("SENTINEL", sub, name)
 	l, ok := v.([]any)
 	if err != nil || !ok {
 		return nil
 	}
 	var out []map[string]string
 	for _, e := range l {
-		kv, _ := e.([]any)
+		kv, ok := e.([]any)
+		if !ok {
+			continue
+		}
 		m := map[string]string{}
 		for i := 0; i+1 < len(kv); i += 2 {
 			m[fmt.Sprint(kv[i])] = fmt.Sprint(kv[i+1])

@@ -86,7 +86,7 @@ func TestChurnReplicaNewAddress(t *testing.T) {
 		// its INFO (it reported a healthy link to the master).
 		waitFor(t, 30*time.Second, fmt.Sprintf("round %d: every go-sentinel to see every replica's link up", round), func() bool {
 			for _, s := range gos {
-				for _, f := range churnReplicaEntries(s, goName) {
+				for _, f := range s.replicaFields(goName) {
 					if f["master-link-status"] != "ok" {
 						return false
 					}
@@ -188,33 +188,10 @@ func (h *relHost) churnMoveIP(ip string) {
 // sorted ip:port, nil when it does not answer.
 func churnReplicaAddrs(s *relSentinel, name string) []string {
 	var out []string
-	for _, f := range churnReplicaEntries(s, name) {
+	for _, f := range s.replicaFields(name) {
 		out = append(out, f["ip"]+":"+f["port"])
 	}
 	sort.Strings(out)
-	return out
-}
-
-// churnReplicaEntries is the Sentinel's SENTINEL REPLICAS for name, one
-// field map per replica.
-func churnReplicaEntries(s *relSentinel, name string) []map[string]string {
-	v, err := s.do("SENTINEL", "REPLICAS", name)
-	l, ok := v.([]any)
-	if err != nil || !ok {
-		return nil
-	}
-	var out []map[string]string
-	for _, e := range l {
-		fields, ok := e.([]any)
-		if !ok {
-			continue
-		}
-		m := map[string]string{}
-		for i := 0; i+1 < len(fields); i += 2 {
-			m[fmt.Sprint(fields[i])] = fmt.Sprint(fields[i+1])
-		}
-		out = append(out, m)
-	}
 	return out
 }
 
@@ -237,7 +214,7 @@ func churnStaleCounts(ss []*relSentinel, name string, stale []string) []int {
 // churnDownCount counts the Sentinel's replica entries flagged s_down.
 func churnDownCount(s *relSentinel, name string) int {
 	n := 0
-	for _, f := range churnReplicaEntries(s, name) {
+	for _, f := range s.replicaFields(name) {
 		if strings.Contains(f["flags"], "s_down") {
 			n++
 		}

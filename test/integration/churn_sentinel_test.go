@@ -123,21 +123,7 @@ func (l *sentinelChurnLab) movePod(t *testing.T, k int, fresh map[*relSentinel]s
 // scSentinels is SENTINEL SENTINELS of s for its master, one map per
 // entry, nil when it does not answer.
 func scSentinels(s *relSentinel) []map[string]string {
-	v, err := s.do("SENTINEL", "SENTINELS", scMaster(s))
-	l, ok := v.([]any)
-	if err != nil || !ok {
-		return nil
-	}
-	var out []map[string]string
-	for _, e := range l {
-		kv, _ := e.([]any)
-		m := map[string]string{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[fmt.Sprint(kv[i])] = fmt.Sprint(kv[i+1])
-		}
-		out = append(out, m)
-	}
-	return out
+	return s.entries("SENTINELS", scMaster(s))
 }
 
 // scListsOnce reports whether s lists the Sentinel runID exactly once, at
