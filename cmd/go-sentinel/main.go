@@ -7,6 +7,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/go-sentinel/go-sentinel/internal/buildinfo"
+	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/logging"
+	"github.com/go-sentinel/go-sentinel/internal/process"
 )
 
 func main() {
@@ -78,9 +82,35 @@ func printVersion(w io.Writer) {
 // printConfigError writes a config error the way redis does: the fatal
 // block for parse errors, a one-line message for I/O errors.
 func printConfigError(w io.Writer, err error) {
+	fmt.Fprint(w, configErrorText(err))
+}
+
+// configErrorText is the text printConfigError writes for err.
+func configErrorText(err error) string {
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "\n") {
 		msg = "Fatal error, " + msg + "\n"
 	}
-	fmt.Fprint(w, msg)
+	return msg
+}
+
+// logConfigError appends a config error that names the configured log
+// file (config.Error.Logfile) to that file, one warning line per line
+// of the block, so an operator who reads only the log file sees why the
+// daemon did not start; other errors reach stderr only, as in Redis. A
+// log file that cannot be opened is reported on w.
+func logConfigError(w io.Writer, err error) {
+	var ce *config.Error
+	if !errors.As(err, &ce) || ce.Logfile == "" {
+		return
+	}
+	log, lerr := logging.New(logging.Options{Level: logging.LevelWarning, File: ce.Logfile})
+	if lerr != nil {
+		fmt.Fprintf(w, "Can't open the log file: %s\n", process.Strerror(lerr))
+		return
+	}
+	defer log.Close()
+	for _, line := range strings.Split(strings.TrimSpace(configErrorText(err)), "\n") {
+		log.Warning(line)
+	}
 }

@@ -34,6 +34,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	cfg, err := config.Load(path, rest)
 	if err != nil {
 		printConfigError(stderr, err)
+		logConfigError(stderr, err)
 		return 1
 	}
 	format, err := logging.ParseFormat(cfg.Server.LogFormat)

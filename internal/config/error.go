@@ -25,6 +25,12 @@ type Error struct {
 	// State: the line is in the state-config-file File, which the
 	// message names (Redis has no such file).
 	State bool
+	// Logfile is the absolute path of the log file the configuration
+	// names, set only for errors found once every line was read (a
+	// state-config-file naming the config file itself); the daemon
+	// appends the message there as well as to stderr, as Valkey's
+	// state-config-file proposal does. "" for every other error.
+	Logfile string
 }
 
 // Error returns the block Redis prints on stderr before exiting:

@@ -158,7 +158,8 @@ func ParseWith(file string, data []byte, args []string, opts Options) (*Config, 
 	}
 	statePath, stateLine := stateFilePath(p.queue, p.cwd)
 	if statePath != "" && sameFile(statePath, file, cwd) {
-		return nil, &Error{File: stateLine.file, Line: stateLine.num, Text: stateLine.text, Msg: msgStateIsConfig}
+		return nil, &Error{File: stateLine.file, Line: stateLine.num, Text: stateLine.text, Msg: msgStateIsConfig,
+			Logfile: logfilePath(p.cfg.Server.Logfile, p.cfg.WorkDir, cwd)}
 	}
 	if statePath != "" {
 		p.cfg.ConfigMasters = monitorNames(p.queue)
@@ -339,18 +340,11 @@ func checkLogfile(c *Config) error {
 	if c.Server.Logfile == "" {
 		return nil
 	}
-	path := c.Server.Logfile
-	if !filepath.IsAbs(path) {
-		base := c.WorkDir
-		if base == "" {
-			wd, err := os.Getwd()
-			if err != nil {
-				return fmt.Errorf("config: working directory: %w", err)
-			}
-			base = wd
-		}
-		path = filepath.Join(base, path)
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("config: working directory: %w", err)
 	}
+	path := logfilePath(c.Server.Logfile, c.WorkDir, wd)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err == nil {
 		return f.Close()
@@ -375,4 +369,17 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// logfilePath returns the log file path logfile resolved as the daemon
+// opens it: relative to the `dir` directive's workDir when set, else to
+// cwd; "" when logfile is "" (standard output).
+func logfilePath(logfile, workDir, cwd string) string {
+	if logfile == "" || filepath.IsAbs(logfile) {
+		return logfile
+	}
+	if workDir != "" {
+		return filepath.Join(workDir, logfile)
+	}
+	return filepath.Join(cwd, logfile)
 }

@@ -86,7 +86,7 @@ const (
 	msgStateFileEmpty = "sentinel state-config-file needs a path."
 	msgStateLine      = "Only sentinel lines and loglevel belong in a state-config-file (go-sentinel writes it; the config file holds the rest)."
 	msgRemovedArity   = "sentinel removed-master takes one master name."
-	msgStateIsConfig  = "sentinel state-config-file must name another file than the config file (go-sentinel writes it)."
+	msgStateIsConfig  = "sentinel state-config-file must differ from the main config file (go-sentinel writes the state file and only reads the config file)."
 )
 
 // stateRemovedMaster is the state file's line for a master the config

@@ -97,6 +97,23 @@ func TestStateFileMerge(t *testing.T) {
 					t.Errorf("got %+v", p)
 				}
 			}, ""},
+		{"a full dump written by Valkey's state-config-file proposal (pull request 4085) loads unchanged, in its spellings",
+			"sentinel myid " + id2 + "\nsentinel deny-scripts-reconfig yes\nsentinel resolve-hostnames no\nsentinel announce-hostnames no\n" +
+				"sentinel monitor a 10.0.0.2 6379 2\nsentinel down-after-milliseconds a 4000\nsentinel failover-timeout a 60000\n" +
+				"sentinel auth-pass a secret\nsentinel primary-reboot-down-after-period a 1000\nsentinel config-epoch a 3\nsentinel leader-epoch a 3\n" +
+				"sentinel known-replica a 10.0.0.1 6379\nsentinel known-sentinel a 10.0.0.9 26379 " + id1 + "\nsentinel rename-command a CONFIG GUESSME\n" +
+				"sentinel current-epoch 3\nsentinel announce-ip 10.8.8.8\nsentinel sentinel-user sen\nsentinel sentinel-pass pw\n",
+			func(t *testing.T, c *Config) {
+				p := c.Sentinel
+				if p.MyID != id2 || p.CurrentEpoch != 3 || p.AnnounceIP != "10.8.8.8" || len(p.Masters) != 2 {
+					t.Fatalf("globals: %+v", p)
+				}
+				a := p.Masters[0]
+				if a.Addr.Host != "10.0.0.2" || a.DownAfter != 4000*1e6 || a.AuthPass != "secret" || a.ConfigEpoch != 3 ||
+					len(a.KnownReplicas) != 1 || len(a.KnownSentinels) != 1 || a.RebootDownAfter != 1000*1e6 {
+					t.Errorf("a: %+v", a)
+				}
+			}, ""},
 		{"a state file without myid (made by hand) is read over the config file's globals",
 			"sentinel current-epoch 30\n",
 			func(t *testing.T, c *Config) {
@@ -160,9 +177,21 @@ func TestStateFileIsTheConfigFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := ParseWith(conf, []byte(text), nil, Options{Cwd: dir})
-		if err == nil || !strings.Contains(err.Error(), msgStateIsConfig) || !strings.Contains(err.Error(), "line 2") {
+		if err == nil || !strings.Contains(err.Error(), "must differ from the main config file") || !strings.Contains(err.Error(), "line 2") {
 			t.Errorf("%s: error %v, want %q at line 2", name, err, msgStateIsConfig)
 		}
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Logfile != "" {
+			t.Errorf("%s: no logfile configured, but the error names %q", name, ce.Logfile)
+		}
+	}
+	// With a log file (relative to dir, as the daemon opens it), the error
+	// names it, so the daemon writes the message there as well.
+	text := "port 1\ndir " + dir + "\nlogfile sentinel.log\nsentinel state-config-file s.conf\n"
+	_, err := ParseWith(conf, []byte(text), nil, Options{Cwd: "/"})
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Logfile != filepath.Join(dir, "sentinel.log") {
+		t.Errorf("error %v, want one naming the log file %s", err, filepath.Join(dir, "sentinel.log"))
 	}
 }
 

@@ -461,6 +461,36 @@ func TestStateConfigFileBadStart(t *testing.T) {
 	}
 }
 
+// TestStateConfigFileIsTheConfigFile: a state-config-file that names the
+// config file itself stops the start with exit code 1 and an error
+// containing Valkey pull request 4085's words "must differ from the main
+// config file", on stderr and, since a logfile is configured, in the log
+// file too; the config file is left byte for byte as it was.
+func TestStateConfigFileIsTheConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "sentinel.conf")
+	text := fmt.Sprintf("port %d\nlogfile sentinel.log\nsentinel monitor mymaster 127.0.0.1 6399 2\nsentinel state-config-file sentinel.conf\n", freePort(t))
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, dir, nil, sentinelBin, conf)
+	if code := p.waitExit(10 * time.Second); code != 1 {
+		t.Fatalf("exit code %d, want 1:\n%s", code, p.out.String())
+	}
+	const want = "must differ from the main config file"
+	for _, w := range []string{"*** FATAL CONFIG FILE ERROR", "at line 4", ">>> 'sentinel state-config-file sentinel.conf'", want} {
+		if !strings.Contains(p.out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, p.out.String())
+		}
+	}
+	if log := readFile(t, filepath.Join(dir, "sentinel.log")); !strings.Contains(log, want) || !strings.Contains(log, "at line 4") {
+		t.Errorf("the log file lacks the error:\n%s", log)
+	}
+	if readFile(t, conf) != text {
+		t.Error("the config file changed")
+	}
+}
+
 // TestStateConfigFileUnwritableDirRefused: a state file its user may write
 // in a directory it may not (each write renames a new file into the
 // directory) stops the start, run as nobody.
