@@ -63,23 +63,45 @@ type Spec struct {
 	// permissions and handler it shares.
 	AliasOf *Spec
 	// Unlisted commands run and are permission-checked like any other,
-	// but COMMAND, ACL CAT and ACL rules do not know them: the commands
-	// Redis 7.0.15's Sentinel lacks (7.2's CLIENT SETINFO, go-sentinel's
-	// SENTINEL EXPLAIN), so that COMMAND's output stays 7.0.15's, byte for
-	// byte (its test suite counts the entries).
+	// but COMMAND, ACL CAT and ACL rules do not know them on any surface:
+	// go-sentinel's own SENTINEL EXPLAIN, so that COMMAND's output stays
+	// Redis's, byte for byte (its test suites count the entries).
 	Unlisted bool
+	// ListedFrom is the first command surface whose COMMAND lists the
+	// command (7.2's CLIENT SETINFO); on the surfaces before it the
+	// command runs but is unlisted, as Unlisted ones are.
+	ListedFrom Surface
+	// Arity72 is the arity on Surface72 when it differs from Arity
+	// (SENTINEL CONFIG's -4 of Redis 7.2); 0 when it does not.
+	Arity72 int
 
 	subByName map[string]*Spec // Subs and aliases by short name
 }
 
 // ArityOK reports whether a command line of n arguments (name included)
-// fits s's arity.
-func (s *Spec) ArityOK(n int) bool {
-	if s.Arity > 0 {
-		return n >= s.Arity && n <= s.Arity+s.ExtensionArgs
+// fits s's arity on Surface70.
+func (s *Spec) ArityOK(n int) bool { return s.ArityOKOn(n, Surface70) }
+
+// ArityOn returns s's arity on surface sf, as COMMAND INFO shows it.
+func (s *Spec) ArityOn(sf Surface) int {
+	if sf >= Surface72 && s.Arity72 != 0 {
+		return s.Arity72
 	}
-	return n >= -s.Arity
+	return s.Arity
 }
+
+// ArityOKOn reports whether a command line of n arguments (name
+// included) fits s's arity on surface sf.
+func (s *Spec) ArityOKOn(n int, sf Surface) bool {
+	a := s.ArityOn(sf)
+	if a > 0 {
+		return n >= a && n <= a+s.ExtensionArgs
+	}
+	return n >= -a
+}
+
+// ListedOn reports whether COMMAND lists s on surface sf.
+func (s *Spec) ListedOn(sf Surface) bool { return !s.Unlisted && s.ListedFrom <= sf }
 
 // Sub returns the subcommand of container s called name
 // (case-insensitive), aliases included, or nil.
@@ -167,32 +189,42 @@ func (cat *Catalogue) All() []*Spec { return cat.all }
 // report).
 func (cat *Catalogue) Tops() []*Spec { return cat.tops }
 
-// Listed returns All without the Unlisted commands: what COMMAND LIST
-// and ACL CAT show and ACL rules may name.
-func (cat *Catalogue) Listed() []*Spec { return listed(cat.all) }
+// Listed returns All without the commands Surface70 does not list: what
+// COMMAND LIST and ACL CAT show and ACL rules may name.
+func (cat *Catalogue) Listed() []*Spec { return cat.ListedOn(Surface70) }
 
-// ListedSubs returns a container's subcommands without the Unlisted
-// ones, nil for a command that is not a container.
-func (s *Spec) ListedSubs() []*Spec {
+// ListedOn returns All without the commands surface sf does not list.
+func (cat *Catalogue) ListedOn(sf Surface) []*Spec { return listed(cat.all, sf) }
+
+// ListedSubs returns a container's subcommands that Surface70 lists, nil
+// for a command that is not a container.
+func (s *Spec) ListedSubs() []*Spec { return s.ListedSubsOn(Surface70) }
+
+// ListedSubsOn returns a container's subcommands that surface sf lists,
+// nil for a command that is not a container.
+func (s *Spec) ListedSubsOn(sf Surface) []*Spec {
 	if s.Subs == nil {
 		return nil
 	}
-	return listed(s.Subs)
+	return listed(s.Subs, sf)
 }
 
-// LookupListed is LookupFull for what COMMAND and ACL rules may name:
-// an Unlisted command is not found.
-func (cat *Catalogue) LookupListed(name string) *Spec {
-	if s := cat.LookupFull(name); s != nil && !s.Unlisted {
+// LookupListed is LookupFull for what COMMAND and ACL rules may name on
+// Surface70: a command it does not list is not found.
+func (cat *Catalogue) LookupListed(name string) *Spec { return cat.LookupListedOn(name, Surface70) }
+
+// LookupListedOn is LookupFull for what COMMAND may name on surface sf.
+func (cat *Catalogue) LookupListedOn(name string, sf Surface) *Spec {
+	if s := cat.LookupFull(name); s != nil && s.ListedOn(sf) {
 		return s
 	}
 	return nil
 }
 
-func listed(specs []*Spec) []*Spec {
+func listed(specs []*Spec, sf Surface) []*Spec {
 	out := make([]*Spec, 0, len(specs))
 	for _, s := range specs {
-		if !s.Unlisted {
+		if s.ListedOn(sf) {
 			out = append(out, s)
 		}
 	}

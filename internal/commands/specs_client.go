@@ -2,7 +2,7 @@ package commands
 
 // clientSpecs are CLIENT and its subcommands, from Redis 7.0.15's
 // src/commands/*.json, and CLIENT SETINFO, which Redis 7.2 added (as
-// Redis 7.4.1 describes it).
+// Redis 7.4.1 describes it; listed on Surface72 only).
 var clientSpecs = []Spec{
 	{
 		Name: "client", Arity: -2,
@@ -161,7 +161,7 @@ var clientSpecs = []Spec{
 		},
 	},
 	{
-		Name: "client|setinfo", Arity: 4, Unlisted: true,
+		Name: "client|setinfo", Arity: 4, ListedFrom: Surface72,
 		Flags:      FlagNoscript | FlagLoading | FlagStale | FlagSentinel,
 		Categories: CatConnection,
 		Tips:       []string{"request_policy:all_nodes", "response_policy:all_succeeded"},

@@ -19,7 +19,8 @@ var sentinelSpecs = []Spec{
 		},
 	},
 	{
-		Name: "sentinel|config", Arity: -3,
+		// Redis 7.2 made the arity -4 (a parameter after GET or SET).
+		Name: "sentinel|config", Arity: -3, Arity72: -4,
 		Flags:   FlagAdmin | FlagSentinel | FlagOnlySentinel,
 		Summary: "Configure Sentinel",
 		Since:   "6.2.0", Group: "sentinel",
