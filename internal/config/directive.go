@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -105,10 +106,16 @@ type directive struct {
 	secret bool
 	mask   func(words []string) []string
 	// runtime directives are also read and changed by SENTINEL CONFIG
-	// GET/SET (only loglevel; the `sentinel` globals belong to the core).
+	// GET/SET on the 7.2 command surface (only loglevel; the `sentinel`
+	// globals belong to the core).
 	runtime bool
 	// extension marks a go-sentinel directive Redis 7.0 does not have.
 	extension bool
+	// since is the first command surface whose servers know the
+	// directive (Valkey 8's enable-debug-assert: Surface72); a
+	// configuration that selects an earlier surface refuses it, as
+	// Redis 7.0.15 does (checkSurface).
+	since commands.Surface
 }
 
 const (

@@ -16,7 +16,7 @@ type DirectiveInfo struct {
 	// Values are the accepted values of an enum directive.
 	Values []string
 	// Runtime directives are also read and changed with SENTINEL CONFIG
-	// GET/SET.
+	// GET/SET on the 7.2 command surface (7.0's knows none).
 	Runtime bool
 	// Extension directives are go-sentinel's own (Redis 7.0 rejects them).
 	Extension bool

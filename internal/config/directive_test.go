@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
@@ -117,10 +118,14 @@ func TestDirectiveTableRoundTrip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cwd, "inc.conf"), []byte("timeout 7\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dirLine := "dir " + splitargs.Repr(cwd) + "\n"
 	for i := range directiveTable {
 		d := &directiveTable[i]
 		t.Run(d.name, func(t *testing.T) {
+			dirLine := "dir " + splitargs.Repr(cwd) + "\n"
+			if d.since != commands.Surface70 {
+				// A directive of a later surface needs it selected.
+				dirLine += "sentinel command-surface " + d.since.String() + "\n"
+			}
 			switch {
 			case d.kind == kindDeprecated:
 				// Accepted and ignored, but unknown to the rewrite: it
@@ -270,6 +275,7 @@ func TestSentinelTableRoundTrip(t *testing.T) {
 		"voters":                          {"m 3"},
 		"forget-sentinel-after":           {"m 5000"},
 		"state-config-file":               {"/nonexistent-go-sentinel/state.conf", "state.conf"},
+		"command-surface":                 {"7.0", "7.2"},
 	}
 	dirLine := "dir " + splitargs.Repr(cwd) + "\n"
 	const mon = "sentinel monitor m 10.0.0.1 6379 2\n"

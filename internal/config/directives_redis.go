@@ -3,6 +3,8 @@ package config
 import (
 	"math"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 )
 
 // This file holds the rest of the directive table: the redis.conf
@@ -85,6 +87,9 @@ var ignoredDirectives = []directive{
 	enumDir("sanitize-dump-payload", "no", "yes", "clients"),
 	enumDir("enable-protected-configs", enumYesNoLocal...),
 	enumDir("enable-debug-command", enumYesNoLocal...),
+	// Valkey 8's hidden enable-debug-assert, which Valkey's test
+	// harness writes into every config: known on Surface72 only.
+	sinceSurface(boolDir("enable-debug-assert", ""), commands.Surface72),
 	enumDir("enable-module-command", enumYesNoLocal...),
 	enumDir("cluster-preferred-endpoint-type", "ip", "hostname", "unknown-endpoint"),
 	enumDir("propagation-error-behavior", "ignore", "panic", "panic-on-replicas"),
@@ -341,4 +346,10 @@ func checkLatencyPercentiles(args []string) string {
 		}
 	}
 	return ""
+}
+
+// sinceSurface marks d as known from command surface sf on.
+func sinceSurface(d directive, sf commands.Surface) directive {
+	d.since = sf
+	return d
 }

@@ -78,6 +78,7 @@ func Format(c *Config) string {
 	if p.SentinelPass != "" {
 		secret("sentinel-pass", p.SentinelPass)
 	}
+	kv(optionCommandSurface, c.CommandSurface.String()+" ("+c.CommandSurface.Describe()+")")
 	formatState(&b, c)
 	for _, m := range p.Masters {
 		formatMaster(&b, m)

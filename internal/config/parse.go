@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
@@ -48,6 +49,10 @@ type Config struct {
 	Base monitor.Persisted
 	// BaseLoglevel is the config file's own log level, with a StateFile.
 	BaseLoglevel string
+	// CommandSurface is `sentinel command-surface` (go-sentinel's
+	// extension): the command surface the port presents, Redis 7.0's by
+	// default.
+	CommandSurface commands.Surface
 }
 
 // StateBase returns the base the state file is written over: what the
@@ -184,6 +189,10 @@ func ParseWith(file string, data []byte, args []string, opts Options) (*Config, 
 	}
 	p.cfg.Sentinel = l.persisted()
 	p.cfg.StateFile = l.stateFile
+	p.cfg.CommandSurface = l.surface
+	if err := p.checkSurface(l.surface); err != nil {
+		return nil, err
+	}
 	return p.cfg, nil
 }
 
@@ -198,6 +207,26 @@ type parser struct {
 	// state: the text being read is a state file (only sentinel lines
 	// and loglevel).
 	state bool
+	// newer are the lines of directives a later command surface
+	// introduced (directive.since), checked once the surface is known.
+	newer []newerLine
+}
+
+// newerLine is a line of a directive known from surface since on.
+type newerLine struct {
+	line  Line
+	since commands.Surface
+}
+
+// checkSurface refuses, as Redis 7.0.15 does (a bad directive), the first
+// line of a directive that the selected command surface sf does not know.
+func (p *parser) checkSurface(sf commands.Surface) error {
+	for _, n := range p.newer {
+		if n.since > sf {
+			return &Error{File: n.line.File, Line: n.line.Num, Text: n.line.Text, Msg: msgBadDirective}
+		}
+	}
+	return nil
 }
 
 // parseText reads every line of text, which comes from file.
@@ -252,6 +281,9 @@ func (p *parser) directive(file string, num int, text string, argv []string, dep
 	}
 	if msg := d.arityMessage(len(argv)); msg != "" {
 		return msg, nil
+	}
+	if d.since != commands.Surface70 {
+		p.newer = append(p.newer, newerLine{line: line, since: d.since})
 	}
 	vals := d.words(argv)
 	if d.kind != kindLoader && d.kind != kindDeprecated {

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -42,10 +43,14 @@ const (
 
 // Messages of go-sentinel's own sentinel directives.
 const (
-	msgSameProxy = "Duplicate address for proxy."
-	msgYesNo     = "Please specify yes or no."
-	msgVoters    = "Voters must be 0 or greater."
+	msgSameProxy      = "Duplicate address for proxy."
+	msgYesNo          = "Please specify yes or no."
+	msgVoters         = "Voters must be 0 or greater."
+	msgCommandSurface = "Please specify " + commands.Surface70Name + " or " + commands.Surface72Name + " for the command-surface option."
 )
+
+// optionCommandSurface is the name of `sentinel command-surface`.
+const optionCommandSurface = "command-surface"
 
 // runIDSize is the length of a Sentinel id (CONFIG_RUN_ID_SIZE).
 const runIDSize = 40
@@ -63,6 +68,8 @@ type sentinelLoader struct {
 	// inState: the line being applied comes from the state file, whose
 	// forced forms of "no script" and "not renamed" are accepted.
 	inState bool
+	// surface is `sentinel command-surface`'s, Surface70 without one.
+	surface commands.Surface
 }
 
 // masterState is one master being built plus its duplicate-detection keys.

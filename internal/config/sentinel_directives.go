@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
@@ -350,6 +351,21 @@ var sentinelDirectives = []sentinelDirective{
 				return msgStateFileEmpty
 			}
 			l.stateFile = l.path(argv[1])
+			return ""
+		},
+		write: func(*sentinelWriter, *monitor.Persisted) {},
+	},
+	{
+		// command-surface (go-sentinel's extension, issue 34): the
+		// command surface the port presents, 7.0 (the default) or 7.2.
+		// Read at start only; the rewrite leaves its lines as they are.
+		name: optionCommandSurface, argc: []int{2}, keep: true,
+		load: func(l *sentinelLoader, argv []string) string {
+			sf, err := commands.ParseSurface(argv[1])
+			if err != nil {
+				return msgCommandSurface
+			}
+			l.surface = sf
 			return ""
 		},
 		write: func(*sentinelWriter, *monitor.Persisted) {},
