@@ -135,6 +135,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Backend:        n,
 		Logger:         opts.Log,
 		Now:            opts.Now,
+		Surface:        cfg.CommandSurface,
 
 		QueryBufferLimit: clampInt(limits.QueryBufferLimit),
 		MaxBulkLen:       clampInt(limits.MaxBulkLen),

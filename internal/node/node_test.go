@@ -78,12 +78,13 @@ func configGet(t *testing.T, c *redis.Client, pattern string) map[string]string 
 
 // TestLogLevelOneOwner changes the log level with SENTINEL CONFIG SET on
 // several connections while others read it with SENTINEL CONFIG GET (off
-// the core's loop) and every SET rewrites the config file (on the loop).
+// the core's loop) and every SET rewrites the config file (on the loop),
+// on the 7.2 command surface (7.0's SENTINEL CONFIG has no loglevel).
 // Under -race it fails if the level lives anywhere but in the logger's
 // LevelVar; it also checks that GET, the logger and the rewritten file
 // agree afterwards.
 func TestLogLevelOneOwner(t *testing.T) {
-	_, log, c, path := startNode(t, "loglevel notice\n")
+	_, log, c, path := startNode(t, "loglevel notice\nsentinel command-surface 7.2\n")
 	ctx := context.Background()
 	levels := []string{"debug", "verbose", "notice", "warning", "nothing"}
 	const rounds = 40
@@ -133,11 +134,12 @@ func TestLogLevelOneOwner(t *testing.T) {
 }
 
 // TestConfigGetSetExposesRuntimeDirectives checks SENTINEL CONFIG GET/SET
-// against the directive table: of the generic directives, exactly those
-// marked runtime are read and changed, each enum value round-trips, and a
-// bad value is refused without changing anything.
+// on the 7.2 command surface against the directive table: of the generic
+// directives, exactly those marked runtime are read and changed, each
+// enum value round-trips, and a bad value is refused without changing
+// anything.
 func TestConfigGetSetExposesRuntimeDirectives(t *testing.T) {
-	_, _, c, path := startNode(t, "")
+	_, _, c, path := startNode(t, "sentinel command-surface 7.2\n")
 	ctx := context.Background()
 	var runtime []string
 	for _, d := range config.Directives() {
@@ -183,5 +185,28 @@ func TestConfigGetSetExposesRuntimeDirectives(t *testing.T) {
 	}
 	if len(all) != 7 {
 		t.Errorf("CONFIG GET * = %v", all)
+	}
+}
+
+// TestConfigGetSetOn70 checks that on the default command surface no
+// generic directive is reached by SENTINEL CONFIG GET/SET, as in
+// redis-sentinel 7.0.15 (whose GET * has 6 pairs and which refuses SET
+// loglevel as an unknown parameter), and that the refusal changes
+// neither the logger nor the file.
+func TestConfigGetSetOn70(t *testing.T) {
+	_, log, c, path := startNode(t, "loglevel notice\n")
+	if all := configGet(t, c, "*"); len(all) != 6 {
+		t.Errorf("CONFIG GET * = %v, want the 6 core parameters", all)
+	}
+	if got := configGet(t, c, "loglevel"); len(got) != 0 {
+		t.Errorf("CONFIG GET loglevel = %v", got)
+	}
+	before, _ := os.ReadFile(path)
+	err := c.Do(context.Background(), "SENTINEL", "CONFIG", "SET", "loglevel", "debug").Err()
+	if want := "ERR Invalid argument 'loglevel' to SENTINEL CONFIG SET"; err == nil || err.Error() != want {
+		t.Errorf("CONFIG SET loglevel debug: %v, want %q", err, want)
+	}
+	if after, _ := os.ReadFile(path); !reflect.DeepEqual(before, after) || log.Level() != logging.LevelNotice {
+		t.Errorf("refused CONFIG SET changed the file or the level (%v)", log.Level())
 	}
 }

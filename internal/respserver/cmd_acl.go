@@ -29,7 +29,7 @@ func cmdACLCat(x *ctx) Value {
 			return Err(fmt.Sprintf("ERR Unknown category '%s'", name))
 		}
 		out := Array{}
-		for _, s := range catalogue.Listed() {
+		for _, s := range catalogue.ListedOn(x.srv.opts.Surface) {
 			if s.Categories&cat != 0 {
 				out = append(out, Bulk(s.Name))
 			}
@@ -239,7 +239,7 @@ func cmdACLDryRun(x *ctx) Value {
 	if spec == nil {
 		return Err(fmt.Sprintf("ERR Command '%s' not found", args[0]))
 	}
-	if !spec.ArityOK(len(args)) {
+	if !spec.ArityOKOn(len(args), x.srv.opts.Surface) {
 		return wrongArity(spec.Name)
 	}
 	switch res, pos := x.srv.users.Check(user, spec, args); res {

@@ -19,27 +19,28 @@ func statuses(names []string, prefix string) setReply {
 	return out
 }
 
-// commandInfo is the 10-element COMMAND INFO entry of s. No Sentinel
-// command has keys: first/last/step are 0 and the key specs empty.
-func commandInfo(s *commands.Spec) Value {
+// commandInfo is the 10-element COMMAND INFO entry of s on surface sf.
+// No Sentinel command has keys: first/last/step are 0 and the key specs
+// empty.
+func commandInfo(s *commands.Spec, sf commands.Surface) Value {
 	tips := make(setReply, len(s.Tips))
 	for i, t := range s.Tips {
 		tips[i] = Bulk(t)
 	}
 	var subs Value = setReply{}
-	if listed := s.ListedSubs(); listed != nil {
+	if listed := s.ListedSubsOn(sf); listed != nil {
 		arr := make(Array, len(listed))
 		for i, sub := range listed {
-			arr[i] = commandInfo(sub)
+			arr[i] = commandInfo(sub, sf)
 		}
 		subs = arr
 	}
-	return Array{Bulk(s.Name), Int(s.Arity), statuses(s.Flags.Names(), ""), Int(0), Int(0), Int(0),
+	return Array{Bulk(s.Name), Int(s.ArityOn(sf)), statuses(s.Flags.Names(), ""), Int(0), Int(0), Int(0),
 		statuses(s.Categories.Names(), "@"), tips, setReply{}, subs}
 }
 
-// commandDocs is the COMMAND DOCS map of s.
-func commandDocs(s *commands.Spec) Value {
+// commandDocs is the COMMAND DOCS map of s on surface sf.
+func commandDocs(s *commands.Spec, sf commands.Surface) Value {
 	m := Map{}
 	if s.Summary != "" {
 		m = append(m, Bulk("summary"), Bulk(s.Summary))
@@ -68,22 +69,29 @@ func commandDocs(s *commands.Spec) Value {
 		m = append(m, Bulk("history"), h)
 	}
 	if s.Args != nil {
-		m = append(m, Bulk("arguments"), argDocs(s.Args))
+		m = append(m, Bulk("arguments"), argDocs(s.Args, sf))
 	}
-	if listed := s.ListedSubs(); listed != nil {
+	if listed := s.ListedSubsOn(sf); listed != nil {
 		sm := make(Map, 0, 2*len(listed))
 		for _, sub := range listed {
-			sm = append(sm, Bulk(sub.Name), commandDocs(sub))
+			sm = append(sm, Bulk(sub.Name), commandDocs(sub, sf))
 		}
 		m = append(m, Bulk("subcommands"), sm)
 	}
 	return m
 }
 
-func argDocs(args []commands.Arg) Value {
+// argDocs is the COMMAND DOCS arguments list of args on surface sf:
+// Redis 7.2 added a display_text, the argument's name, to every argument
+// that is not a oneof or block.
+func argDocs(args []commands.Arg, sf commands.Surface) Value {
 	out := make(Array, len(args))
 	for i, a := range args {
 		m := Map{Bulk("name"), Bulk(a.Name), Bulk("type"), Bulk(a.Type)}
+		group := a.Type == "oneof" || a.Type == "block"
+		if sf >= commands.Surface72 && !group {
+			m = append(m, Bulk("display_text"), Bulk(a.Name))
+		}
 		if a.Token != "" {
 			m = append(m, Bulk("token"), Bulk(a.Token))
 		}
@@ -96,8 +104,8 @@ func argDocs(args []commands.Arg) Value {
 		if a.Flags != 0 {
 			m = append(m, Bulk("flags"), statuses(a.Flags.Names(), ""))
 		}
-		if a.Type == "oneof" || a.Type == "block" {
-			m = append(m, Bulk("arguments"), argDocs(a.Args))
+		if group {
+			m = append(m, Bulk("arguments"), argDocs(a.Args, sf))
 		}
 		out[i] = m
 	}
@@ -109,7 +117,7 @@ func cmdCommand(x *ctx) Value {
 	tops := catalogue.Tops()
 	out := make(Array, len(tops))
 	for i, s := range tops {
-		out[i] = commandInfo(s)
+		out[i] = commandInfo(s, x.srv.opts.Surface)
 	}
 	return out
 }
@@ -139,7 +147,7 @@ func cmdCommandList(x *ctx) Value {
 		i += 2
 	}
 	out := Array{}
-	for _, s := range catalogue.Listed() {
+	for _, s := range catalogue.ListedOn(x.srv.opts.Surface) {
 		if match == nil || match(s) {
 			out = append(out, Bulk(s.Name))
 		}
@@ -153,8 +161,8 @@ func cmdCommandInfo(x *ctx) Value {
 	}
 	out := make(Array, 0, len(x.args)-2)
 	for _, a := range x.args[2:] {
-		if s := catalogue.LookupListed(string(a)); s != nil {
-			out = append(out, commandInfo(s))
+		if s := catalogue.LookupListedOn(string(a), x.srv.opts.Surface); s != nil {
+			out = append(out, commandInfo(s, x.srv.opts.Surface))
 		} else {
 			out = append(out, Null{})
 		}
@@ -168,14 +176,14 @@ func cmdCommandDocs(x *ctx) Value {
 		specs = catalogue.Tops()
 	} else {
 		for _, a := range x.args[2:] {
-			if s := catalogue.LookupListed(string(a)); s != nil {
+			if s := catalogue.LookupListedOn(string(a), x.srv.opts.Surface); s != nil {
 				specs = append(specs, s)
 			}
 		}
 	}
 	out := make(Map, 0, 2*len(specs))
 	for _, s := range specs {
-		out = append(out, Bulk(s.Name), commandDocs(s))
+		out = append(out, Bulk(s.Name), commandDocs(s, x.srv.opts.Surface))
 	}
 	return out
 }
@@ -183,7 +191,7 @@ func cmdCommandDocs(x *ctx) Value {
 // cmdCommandGetKeys serves GETKEYS and GETKEYSANDFLAGS: no Sentinel
 // command has keys, so the reply is always one of Redis's two errors.
 func cmdCommandGetKeys(x *ctx) Value {
-	if s := catalogue.LookupArgs(stringArgs(x.args[2:])); s == nil || s.Unlisted {
+	if s := catalogue.LookupArgs(stringArgs(x.args[2:])); s == nil || !s.ListedOn(x.srv.opts.Surface) {
 		return Err("ERR Invalid command specified")
 	}
 	return Err("ERR The command has no key arguments")

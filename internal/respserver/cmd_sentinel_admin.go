@@ -2,13 +2,13 @@ package respserver
 
 import (
 	"context"
-	"github.com/go-sentinel/go-sentinel/internal/glob"
 	"net"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -106,74 +106,6 @@ func cmdSentinelDebug(x *ctx) Value {
 	return OK
 }
 
-func cmdSentinelConfig(x *ctx) Value {
-	shape := Err("ERR " + monitor.ErrConfigSetShape.Error())
-	if len(x.args) < 4 {
-		return shape
-	}
-	var args []string
-	for _, a := range x.args[3:] {
-		args = append(args, string(a))
-	}
-	switch strings.ToLower(x.arg(2)) {
-	case "get":
-		var kv []monitor.KV
-		if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { kv = core.ConfigGet(args) }); ev != nil {
-			return ev
-		}
-		for _, p := range args {
-			if glob.Match(p, "loglevel", true) {
-				kv = append(kv, monitor.KV{Key: "loglevel", Value: x.srv.opts.Backend.LogLevel()})
-				break
-			}
-		}
-		return kvMap(kv)
-	case "set":
-		if len(args)%2 != 0 {
-			return Err("ERR Missing argument '" + args[len(args)-1] + "' value")
-		}
-		// loglevel is a process setting, not the core's: check it here and
-		// apply it together with the core's parameters.
-		var rest []string
-		level := ""
-		for j := 0; j < len(args); j += 2 {
-			if !strings.EqualFold(args[j], "loglevel") {
-				rest = append(rest, args[j], args[j+1])
-				continue
-			}
-			if level != "" {
-				return Err("ERR Duplicate argument '" + args[j] + "' to SENTINEL CONFIG SET")
-			}
-			switch v := strings.ToLower(args[j+1]); v {
-			case "debug", "verbose", "notice", "warning", "nothing":
-				level = v
-			default:
-				return Err("ERR Invalid value '" + args[j+1] + "' to SENTINEL CONFIG SET '" + args[j] + "'")
-			}
-		}
-		var err error
-		out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
-			if len(rest) > 0 {
-				if _, err = core.Step(now, monitor.ConfigSet{Args: rest}); err != nil {
-					return
-				}
-			}
-			if level != "" {
-				x.srv.opts.Backend.SetLogLevel(level)
-				_, _ = core.Step(now, monitor.FlushConfig{})
-			}
-		})
-		if ev != nil {
-			return ev
-		}
-		if err != nil {
-			return errReply(err)
-		}
-		return saved(out)
-	}
-	return shape
-}
-
 func cmdSentinelSimulateFailure(x *ctx) Value {
 	var names []string
 	for _, a := range x.args[2:] {
@@ -248,9 +180,9 @@ var sentinelHelp = []string{
 	"    Check if the current Sentinel configuration is able to reach the quorum",
 	"    needed to failover a master and the majority needed to authorize the",
 	"    failover.",
-	"CONFIG SET <param> <value>",
+	helpConfigSet70,
 	"    Set a global Sentinel configuration parameter.",
-	"CONFIG GET <param>",
+	helpConfigGet70,
 	"    Get global Sentinel configuration parameter.",
 	"DEBUG [<param> <value> ...]",
 	"    Show a list of configurable time parameters and their values (milliseconds).",
@@ -297,6 +229,16 @@ var sentinelHelp = []string{
 func cmdSentinelHelp(x *ctx) Value {
 	out := make(Array, len(sentinelHelp))
 	for i, l := range sentinelHelp {
+		if x.srv.opts.Surface >= commands.Surface72 {
+			// Redis 7.2 reworded the CONFIG lines for the multi-parameter
+			// forms.
+			switch l {
+			case helpConfigSet70:
+				l = helpConfigSet72
+			case helpConfigGet70:
+				l = helpConfigGet72
+			}
+		}
 		out[i] = Status(l)
 	}
 	return out

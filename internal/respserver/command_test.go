@@ -1,10 +1,13 @@
 package respserver
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 )
 
 // redisSentinelCommands is COMMAND LIST of redis-sentinel 7.0.15, sorted,
@@ -210,6 +213,62 @@ func TestUnlistedCommandsRunButAreNotListed(t *testing.T) {
 		}
 		if got := c.Do("ACL", "SETUSER", "u", "+"+name); !strings.HasPrefix(got, "-ERR Error in ACL SETUSER modifier '+"+name+"'") {
 			t.Errorf("ACL SETUSER +%s = %q", name, got)
+		}
+	}
+}
+
+// TestCommandCountAndListOn72 is TestCommandCountAndList on the 7.2
+// command surface: the same 15 commands, and COMMAND LIST, ACL CAT and
+// COMMAND INFO/DOCS also know CLIENT SETINFO, 73 names as Redis 7.2 to
+// 8.x and Valkey 8 and 9 (Redis 7.4.1's and Valkey 8.0.1's 00-base assert
+// it); SENTINEL EXPLAIN stays unlisted.
+func TestCommandCountAndListOn72(t *testing.T) {
+	_, _, addr := startServer(t, func(o *Options) { o.Surface = commands.Surface72 })
+	c := dial(t, addr)
+	if got := c.Do("COMMAND", "COUNT"); got != ":15\r\n" {
+		t.Fatalf("COMMAND COUNT = %q", got)
+	}
+	names := bulks(t, c.Do("COMMAND", "LIST"))
+	sort.Strings(names)
+	want := append([]string{"client|setinfo"}, redisSentinelCommands...)
+	sort.Strings(want)
+	if len(names) != 73 || strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Fatalf("COMMAND LIST (%d names) = %v", len(names), names)
+	}
+	if got := bulks(t, c.Do("ACL", "CAT", "connection")); !slices.Contains(got, "client|setinfo") || slices.Contains(got, "sentinel|explain") {
+		t.Errorf("ACL CAT connection = %v", got)
+	}
+	info := c.Do("COMMAND", "INFO", "client")
+	if !strings.Contains(info, "$14\r\nclient|setinfo\r\n:4\r\n") {
+		t.Errorf("COMMAND INFO client lacks setinfo: %.200q", info)
+	}
+	if got := c.Do("COMMAND", "INFO", "sentinel"); !strings.Contains(got, "*21\r\n") || strings.Contains(got, "explain") {
+		t.Errorf("COMMAND INFO sentinel: %.300q", got)
+	}
+	for _, args := range [][]string{{"COMMAND"}, {"COMMAND", "INFO"}} {
+		if got := c.Do(args...); !strings.HasPrefix(got, "*15\r\n") || !strings.Contains(got, "client|setinfo") {
+			t.Errorf("%v: %.40q", args, got)
+		}
+	}
+	if got := c.Do("COMMAND", "DOCS", "client|setinfo"); got == "*0\r\n" {
+		t.Error("COMMAND DOCS client|setinfo is empty")
+	}
+}
+
+// TestSurfaceArity checks SENTINEL CONFIG's arity on each surface: -3 on
+// 7.0 (a GET without a parameter reaches the command's own error, as in
+// redis-sentinel 7.0.15), -4 on 7.2 (Redis 7.4.1's arity error).
+func TestSurfaceArity(t *testing.T) {
+	for _, tt := range []struct {
+		sf   commands.Surface
+		want string
+	}{
+		{commands.Surface70, "-ERR Only SENTINEL CONFIG GET <option> / SET <option> <value> are supported.\r\n"},
+		{commands.Surface72, "-ERR wrong number of arguments for 'sentinel|config' command\r\n"},
+	} {
+		_, _, addr := startServer(t, func(o *Options) { o.Surface = tt.sf })
+		if got := dial(t, addr).Do("SENTINEL", "CONFIG", "GET"); got != tt.want {
+			t.Errorf("%v: SENTINEL CONFIG GET = %q, want %q", tt.sf, got, tt.want)
 		}
 	}
 }

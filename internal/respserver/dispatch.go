@@ -48,7 +48,7 @@ func wrongArity(fullname string) Value {
 // anything: the first argument names a top-level command, the second a
 // subcommand of a container; then the arity must fit. It returns a ready
 // error reply when there is no such command or the arity is wrong.
-func lookup(args [][]byte) (*commands.Spec, Value) {
+func lookup(args [][]byte, sf commands.Surface) (*commands.Spec, Value) {
 	spec := catalogue.Top(string(args[0]))
 	if spec == nil {
 		return nil, unknownCommand(args)
@@ -64,7 +64,7 @@ func lookup(args [][]byte) (*commands.Spec, Value) {
 		}
 		spec = sub
 	}
-	if !spec.ArityOK(len(args)) {
+	if !spec.ArityOKOn(len(args), sf) {
 		return nil, wrongArity(spec.Name)
 	}
 	return spec, nil
@@ -87,7 +87,7 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 		return true
 	}
 	s.stats.commands.Add(1)
-	spec, errv := lookup(args)
+	spec, errv := lookup(args, s.opts.Surface)
 	name := ""
 	c.mu.Lock()
 	c.lastActive = s.now()

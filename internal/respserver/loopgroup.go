@@ -67,7 +67,7 @@ func (s *Server) groupable(c *Client, args [][]byte) bool {
 	if ignoring(c) {
 		return false
 	}
-	spec, errv := lookup(args)
+	spec, errv := lookup(args, s.opts.Surface)
 	if errv != nil {
 		return false
 	}

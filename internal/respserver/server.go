@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 )
 
 // Options configures a Server.
@@ -62,6 +63,9 @@ type Options struct {
 	Logger       Logger
 	// Now is the clock for client ages and INFO; nil is time.Now.
 	Now func() time.Time
+	// Surface is the command surface the port presents (`sentinel
+	// command-surface`); the zero value is Redis 7.0's.
+	Surface commands.Surface
 }
 
 // OutputLimit is one class of client-output-buffer-limit: a client of the

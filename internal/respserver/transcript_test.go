@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -25,7 +26,9 @@ import (
 // such a server); go-sentinel must answer them byte for byte. The
 // files under testdata/go-sentinel pin go-sentinel's own replies where
 // they cannot be recorded from Redis (COMMAND lists containers' subcommands
-// in hash-table order there); -update rewrites those from go-sentinel.
+// in hash-table order there), and those under testdata/go-sentinel-7.2 its
+// replies on the 7.2 command surface; -update rewrites both from
+// go-sentinel.
 var (
 	updateTranscripts = flag.Bool("update", false, "rewrite testdata/go-sentinel transcripts from go-sentinel's replies")
 	recordRedis       = flag.String("record-redis", "", "rewrite testdata/redis-* transcripts from the redis-sentinel at this address")
@@ -146,8 +149,15 @@ func writeTranscript(t *testing.T, path string, exs []exchange) {
 }
 
 // playTranscripts plays every transcript matching glob (under testdata)
-// against go-sentinel, each on a fresh server and connection.
+// against go-sentinel on the default command surface, each on a fresh
+// server and connection.
 func playTranscripts(t *testing.T, glob string) {
+	t.Helper()
+	playTranscriptsOn(t, glob, commands.Surface70)
+}
+
+// playTranscriptsOn is playTranscripts with go-sentinel on surface sf.
+func playTranscriptsOn(t *testing.T, glob string, sf commands.Surface) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", glob))
 	if err != nil || len(files) == 0 {
@@ -162,7 +172,7 @@ func playTranscripts(t *testing.T, glob string) {
 			case fromRedis && *recordRedis != "":
 				addr = *recordRedis
 			default:
-				_, _, addr = startServer(t, nil)
+				_, _, addr = startServer(t, func(o *Options) { o.Surface = sf })
 			}
 			c := dial(t, addr)
 			if strings.HasSuffix(path, ".resp3.txt") {
@@ -199,3 +209,12 @@ func TestRedis74Transcripts(t *testing.T) { playTranscripts(t, "redis-7.4.1/*.tx
 // TestGoSentinelTranscripts replays go-sentinel's pinned replies: the
 // whole command table (COMMAND, COMMAND DOCS, COMMAND LIST) and ACL CAT.
 func TestGoSentinelTranscripts(t *testing.T) { playTranscripts(t, "go-sentinel/*.txt") }
+
+// TestSurface72Transcripts replays go-sentinel's pinned replies on the
+// 7.2 command surface (`sentinel command-surface 7.2`): COMMAND with
+// CLIENT SETINFO listed, SENTINEL CONFIG GET and SET with several
+// parameters and loglevel, SENTINEL HELP. Each reply was checked against
+// Redis 7.4.1's and Valkey 8.0.1's sentinel.c and command tables.
+func TestSurface72Transcripts(t *testing.T) {
+	playTranscriptsOn(t, "go-sentinel-7.2/*.txt", commands.Surface72)
+}
