@@ -62,7 +62,10 @@ accept writes, a master close to what one instance can hold or serve,
 Sentinels that disagree or cannot reach a quorum now, a master or replica
 older than Redis 6.2 (no FAILOVER, no CLIENT PAUSE WRITE) or on which
 Sentinel's user may not run FAILOVER, CLIENT PAUSE/UNPAUSE/KILL, CONFIG
-REWRITE, MULTI, EXEC. Only read-only commands are sent (ACL DRYRUN runs
+REWRITE, MULTI, EXEC, a master or replica whose release does not match the
+command surface CONFIG selects (the dump shows it: "sentinel
+command-surface", 7.0 by default; 7.0 with Redis 7.2 or later or Valkey,
+7.2 with Redis older than 7.2). Only read-only commands are sent (ACL DRYRUN runs
 nothing), with the credentials of CONFIG (sentinel-user/sentinel-pass or
 requirepass towards Sentinels, auth-user/auth-pass towards instances) and
 TLS when tls-replication is yes.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
@@ -42,6 +43,8 @@ type target struct {
 	// not tell (counted as go-sentinels in fleet).
 	fleet       Fleet
 	unknownImpl int
+	// surface is the command surface the configuration selects.
+	surface commands.Surface
 }
 
 // rule is one check on one master.
@@ -64,6 +67,7 @@ var masterRules = []rule{
 	failoverTimeoutSmallRule,
 	proxyRules,
 	votersRules,
+	commandSurfaceRule,
 }
 
 // Check runs every rule on every master of cfg and returns the findings,
@@ -77,7 +81,7 @@ func Check(cfg *config.Config, facts *Facts, opts Options) []Finding {
 		out = append(out, sentinelReachabilityRule(facts)...)
 	}
 	for _, m := range cfg.Sentinel.Masters {
-		t := &target{spec: m, opts: opts, sentinels: len(m.KnownSentinels) + 1}
+		t := &target{spec: m, opts: opts, sentinels: len(m.KnownSentinels) + 1, surface: cfg.CommandSurface}
 		if m.Voters > t.sentinels {
 			// `sentinel voters` declares how many Sentinels watch the
 			// master; a file shared by all of them (a Kubernetes

@@ -64,4 +64,7 @@ const (
 	// RuleVotersBelowSentinels: voters below the number of Sentinels
 	// that watch the master.
 	RuleVotersBelowSentinels = "voters-below-sentinels"
+	// RuleCommandSurface: the command surface the configuration selects
+	// is not the one of the data nodes' release.
+	RuleCommandSurface = "command-surface"
 )
