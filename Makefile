@@ -200,11 +200,28 @@ DEMO_PROMETHEUS ?= 0
 demo: deps build
 	DEMO_PROMETHEUS=$(DEMO_PROMETHEUS) ./scripts/demo.sh
 
-# The Redis 7.0.15 Sentinel test suite with our binary in place of
+# The Redis 7.0.15 Sentinel test suite with our binary (on its default
+# command surface, 7.0) in place of
 # src/redis-sentinel (needs the redis repository mirror, see
 # ../shared/tools/upstream-suite).
 upstream: build
 	../shared/tools/upstream-suite $(BIN)
+
+# The Redis 7.4.1 Sentinel test suite, with go-sentinel on the 7.2
+# command surface (`--sentinel command-surface 7.2`, through a wrapper
+# the suite starts as src/redis-sentinel).
+.PHONY: upstream-7.4 upstream-valkey
+SURFACE_WRAPPER := bin/go-sentinel-surface-7.2
+upstream-7.4: build
+	./scripts/surface-wrapper.sh $(SURFACE_WRAPPER) $(BIN) 7.2
+	REDIS_TAG=7.4.1 ../shared/tools/upstream-suite $(SURFACE_WRAPPER)
+
+# Valkey 8.0.1's Sentinel test suite, with go-sentinel on the 7.2
+# command surface as src/valkey-sentinel (needs the valkey repository
+# mirror, see scripts/valkey-suite.sh).
+upstream-valkey: build
+	./scripts/surface-wrapper.sh $(SURFACE_WRAPPER) $(BIN) 7.2
+	./scripts/valkey-suite.sh $(SURFACE_WRAPPER)
 
 # Installs the binary, man pages, bash/zsh/fish completions, the example
 # config and the systemd units under $(DESTDIR)$(PREFIX); every directory of
