@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs Valkey's Sentinel test suite (tests/sentinel of the valkey
 # repository, tag VALKEY_TAG, 8.0.1 by default) with a given binary
-# standing in for src/valkey-sentinel, Debian's redis-server as
-# src/valkey-server (see below: one Valkey-only line is dropped from the
-# data nodes' configs) and Debian's redis-cli as src/valkey-cli. Each unit
+# standing in for src/valkey-sentinel, VALKEY_SERVER or else Debian's
+# redis-server as src/valkey-server (see below: one Valkey-only line is
+# then dropped from the data nodes' configs) and Debian's redis-cli as
+# src/valkey-cli. Each unit
 # runs on its own with a time bound, so a hang in one unit costs only that
 # unit. Modelled on ../shared/tools/upstream-suite (Redis's suite), with
 # the same output.
@@ -46,17 +47,25 @@ if ! git --git-dir="$mirror" archive "$tag" tests runtest-sentinel | tar -x -C "
   echo "cannot read tag $tag from $mirror"; echo "0 passed, 1 failed"; rm -rf "$work"; exit 1
 fi
 mkdir -p "$work/src"
-# The data nodes: Valkey's harness writes `enable-debug-assert yes` (a
-# hidden Valkey 8 setting) into every instance's config, which Debian's
-# redis-server 7.0.15 refuses ("Bad directive"), so src/valkey-server
-# drops that one line from its config file and runs redis-server. The
-# Sentinel under test gets the line as written.
-cat >"$work/src/valkey-server" <<SHIM
+# The data nodes: VALKEY_SERVER names a valkey-server binary (e.g. one
+# built from the mirror: git archive 8.0.1 | tar -x; make valkey-server).
+# Without it, Debian's redis-server 7.0.15: Valkey's harness writes
+# `enable-debug-assert yes` (a hidden Valkey 8 setting) into every
+# instance's config, which redis-server refuses ("Bad directive"), so
+# src/valkey-server drops that one line from its config file and runs
+# redis-server; tests that send the data nodes Valkey's own commands or
+# settings (CONFIG SET primaryauth) then fail on those nodes. The Sentinel
+# under test gets its config as written.
+if [ -n "${VALKEY_SERVER:-}" ]; then
+  ln -s "$(readlink -f "$VALKEY_SERVER")" "$work/src/valkey-server"
+else
+  cat >"$work/src/valkey-server" <<SHIM
 #!/bin/sh
 [ -f "\$1" ] && sed -i '/^enable-debug-assert /d' "\$1"
 exec "$(command -v redis-server)" "\$@"
 SHIM
-chmod +x "$work/src/valkey-server"
+  chmod +x "$work/src/valkey-server"
+fi
 ln -s "$(command -v redis-cli)" "$work/src/valkey-cli"
 ln -s "$bin" "$work/src/valkey-sentinel"
 cd "$work"
