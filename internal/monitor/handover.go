@@ -158,7 +158,7 @@ func (s *Sentinel) resumeWrites(m *master) {
 		return // the pause ends at its deadline
 	}
 	s.send(&m.instance, sentOther, "MULTI")
-	if m.failoverReported != "" && m.failoverReported != FailoverStateNone {
+	if failover.ServerFailing(m.failoverReported) {
 		s.send(&m.instance, sentOther, "FAILOVER", "ABORT")
 	}
 	s.send(&m.instance, sentOther, "CLIENT", "UNPAUSE")
@@ -170,7 +170,7 @@ func (s *Sentinel) resumeWrites(m *master) {
 // server-side FAILOVER runs, and a held PUBLISH would stall every command
 // queued behind it on the link.
 func (s *Sentinel) helloPaused(i *instance, now int64) bool {
-	if i.failoverReported != "" && i.failoverReported != FailoverStateNone {
+	if failover.ServerFailing(i.failoverReported) {
 		return true
 	}
 	return i.kind == kindMaster && i.master.pauseUntil > now

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/cnum"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
 // The reported roles ParseInfo recognises in the `role:` line.
@@ -72,7 +73,7 @@ type InfoReport struct {
 
 // FailoverStateNone is master_failover_state when no server-side
 // FAILOVER runs.
-const FailoverStateNone = "no-failover"
+const FailoverStateNone = failover.NoServerFailover
 
 // ParseInfo reads an INFO reply the way Redis Sentinel 7.0.15 does: the text
 // ends at its first NUL byte, lines are split on "\r\n" only (a lone "\n" is

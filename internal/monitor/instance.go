@@ -96,17 +96,20 @@ type instance struct {
 	roleReported string
 	// failoverReported is INFO's master_failover_state, "" while the
 	// server never reported one (older than Redis 6.2, or no INFO yet).
-	failoverReported    string
-	roleReportedTime    int64
-	slaveConfChangeTime int64
-	masterLinkDownTime  int64 // ms
-	slaveMasterHost     string
-	slaveMasterPort     int
-	masterLinkUp        bool
-	priority            int
-	replOffset          uint64
-	announced           int
-	rebootTime          int64
+	failoverReported string
+	// failoverReportedTime is when failoverReported last changed (the
+	// first INFO that reported it counts as a change).
+	failoverReportedTime int64
+	roleReportedTime     int64
+	slaveConfChangeTime  int64
+	masterLinkDownTime   int64 // ms
+	slaveMasterHost      string
+	slaveMasterPort      int
+	masterLinkUp         bool
+	priority             int
+	replOffset           uint64
+	announced            int
+	rebootTime           int64
 
 	// Hellos.
 	lastPubTime   int64 // last hello we sent to it that was accepted

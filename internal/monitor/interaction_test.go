@@ -32,7 +32,8 @@ import (
 //	local LINK IP:PORT                   LinkLocalAddr
 //	closed LINK [REASON...]              LinkClosed
 //	reply LINK TAG KIND [VALUE...]       CommandReply; KIND is status, error, int, nil, array (empty),
-//	                                     ask DOWN LEADER EPOCH, or info (VALUE: key:value pairs,
+//	                                     ask DOWN LEADER EPOCH, exec (VALUE: ok, err or a number per
+//	                                     command of the transaction), or info (VALUE: key:value pairs,
 //	                                     written as INFO replication lines)
 //	message LINK PAYLOAD                 PubSubMessage on the hello channel
 //	hello PAYLOAD                        HelloFromClient (PUBLISH to our port)
@@ -317,6 +318,19 @@ func (in *interaction) reply(f []string) monitor.Reply {
 		return monitor.Reply{Kind: monitor.ReplyNil}
 	case "array":
 		return monitor.Reply{Kind: monitor.ReplyArray}
+	case "exec":
+		r := monitor.Reply{Kind: monitor.ReplyArray}
+		for _, e := range f[1:] {
+			switch e {
+			case "ok":
+				r.Elems = append(r.Elems, monitor.Reply{Kind: monitor.ReplyString, Str: "OK"})
+			case "err":
+				r.Elems = append(r.Elems, monitor.Reply{Kind: monitor.ReplyError, Str: "ERR refused"})
+			default:
+				r.Elems = append(r.Elems, monitor.Reply{Kind: monitor.ReplyInt, Int: int64(in.num(e))})
+			}
+		}
+		return r
 	case "ask":
 		return monitor.Reply{Kind: monitor.ReplyArray, Elems: []monitor.Reply{
 			{Kind: monitor.ReplyInt, Int: int64(in.num(f[1]))},

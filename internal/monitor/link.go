@@ -26,6 +26,10 @@ type pending struct {
 	// about is, for an IS-MASTER-DOWN-BY-ADDR, the master's addrGen when
 	// it was asked.
 	about uint64
+	// slaveOfAt is, for the EXEC of a SLAVEOF transaction, where the
+	// SLAVEOF's reply is in the EXEC reply, counting from 1; 0 for
+	// every other command.
+	slaveOfAt int
 }
 
 // link is the connection state to one instance: a command connection and,

@@ -244,8 +244,12 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		s.askReply(i, in.Reply, p.about, now)
 	case sentExec:
 		// The instance acknowledged a SLAVEOF transaction: ask at once
-		// what it now is, rather than at the next INFO period.
-		if s.opts.Accel.InfoAfterExec && s.instanceAlive(i) {
+		// what it now is, rather than at the next INFO period. Not when
+		// the SLAVEOF was refused: nothing changed, and the INFO would
+		// only bring the same SLAVEOF again at once, each transaction
+		// killing the instance's clients (a server-side FAILOVER
+		// refuses SLAVEOF, yet runs the CLIENT KILL after it).
+		if s.opts.Accel.InfoAfterExec && s.instanceAlive(i) && slaveOfTook(in.Reply, p.slaveOfAt) {
 			s.send(i, sentInfo, "INFO")
 		}
 	case sentPauseExec:
@@ -258,6 +262,20 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	if (p.kind != sentHello && p.kind != sentPing) || i.flags != flags {
 		s.changed(i.master)
 	}
+}
+
+// slaveOfTook reports whether the EXEC reply r of a transaction that holds
+// a SLAVEOF at place at (from 1; 0: none) ran it: no only when the
+// transaction was refused (EXECABORT, an error reply) or the SLAVEOF's
+// place in the reply array holds an error.
+func slaveOfTook(r Reply, at int) bool {
+	switch {
+	case r.Kind == ReplyError:
+		return false
+	case r.Kind != ReplyArray || at == 0 || at > len(r.Elems):
+		return true
+	}
+	return r.Elems[at-1].Kind != ReplyError
 }
 
 // instanceAlive reports whether an object is still part of the state (a

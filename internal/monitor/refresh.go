@@ -3,6 +3,9 @@ package monitor
 import (
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
 // refreshFromInfo applies an INFO reply to an instance: what it reports
@@ -53,8 +56,9 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	if r.HasReplicaAnnounced {
 		i.announced = r.ReplicaAnnouncedValue
 	}
-	if r.HasMasterFailoverState {
+	if r.HasMasterFailoverState && r.MasterFailoverState != i.failoverReported {
 		i.failoverReported = r.MasterFailoverState
+		i.failoverReportedTime = now
 	}
 	i.infoRefresh = now
 
@@ -85,18 +89,43 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			}
 		}
 	}
-	if i.kind == kindReplica && r.Role == InfoRoleSlave &&
-		(i.slaveMasterPort != m.addr.Port || !s.addrMatchesHost(m.addr, i.slaveMasterHost)) {
-		wait := m.settings.FailoverTimeout.Milliseconds()
-		if s.masterLooksSane(m, now) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait {
-			if s.sendSlaveOf(i, &m.addr) {
-				s.event(LevelNotice, EventFixSlaveConfig, i, "")
-			}
+	if i.kind == kindReplica && r.Role == InfoRoleSlave && (s.stuckInServerFailover(i, now) || s.followsOther(i, now)) {
+		// Valkey 9 checks the two in turn and may send two transactions
+		// for one INFO; one does both.
+		if s.sendSlaveOf(i, &m.addr) {
+			s.event(LevelNotice, EventFixSlaveConfig, i, "")
 		}
 	}
 	if i.kind == kindReplica && r.Role == InfoRoleSlave {
 		s.replicaReconfProgress(i)
 	}
+}
+
+// followsOther reports whether replica i has replicated from an address
+// other than its master's for longer than the failover-timeout, while
+// the master looks sane and i was not down meanwhile: it is sent SLAVEOF
+// its master (+fix-slave-config).
+func (s *Sentinel) followsOther(i *instance, now int64) bool {
+	m := i.master
+	if i.slaveMasterPort == m.addr.Port && s.addrMatchesHost(m.addr, i.slaveMasterHost) {
+		return false
+	}
+	wait := m.settings.FailoverTimeout.Milliseconds()
+	return s.masterLooksSane(m, now) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait
+}
+
+// stuckInServerFailover reports whether replica i is stuck in a
+// server-side FAILOVER (failover.StuckInServerFailover): it is sent
+// SLAVEOF its master, FAILOVER ABORT first (+fix-slave-config).
+func (s *Sentinel) stuckInServerFailover(i *instance, now int64) bool {
+	m := i.master
+	wait := m.settings.FailoverTimeout
+	return failover.StuckInServerFailover(failover.StuckReplica{
+		State:        i.failoverReported,
+		For:          time.Duration(now-i.failoverReportedTime) * time.Millisecond,
+		MasterSane:   s.masterLooksSane(m, now),
+		DownRecently: !noDownFor(i, wait.Milliseconds(), now),
+	}, wait)
 }
 
 // discoverReplica adds a replica a master reported in its INFO, if new;
@@ -144,9 +173,11 @@ func noDownFor(i *instance, d, now int64) bool {
 }
 
 // sendSlaveOf sends the SLAVEOF transaction (§10.8); to == nil means
-// SLAVEOF NO ONE. A command in extra goes in the transaction last (the
-// demotion's CLIENT UNPAUSE). It reports whether the commands were
-// queued.
+// SLAVEOF NO ONE. When i's last INFO showed a server-side FAILOVER
+// running, FAILOVER ABORT goes first, as Valkey 9 sends it
+// (failover.AbortBeforeSlaveOf). A command in extra goes in the
+// transaction last (the demotion's CLIENT UNPAUSE). It reports whether
+// the commands were queued.
 func (s *Sentinel) sendSlaveOf(i *instance, to *Addr, extra ...string) bool {
 	if i.link.cc == 0 {
 		return false
@@ -156,6 +187,11 @@ func (s *Sentinel) sendSlaveOf(i *instance, to *Addr, extra ...string) bool {
 		host, port = s.announceHost(*to), strconv.Itoa(to.Port)
 	}
 	s.send(i, sentOther, "MULTI")
+	at := 1 // the SLAVEOF's place in the EXEC reply, from 1
+	if failover.AbortBeforeSlaveOf(i.failoverReported) {
+		s.send(i, sentOther, "FAILOVER", "ABORT")
+		at++
+	}
 	s.send(i, sentOther, "SLAVEOF", host, port)
 	s.send(i, sentOther, "CONFIG", "REWRITE")
 	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
@@ -163,6 +199,10 @@ func (s *Sentinel) sendSlaveOf(i *instance, to *Addr, extra ...string) bool {
 	if len(extra) > 0 {
 		s.send(i, sentOther, extra...)
 	}
-	s.send(i, sentExec, "EXEC")
+	if s.send(i, sentExec, "EXEC") {
+		p := i.link.pending[s.nextTag]
+		p.slaveOfAt = at
+		i.link.pending[s.nextTag] = p
+	}
 	return true
 }
