@@ -21,9 +21,7 @@
 # Needs: tclsh; redis-server and redis-cli on PATH (Debian: apt-get install
 # redis-server redis-tools); a git directory of the valkey repository, found
 # as .mirror/valkey-io+valkey/repo in a folder above this script, or named
-# by VALKEY_MIRROR. To make one:
-#   git clone --bare https://github.com/valkey-io/valkey.git valkey.git
-#   VALKEY_MIRROR=$PWD/valkey.git scripts/valkey-suite.sh bin/go-sentinel
+# by VALKEY_MIRROR (a bare clone of the valkey-io/valkey repository).
 set -u
 [ $# -ge 1 ] || { echo "usage: $0 SENTINEL_BINARY [UNIT_PATTERN...]"; echo "0 passed, 1 failed"; exit 1; }
 bin=$(readlink -f "$1"); shift
@@ -47,9 +45,8 @@ if ! git --git-dir="$mirror" archive "$tag" tests runtest-sentinel | tar -x -C "
   echo "cannot read tag $tag from $mirror"; echo "0 passed, 1 failed"; rm -rf "$work"; exit 1
 fi
 mkdir -p "$work/src"
-# The data nodes: VALKEY_SERVER names a valkey-server binary (e.g. one
-# built from the mirror: git archive 8.0.1 | tar -x; make valkey-server).
-# Without it, Debian's redis-server 7.0.15: Valkey's harness writes
+# The data nodes: VALKEY_SERVER names a valkey-server binary of the
+# operator's own (this repository neither ships nor builds one). Without it, Debian's redis-server 7.0.15: Valkey's harness writes
 # `enable-debug-assert yes` (a hidden Valkey 8 setting) into every
 # instance's config, which redis-server refuses ("Bad directive"), so
 # src/valkey-server drops that one line from its config file and runs
