@@ -71,6 +71,7 @@ var flagNamesAfterKind = []struct {
 	{flagForceFailover, "force_failover"},
 	{flagCoordFailover, "coordinated_failover"},
 	{flagScriptKillSent, "script_kill_sent"},
+	{flagMasterReboot, "master_reboot"},
 }
 
 // instance is a master, a replica or another Sentinel as this Sentinel
@@ -148,8 +149,12 @@ type instance struct {
 func (i *instance) has(f flag) bool { return i.flags&f != 0 }
 
 // flagString renders the flags field of SENTINEL MASTER and friends: the
-// flags of an object of kind k whose link is disconnected or not.
-func flagString(k kind, flags flag, disconnected bool) string {
+// flags of an object of kind k whose link is disconnected or not;
+// master_reboot only when reboot is set (Options.MasterRebootFlag).
+func flagString(k kind, flags flag, disconnected, reboot bool) string {
+	if !reboot {
+		flags &^= flagMasterReboot
+	}
 	var parts []string
 	for _, f := range flagNames {
 		if flags&f.f != 0 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
@@ -44,6 +45,7 @@ import (
 //	resolved HOST IP                     HostResolved (a link dialed HOST and found IP)
 //	debug NAME VALUE...                  SENTINEL DEBUG (timings, such as info-period in ms)
 //	replicas MASTER                      prints SENTINEL REPLICAS: name, ip, port, flags of each
+//	master MASTER                        prints SENTINEL MASTER's name, ip, port and flags
 //	addr MASTER                          prints SENTINEL GET-MASTER-ADDR-BY-NAME
 //
 // Every command but explain prints the Ready that followed it: log lines
@@ -191,6 +193,16 @@ func (in *interaction) run(line string, input []string) []string {
 			out = append(out, fmt.Sprintf("%s %s %s %s", f["name"], f["ip"], f["port"], f["flags"]))
 		}
 		return out
+	case "master":
+		kv, err := in.s.View().Master(in.now, args[0])
+		if err != nil {
+			return []string{"error " + err.Error()}
+		}
+		f := map[string]string{}
+		for _, e := range kv {
+			f[e.Key] = e.Value
+		}
+		return []string{fmt.Sprintf("%s %s %s %s", f["name"], f["ip"], f["port"], f["flags"])}
 	case "addr":
 		a, ok := in.s.View().MasterAddr(args[0])
 		if !ok {
@@ -226,7 +238,8 @@ func (in *interaction) newCore(args, input []string) {
 	if err != nil {
 		in.fatalf("new: %v", err)
 	}
-	in.s = monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, Accel: accel}, rand.New(rand.NewSource(seed)), in.now)
+	in.s = monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, Accel: accel,
+		MasterRebootFlag: cfg.CommandSurface >= commands.Surface72}, rand.New(rand.NewSource(seed)), in.now)
 }
 
 // ready renders what the core produced.

@@ -63,6 +63,8 @@ type viewGlobals struct {
 	running    int // scripts running
 	queued     int // scripts queued, running ones included
 	simFailure SimFailure
+	// rebootFlag is Options.MasterRebootFlag.
+	rebootFlag bool
 	// resolvedGen tells Views with different resolved maps apart.
 	resolvedGen int
 }

@@ -133,7 +133,7 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 		{"ip", i.ip},
 		{"port", strconv.Itoa(i.port)},
 		{"runid", i.runID},
-		{"flags", flagString(i.kind, i.flags, disconnected(i.kind, l.ccUp, l.pcUp))},
+		{"flags", flagString(i.kind, i.flags, disconnected(i.kind, l.ccUp, l.pcUp), v.rebootFlag)},
 		{"link-pending-commands", strconv.Itoa(l.pending)},
 		{"link-refcount", strconv.Itoa(l.refcount)},
 	}...)

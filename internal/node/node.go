@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/atomicfile"
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/links"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
@@ -166,7 +167,8 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Logf:       opts.Log.Debugf,
 	})
 	n.scripts = newScriptRunner(func(in monitor.Input) { n.loop.Deliver(in) })
-	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass, Accel: monitor.DefaultAccel()}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
+	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass, Accel: monitor.DefaultAccel(),
+		MasterRebootFlag: cfg.CommandSurface >= commands.Surface72}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
 	n.loop = NewLoop(core, opts.Log, Effects{
 		Persist: n.persist,
 		Publish: func(ch, msg string) { n.srv.Publish(ch, msg) },
