@@ -12,7 +12,7 @@ import (
 // commands.
 func (s *selector) describeSelectorCommands() string {
 	var rules []string
-	fake := newSelector(false, false)
+	fake := newSelector(false, false, s.surface)
 	additive := !s.future
 	if additive {
 		rules = append(rules, "-@all")
@@ -31,7 +31,7 @@ func (s *selector) describeSelectorCommands() string {
 				continue
 			}
 			on, off := 0, 0
-			for _, cmd := range catalogue.Listed() {
+			for _, cmd := range catalogue.ListedOn(s.surface) {
 				if cmd.Categories&(1<<j) != 0 {
 					if temp.bits.get(cmd.ID) {
 						on++
@@ -76,7 +76,7 @@ func (s *selector) describeSingle(fake *selector, cmd *commands.Spec, rules []st
 		}
 		fake.changePerm(cmd, user)
 	}
-	for _, sub := range cmd.ListedSubs() {
+	for _, sub := range cmd.ListedSubsOn(s.surface) {
 		rules = s.describeSingle(fake, sub, rules)
 	}
 	if !user {

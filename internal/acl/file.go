@@ -47,7 +47,7 @@ func (u *Users) LoadFile() error {
 			fmt.Fprintf(&errs, "WARNING: Duplicate user '%s' found on line %d. ", name, num)
 			continue
 		}
-		usr := newUser(name, u.allChannels)
+		usr := newUser(name, u.allChannels, u.surface)
 		users[name] = usr
 		rules, _, ok := mergeSelectorArgs(argv[2:])
 		if !ok {
@@ -71,7 +71,7 @@ func (u *Users) LoadFile() error {
 		return errors.New(errs.String())
 	}
 	if users["default"] == nil {
-		users["default"] = newDefaultUser()
+		users["default"] = newDefaultUser(u.surface)
 	}
 	u.mu.Lock()
 	u.users = users

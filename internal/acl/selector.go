@@ -46,10 +46,13 @@ type selector struct {
 	firstArgs   map[int][]string
 	keys        []keyPattern
 	channels    []string
+	// surface is the command surface whose listed commands the
+	// selector's rules may name (client|setinfo from Surface72 on).
+	surface commands.Surface
 }
 
-func newSelector(root, allChannels bool) *selector {
-	return &selector{root: root, allChannels: allChannels}
+func newSelector(root, allChannels bool, sf commands.Surface) *selector {
+	return &selector{root: root, allChannels: allChannels, surface: sf}
 }
 
 func (s *selector) clone() *selector {
@@ -147,7 +150,7 @@ func (s *selector) apply(op string) error {
 	case op[0] == '+' && !strings.HasPrefix(op, "+@"):
 		return s.allowCommand(op[1:])
 	case op[0] == '-' && !strings.HasPrefix(op, "-@"):
-		cmd := catalogue.LookupListed(op[1:])
+		cmd := catalogue.LookupListedOn(op[1:], s.surface)
 		if cmd == nil {
 			return ErrUnknownCommand
 		}
@@ -212,7 +215,7 @@ func (s *selector) addKeyPattern(op string) error {
 func (s *selector) allowCommand(name string) error {
 	i := strings.LastIndexByte(name, '|')
 	if i < 0 {
-		cmd := catalogue.LookupListed(name)
+		cmd := catalogue.LookupListedOn(name, s.surface)
 		if cmd == nil {
 			return ErrUnknownCommand
 		}
@@ -220,7 +223,7 @@ func (s *selector) allowCommand(name string) error {
 		return nil
 	}
 	base, sub := name[:i], name[i+1:]
-	cmd := catalogue.LookupListed(base)
+	cmd := catalogue.LookupListedOn(base, s.surface)
 	switch {
 	case cmd == nil:
 		return ErrUnknownCommand
@@ -232,7 +235,7 @@ func (s *selector) allowCommand(name string) error {
 		// `+ping|a\nb` and then writes an aclfile it cannot load.
 		return ErrSyntax
 	case cmd.Subs != nil:
-		full := catalogue.LookupListed(name)
+		full := catalogue.LookupListedOn(name, s.surface)
 		if full == nil {
 			return ErrUnknownCommand
 		}

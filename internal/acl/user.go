@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -29,8 +30,8 @@ type user struct {
 	selectors []*selector // selectors[0] is the root selector
 }
 
-func newUser(name string, allChannels bool) *user {
-	return &user{name: name, selectors: []*selector{newSelector(true, allChannels)}}
+func newUser(name string, allChannels bool, sf commands.Surface) *user {
+	return &user{name: name, selectors: []*selector{newSelector(true, allChannels, sf)}}
 }
 
 func (usr *user) clone() *user {
@@ -109,7 +110,7 @@ func (usr *user) apply(op string, allChannels bool) error {
 		}
 		return ErrNoSuchPassword
 	case op[0] == '(' && op[len(op)-1] == ')':
-		s := newSelector(false, allChannels)
+		s := newSelector(false, allChannels, usr.selectors[0].surface)
 		ops, err := splitargs.Split(op[1 : len(op)-1])
 		if err != nil {
 			ops = nil // sdssplitargs fails: Redis adds an empty selector

@@ -16,6 +16,8 @@ type Users struct {
 	users       map[string]*user
 	file        string
 	allChannels bool
+	// surface is Options.Surface.
+	surface commands.Surface
 
 	logMu     sync.Mutex
 	log       []*LogEntry // newest first
@@ -36,6 +38,11 @@ type Options struct {
 	AllChannels bool
 	// LogMaxLen is `acllog-max-len`; 0 means Redis's 128.
 	LogMaxLen int
+	// Surface is the command surface (`sentinel command-surface`) whose
+	// listed commands rules may name, as the Redis release it stands for
+	// does: `+client|setinfo` is refused on Surface70, as by Redis 7.0,
+	// and taken from Surface72 on.
+	Surface commands.Surface
 }
 
 // New builds the users from `requirepass` and the `user` lines of
@@ -45,8 +52,8 @@ func New(requirepass string, lines [][]string) (*Users, error) {
 }
 
 // newDefaultUser is `default` as Redis creates it: on nopass ~* &* +@all.
-func newDefaultUser() *user {
-	d := newUser("default", false)
+func newDefaultUser(sf commands.Surface) *user {
+	d := newUser("default", false, sf)
 	d.enabled, d.nopass = true, true
 	r := d.selectors[0]
 	r.setAll(true)
@@ -58,11 +65,11 @@ func newDefaultUser() *user {
 // requirepass applied to it, then the `user` lines (a `user default` line
 // resets and redefines it) or else the aclfile. Any bad rule fails.
 func Load(opts Options) (*Users, error) {
-	u := &Users{users: map[string]*user{}, file: opts.File, allChannels: opts.AllChannels, logMaxLen: opts.LogMaxLen}
+	u := &Users{users: map[string]*user{}, file: opts.File, allChannels: opts.AllChannels, logMaxLen: opts.LogMaxLen, surface: opts.Surface}
 	if u.logMaxLen <= 0 {
 		u.logMaxLen = defaultLogMaxLen
 	}
-	def := newDefaultUser()
+	def := newDefaultUser(u.surface)
 	if opts.Requirepass != "" {
 		def.nopass = false
 		def.passwords = []string{hashPassword(opts.Requirepass)}
@@ -94,7 +101,7 @@ func Load(opts Options) (*Users, error) {
 				return nil, err
 			}
 		} else {
-			usr = newUser(name, u.allChannels)
+			usr = newUser(name, u.allChannels, u.surface)
 			u.users[name] = usr
 		}
 		for _, r := range rules {
@@ -215,7 +222,7 @@ func (u *Users) SetUser(name string, rules []string) (*ChannelLoss, error) {
 	if before != nil {
 		tmp = before.clone()
 	} else {
-		tmp = newUser(name, u.allChannels)
+		tmp = newUser(name, u.allChannels, u.surface)
 	}
 	for _, r := range merged {
 		if err := tmp.apply(r, u.allChannels); err != nil {

@@ -99,6 +99,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Lines:       cfg.Server.Users,
 		File:        cfg.Server.Aclfile,
 		LogMaxLen:   int(cfg.Server.AcllogMaxLen),
+		Surface:     cfg.CommandSurface,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("users: %w", err)

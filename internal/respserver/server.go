@@ -143,7 +143,7 @@ func New(opts Options) *Server {
 		s.outputLimits = *opts.OutputLimits
 	}
 	if s.users == nil {
-		s.users, _ = acl.New("", nil)
+		s.users, _ = acl.Load(acl.Options{Surface: opts.Surface})
 	}
 	if s.log == nil {
 		s.log = nopLogger{}
