@@ -158,8 +158,8 @@ func stuckFailoverRun(t *testing.T, kind daemonKind) {
 	mu.Lock()
 	a, s, w, k := aborted, switched, wrote, kills
 	mu.Unlock()
-	t.Logf("%s: from the FAILOVER command: aborted %v, every Sentinel on the healthy replica %v, first write accepted %v; the polling connection was closed %d times",
-		kind, a.Round(time.Millisecond), s.Round(time.Millisecond), w.Round(time.Millisecond), k)
+	t.Logf("%s: from the FAILOVER command: aborted %s, every Sentinel on the healthy replica %s, first write accepted %s; the polling connection was closed %d times",
+		kind, sinceCommand(a), sinceCommand(s), sinceCommand(w), k)
 	for i, el := range logs {
 		t.Logf("%s Sentinel %d events: %s", kind, i, strings.Join(eventNames(el), " "))
 	}
@@ -202,4 +202,13 @@ func eventNames(el *eventLog) []string {
 		}
 	}
 	return out
+}
+
+// sinceCommand renders a time since the FAILOVER command, or "never"
+// for 0 (not seen before the test stopped watching).
+func sinceCommand(d time.Duration) string {
+	if d == 0 {
+		return "never"
+	}
+	return d.Round(time.Millisecond).String()
 }
