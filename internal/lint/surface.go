@@ -59,18 +59,22 @@ func commandSurfaceRule(t *target) []Finding {
 	}
 	name := t.spec.Name
 	nodes := strings.Join(other, ", ")
+	run := "run"
+	if len(other) == 1 {
+		run = "runs"
+	}
 	if t.surface == commands.Surface70 {
 		return []Finding{t.finding(Warning, RuleCommandSurface,
-			fmt.Sprintf("this configuration selects the 7.0 command surface (%s) but %s of %s run a newer release, whose clients and tools expect the Sentinel "+
+			fmt.Sprintf("this configuration selects the 7.0 command surface (%s) but %s of %s %s a newer release, whose clients and tools expect the Sentinel "+
 				"of Redis 7.2 and later or Valkey: CLIENT SETINFO listed by COMMAND, SENTINEL CONFIG GET/SET of several parameters and of loglevel; "+
-				"on 7.0 those SENTINEL CONFIG forms are refused as redis-sentinel 7.0.15 refuses them.", commands.Surface70.Describe(), nodes, name),
+				"on 7.0 those SENTINEL CONFIG forms are refused as redis-sentinel 7.0.15 refuses them.", commands.Surface70.Describe(), nodes, name, run),
 			fmt.Sprintf("Add `sentinel command-surface %s` to this file (or start with `--sentinel command-surface %s`) if the fleet's clients are those of "+
 				"Redis 7.2 or later or Valkey; keep 7.0 while any of its Sentinels is a redis-sentinel 7.0.", want, want))}
 	}
 	return []Finding{t.finding(Warning, RuleCommandSurface,
-		fmt.Sprintf("this configuration selects the %s command surface (%s) but %s of %s run a release older than 7.2, whose clients and tools "+
+		fmt.Sprintf("this configuration selects the %s command surface (%s) but %s of %s %s a release older than 7.2, whose clients and tools "+
 			"expect Redis 7.0's Sentinel: COMMAND lists 73 names instead of 72 and SENTINEL CONFIG GET * answers loglevel too.",
-			t.surface, t.surface.Describe(), nodes, name),
+			t.surface, t.surface.Describe(), nodes, name, run),
 		fmt.Sprintf("Remove `sentinel command-surface %s` (7.0 is the default) unless the fleet's clients are those of Redis 7.2 or later; "+
 			"upgrading the data nodes also ends the mismatch.", t.surface))}
 }

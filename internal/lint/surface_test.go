@@ -48,7 +48,7 @@ func TestCommandSurfaceRule(t *testing.T) {
 		{name: "7.0 on valkey nodes", conf: conf(2, 2), facts: fleet(3, valkey8(goodMaster()), valkey8(goodReplica(6380))), want: sev(Warning),
 			contains: []string{"127.0.0.1:6379 (Valkey 8.0.1)"}, fix: []string{"command-surface 7.2"}},
 		{name: "7.0, one replica upgraded", conf: conf(2, 2), facts: fleet(3, goodMaster(), goodReplica(6380), redis74(goodReplica(6381))), want: sev(Warning),
-			contains: []string{"but 127.0.0.1:6381 (Redis 7.4.1) of mymaster"}},
+			contains: []string{"but 127.0.0.1:6381 (Redis 7.4.1) of mymaster runs a newer release"}},
 		{name: "7.2 on 7.0 nodes", conf: conf(2, 2, on72), facts: fleet(3, goodMaster(), goodReplica(6380)), want: sev(Warning),
 			contains: []string{"selects the 7.2 command surface (the Sentinel of Redis 7.2 through 8.x and Valkey 8 and 9)",
 				"127.0.0.1:6379 (Redis 7.0.15), 127.0.0.1:6380 (Redis 7.0.15) of mymaster run a release older than 7.2", "73 names instead of 72"},
