@@ -34,13 +34,7 @@ func TestStoppedMasterDemotedOnResume(t *testing.T) {
 // three Sentinels of kind.
 func stoppedMasterRun(t *testing.T, kind daemonKind) {
 	top := startData(t, 2)
-	for range 3 {
-		if kind == goSentinel {
-			top.addGoSentinel(2, "")
-		} else {
-			top.addRedisSentinel(2, "")
-		}
-	}
+	top.addSentinels(kind, 3, 2)
 	waitDiscovery(t, top)
 	logs := watchAll(t, top)
 	// Writes go to the master on one connection that waits out the stop.

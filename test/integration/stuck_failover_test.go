@@ -46,13 +46,7 @@ func TestStuckServerFailover(t *testing.T) {
 // Sentinels of kind.
 func stuckFailoverRun(t *testing.T, kind daemonKind) {
 	top := startData(t, 2)
-	for range 3 {
-		if kind == goSentinel {
-			top.addGoSentinel(2, "")
-		} else {
-			top.addRedisSentinel(2, "")
-		}
-	}
+	top.addSentinels(kind, 3, 2)
 	waitDiscovery(t, top)
 	waitInSync(t, top)
 	for _, s := range top.sentinels {

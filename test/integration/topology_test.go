@@ -75,6 +75,19 @@ func (top *topology) addRedisSentinel(quorum int, extra string) *proc {
 	return p
 }
 
+// addSentinels starts n Sentinels of kind watching the master, each with
+// the given quorum.
+func (top *topology) addSentinels(kind daemonKind, n, quorum int) {
+	top.t.Helper()
+	for range n {
+		if kind == goSentinel {
+			top.addGoSentinel(quorum, "")
+		} else {
+			top.addRedisSentinel(quorum, "")
+		}
+	}
+}
+
 // sentinelField reads one field of a SENTINEL MASTER reply.
 func sentinelField(t *testing.T, port int, field string) string {
 	t.Helper()
