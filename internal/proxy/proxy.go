@@ -5,6 +5,14 @@
 // once when the master changes or the proxy fences. Bytes pass through
 // untouched, so AUTH, RESP3, TLS terminated by Redis and pub/sub work as
 // over a direct connection.
+//
+// Once a connection is joined, both its sockets (the client's and the
+// master's) are served by one event loop of internal/netloop, not by
+// goroutines: a message costs one read(2) and one write(2) on the loop,
+// with no goroutine woken (issue 31). Where there is no event loop (not
+// Linux, or Config.Loops < 0) each direction is copied by a goroutine.
+// Accepting, the hold while fenced and dialling stay on a goroutine per
+// new connection.
 package proxy
 
 import (
@@ -16,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/netloop"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 )
 
@@ -59,6 +68,11 @@ type Config struct {
 	// OnFirstByte, if set, gets the time from a switch (Switched) to the
 	// first byte forwarded to the new master, once per switch.
 	OnFirstByte func(master string, d time.Duration)
+	// Loops is the number of event loops joined connections are served
+	// by, started at the first one; 0: netloop.DefaultLoops; < 0: none,
+	// a goroutine copies each direction (as where netloop is not
+	// supported).
+	Loops int
 }
 
 // Defaults of Config.
@@ -67,6 +81,15 @@ const (
 	DefaultPoll        = 10 * time.Millisecond
 	DefaultDialTimeout = time.Second
 )
+
+// MaxPending bounds the bytes a joined connection keeps for one side
+// that does not read them fast enough (beyond what the kernel's socket
+// buffers hold): once the bytes waiting for a side exceed it, the proxy
+// stops reading the other side until they are written. A client that
+// never reads its replies so costs at most MaxPending plus one read
+// (netloop.ReadBufferSize) of memory, and stalls nobody else; 64 KiB is
+// a few round trips of pipelined replies and what a socket buffer holds.
+const MaxPending = 64 << 10
 
 // maxClientsMsg is what a client beyond MaxClients gets by default, as
 // from Redis.
@@ -91,6 +114,11 @@ type Server struct {
 	// switchedAt is when each master last switched and no byte was
 	// forwarded to its new address yet.
 	switchedAt map[string]time.Time
+
+	// loops serve the joined connections (nil until the first, or when
+	// they could not start: loopsFailed).
+	loops       *netloop.Group
+	loopsFailed bool
 }
 
 // listenKey is one proxy address of one master.
@@ -103,16 +131,47 @@ type joined struct {
 	target string // the master address it forwards to; "" before dialling
 	client net.Conn
 	server net.Conn
-	once   sync.Once
+	srv    *Server
+	ct     *counters
+
+	// dead is set when the connection is to be closed: from then on the
+	// loop forwards none of its bytes (a cut is final the moment check
+	// decides it, as the goroutines' close was).
+	dead atomic.Bool
+
+	mu     sync.Mutex
+	closed bool
+	// lc and ls are the client's and the master's sockets once on an
+	// event loop (then client and server are closed).
+	lc, ls *netloop.Conn
+
+	// sent and released belong to the loop goroutine: a byte was
+	// forwarded to the master (the first is timed, firstByte); the
+	// connection was released.
+	sent     bool
+	released bool
 }
 
-func (j *joined) close() {
-	j.once.Do(func() {
-		_ = j.client.Close()
-		if j.server != nil {
-			_ = j.server.Close()
-		}
-	})
+// close closes both sides; it reports whether j was open until now
+// (not closed, nor ended by either side).
+func (j *joined) close() bool {
+	first := !j.dead.Swap(true)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return first
+	}
+	j.closed = true
+	if j.lc != nil {
+		j.lc.Close()
+		j.ls.Close()
+		return first
+	}
+	_ = j.client.Close()
+	if j.server != nil {
+		_ = j.server.Close()
+	}
+	return first
 }
 
 // New returns a Server with no listener; Sync starts them.
@@ -241,6 +300,12 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	close(s.done)
 	s.wg.Wait()
+	s.mu.Lock()
+	g := s.loops
+	s.mu.Unlock()
+	if g != nil {
+		g.Close()
+	}
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -267,18 +332,24 @@ func (s *Server) accept(k listenKey, ln net.Listener) {
 }
 
 // serve admits one client, waits for a safe route, dials the master and
-// copies both ways until either side ends or the route changes.
+// joins both: on an event loop (toLoop), else by copying both ways until
+// either side ends or the route changes.
 func (s *Server) serve(master string, c net.Conn) {
 	defer s.wg.Done()
-	j := &joined{master: master, client: c}
 	ct := s.counters(master)
+	j := &joined{master: master, client: c, srv: s, ct: ct}
 	if !s.admit(j) {
 		_, _ = io.WriteString(c, s.cfg.MaxClientsReply)
 		_ = c.Close()
 		ct.refused.Add(1)
 		return
 	}
-	defer s.release(j)
+	onLoop := false
+	defer func() {
+		if !onLoop {
+			s.release(j)
+		}
+	}()
 	setKeepAlive(c, s.cfg.KeepAlive)
 	if rt, ok := s.cfg.Lookup(master); ok && rt.Protected && !respserver.IsLocal(c.RemoteAddr()) {
 		_, _ = io.WriteString(c, s.cfg.Denied)
@@ -312,12 +383,143 @@ func (s *Server) serve(master string, c net.Conn) {
 	if !s.attach(j, sc, rt.Addr) {
 		return
 	}
+	if onLoop = s.toLoop(j); onLoop {
+		return
+	}
 	done := make(chan struct{}, 2)
 	go func() { s.copyToMaster(j, ct); done <- struct{}{} }()
 	go func() { s.copy(c, sc, &ct.toClient); done <- struct{}{} }()
 	<-done
 	j.close()
 	<-done
+}
+
+// group returns the event loops, started at the first call; nil when
+// there are none (Config.Loops < 0, not supported, failed to start).
+func (s *Server) group() *netloop.Group {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loops != nil || s.loopsFailed || s.closed {
+		return s.loops
+	}
+	if s.cfg.Loops < 0 {
+		s.loopsFailed = true
+		return nil
+	}
+	g, err := netloop.New(s.cfg.Loops)
+	if err != nil {
+		s.loopsFailed = true
+		if !errors.Is(err, netloop.ErrUnsupported) {
+			s.logf("proxy: no event loop, a goroutine per direction: %v", err)
+		}
+		return nil
+	}
+	s.loops = g
+	return g
+}
+
+// toLoop hands j's two sockets to one event loop, which then forwards
+// and, when either side ends, closes both and releases j. It reports
+// false, leaving j as it was, when there is no loop (the caller copies).
+func (s *Server) toLoop(j *joined) bool {
+	cc, ok1 := j.client.(*net.TCPConn)
+	sc, ok2 := j.server.(*net.TCPConn)
+	if !ok1 || !ok2 {
+		return false
+	}
+	g := s.group()
+	if g == nil {
+		return false
+	}
+	// Go sets TCP_NODELAY on its sockets already; it is what makes one
+	// write per message go out at once, so say it.
+	_ = cc.SetNoDelay(true)
+	_ = sc.SetNoDelay(true)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return false
+	}
+	lc, err := netloop.Take(cc, &side{j: j, toMaster: true})
+	if err != nil {
+		j.closed = true
+		_ = sc.Close()
+		return false
+	}
+	ls, err := netloop.Take(sc, &side{j: j})
+	if err != nil {
+		j.closed = true
+		lc.Close()
+		return false
+	}
+	j.lc, j.ls = lc, ls
+	if err := g.Next().Register(lc, ls); err != nil {
+		// The loops are closing with the Server; Register closed both.
+		j.closed = true
+		return false
+	}
+	return true
+}
+
+// side is the netloop.Handler of one socket of a joined connection.
+type side struct {
+	j        *joined
+	toMaster bool // the client's socket: what it reads goes to the master
+}
+
+// peer is the other socket of the connection.
+func (sd *side) peer() *netloop.Conn {
+	if sd.toMaster {
+		return sd.j.ls
+	}
+	return sd.j.lc
+}
+
+// OnData forwards b to the other side, with backpressure: beyond
+// MaxPending waiting there, this side is not read until they drain.
+func (sd *side) OnData(c *netloop.Conn, b []byte) {
+	j := sd.j
+	if j.dead.Load() {
+		c.CloseNow(nil)
+		return
+	}
+	p := sd.peer()
+	if p.Write(b) != nil {
+		return // p is closed, and so is c (OnClose)
+	}
+	if sd.toMaster {
+		j.ct.toMaster.Add(int64(len(b)))
+		if !j.sent {
+			j.sent = true
+			j.srv.firstByte(j.master)
+		}
+	} else {
+		j.ct.toClient.Add(int64(len(b)))
+	}
+	if p.Pending() > MaxPending {
+		c.PauseRead()
+	}
+}
+
+// OnDrain reads the other side again: what it sends here is written.
+func (sd *side) OnDrain(*netloop.Conn) {
+	sd.peer().ResumeRead()
+}
+
+// OnClose closes the other side (an EOF or error on either side ends
+// both) and releases the connection once.
+func (sd *side) OnClose(_ *netloop.Conn, err error) {
+	j := sd.j
+	j.dead.Store(true)
+	sd.peer().CloseNow(err)
+	if j.released {
+		return
+	}
+	j.released = true
+	j.mu.Lock()
+	j.closed = true
+	j.mu.Unlock()
+	j.srv.release(j)
 }
 
 // copyToMaster moves the client's bytes to its master: the first chunk
@@ -505,8 +707,9 @@ func (s *Server) check() {
 			}
 			routes[j.master] = rt
 		}
-		if rt.Fenced || rt.Addr != j.target {
-			j.close()
+		// A connection closed already (by an earlier check, or ending
+		// on its own) waits to be released: not cut again.
+		if (rt.Fenced || rt.Addr != j.target) && j.close() {
 			s.countersLocked(j.master).cut.Add(1)
 		}
 	}
