@@ -85,13 +85,11 @@ func (l *Links) resolve(ctx context.Context, host string) (ips []string, named b
 	return ips, true, nil
 }
 
-// linkReadBuffer sizes the bufio reader of a link's connection. A link
-// carries a PING a second, an INFO every ten (about 5 KiB from a real
-// redis-server) and hellos of about 200 bytes; a reply longer than the
-// buffer is read in several reads (a bulk string larger than the buffer
-// goes straight into its own allocation), so 1 KiB keeps a Sentinel's two
-// links per instance at a few KiB. Writes go out from a buffer the command
-// link keeps only up to maxKeptWriteBuffer.
+// linkReadBuffer sizes the read buffer a TLS link keeps (tls.Conn reads
+// into it while the link waits). A plain TCP link keeps none: it waits for
+// its socket to become readable and then reads into a shared buffer of
+// readChunkSize (chunkReader). A reply longer than the buffer is read in
+// several reads and kept whole only until it is complete.
 const linkReadBuffer = 1024
 
 // appendHandshake appends to buf what a link sends first: `AUTH [user]

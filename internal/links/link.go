@@ -1,54 +1,59 @@
 package links
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
-	"slices"
+	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
-// maxBatch is the most Sends one write carries; the rest follow in the
-// next write.
-const maxBatch = 512
-
-// maxKeptWriteBuffer is the largest write buffer a command link keeps
-// between writes; a larger one (a burst of hellos) is let go.
+// maxKeptWriteBuffer is the largest encoding buffer kept for the next
+// Send; a larger one (a burst of hellos) is let go. Idle links hold no
+// write buffer: Sends are encoded into a shared one.
 const maxKeptWriteBuffer = 4096
 
-// link is one connection to an instance and the goroutine that owns it. Its
-// queue is unbounded so that Apply never waits for the network. Once ended
-// (by CloseLink, by Links.Close or by a failure) it delivers nothing more,
-// except the single LinkClosed of a failure.
+// link is one connection to an instance. Once ended (by CloseLink, by
+// Links.Close or by a failure) it delivers nothing more, except the single
+// LinkClosed of a failure.
 //
 // A command link writes each Send as soon as it is applied, behind the
-// ones still awaiting replies: its own goroutine reads the replies, and a
-// writer goroutine, started when Sends are waiting and none runs, writes
-// them. So a command queued while the instance does not answer (a
+// ones still awaiting replies, on the goroutine that applies it: a write
+// that never waits for the network (rawWriter), so that a command costs no
+// goroutine wake-up. Only when the socket is full (an instance that stopped
+// reading) does a writer goroutine take over the bytes left, until they
+// are written. So a command queued while the instance does not answer (a
 // SIGSTOPped master, a demotion sent at the promotion) is already in the
 // instance's socket when it runs again, as hiredis queues it for Redis.
+// The link's own goroutine (serveCmd) reads the replies, parked in the
+// netpoller without a buffer while nothing arrives (chunkReader).
 type link struct {
 	links  *Links
 	spec   monitor.OpenLink
 	ctx    context.Context // canceled when the link ends
 	cancel context.CancelFunc
-	wake   chan struct{} // capacity 1: "the queue or the state changed"
+	wake   chan struct{} // capacity 1: "a stalled reader has something to do"
 	ended  atomic.Bool
 
-	mu    sync.Mutex
-	queue []monitor.Send // Sends not written yet
+	mu sync.Mutex
+	// queue are the Sends applied before the handshake was written.
+	queue []monitor.Send
 	// inflight are the Sends written (or being written), oldest first,
 	// whose replies the reader has not read yet.
 	inflight []sent
-	writing  bool     // Sends are being written (by the reader or a writer goroutine)
-	idle     bool     // the reader waits with no reply awaited
-	conn     net.Conn // the connection once the handshake is written
-	wbuf     []byte   // the writer's buffer, reused
-	raw      net.Conn // the TCP connection once dialed; closed when the link ends
+	conn     net.Conn   // the connection once the handshake is written
+	w        *rawWriter // writes conn's socket without waiting; nil over TLS
+	out      []byte     // bytes the writer goroutine has still to write
+	writing  bool       // a writer goroutine runs: new bytes go to out
+	stalled  bool       // the reader waits on wake (serveCmd)
+	rerr     error      // what the reader met while no reply was awaited
+	wfailed  bool       // a write failed: the link is failing, nothing more is written
+	raw      net.Conn   // the TCP connection once dialed; closed when the link ends
 }
 
 // sent is a Send written on a command link, awaiting its reply; empty is a
@@ -64,39 +69,118 @@ func newLink(l *Links, spec monitor.OpenLink) *link {
 	return &link{links: l, spec: spec, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1)}
 }
 
-// enqueue appends s to the link's queue and has it written at once if the
-// connection is up; a Send to an ended link is dropped.
+// enqueue has s written at once if the handshake is written, else queues
+// it for then; a Send to an ended link is dropped.
 func (lk *link) enqueue(s monitor.Send) {
 	lk.mu.Lock()
+	defer lk.mu.Unlock()
 	if lk.ended.Load() {
-		lk.mu.Unlock()
 		return
 	}
-	lk.queue = append(lk.queue, s)
-	lk.startWriter()
-	lk.mu.Unlock()
+	if lk.conn == nil {
+		lk.queue = append(lk.queue, s)
+		return
+	}
+	lk.sendLocked(s)
 }
 
-// startWriter has waiting Sends written if the handshake is written and
-// nobody writes: by the reader if it is idle (it writes them itself, as
-// one goroutine that writes and then reads), else by a writer goroutine,
-// since the reader is blocked reading a reply. lk.mu must be held and the
-// link not ended (so the link's own goroutine still counts in the
-// WaitGroup).
-func (lk *link) startWriter() {
-	if lk.writing || lk.conn == nil || len(lk.queue) == 0 {
-		return
+// sendLocked records each Send as awaiting its reply and writes them all
+// in one write. lk.mu must be held, the link not ended and the handshake
+// written.
+func (lk *link) sendLocked(batch ...monitor.Send) {
+	bp := writeBufs.Get().(*[]byte)
+	buf := (*bp)[:0]
+	wasIdle := len(lk.inflight) == 0
+	for _, s := range batch {
+		lk.inflight = append(lk.inflight, sent{tag: s.Tag, empty: len(s.Args) == 0})
+		if len(s.Args) > 0 {
+			buf = appendCommand(buf, s.Args...)
+		}
 	}
-	if lk.idle {
+	switch {
+	case lk.rerr != nil || lk.stalled:
+		// The reader stopped reading (the connection failed, or bytes came
+		// that nobody awaited): it carries on now. A failed connection
+		// fails the link without the write, as it would after it.
+		if lk.rerr == nil {
+			lk.write(buf)
+		}
+		lk.stalled = false
 		lk.signal()
+	default:
+		lk.write(buf)
+		if wasIdle && lk.inflight[0].empty {
+			// No byte will come for the reader to answer it by.
+			lk.poke()
+		}
+	}
+	if cap(buf) <= maxKeptWriteBuffer {
+		*bp = buf[:0]
+		writeBufs.Put(bp)
+	}
+}
+
+// write writes buf behind what is still to write: at once, without
+// waiting, when nothing is (rawWriter); what the socket does not take goes
+// to a writer goroutine. Over TLS every write is the writer's. A write
+// error fails the link (from another goroutine: the caller may be the
+// applier, which must not deliver). lk.mu must be held and the link not
+// ended (so that its reader still counts in the WaitGroup).
+func (lk *link) write(buf []byte) {
+	if len(buf) == 0 || lk.wfailed {
 		return
 	}
+	if lk.writing {
+		lk.out = append(lk.out, buf...)
+		return
+	}
+	n := 0
+	if lk.w != nil {
+		var err error
+		if n, err = lk.w.write(buf); err != nil {
+			lk.wfailed = true
+			lk.links.wg.Add(1)
+			go func() {
+				defer lk.links.wg.Done()
+				lk.fail(err)
+			}()
+			return
+		}
+	}
+	if n == len(buf) {
+		return
+	}
+	lk.out = append(lk.out[:0], buf[n:]...)
 	lk.writing = true
 	lk.links.wg.Add(1)
-	go func() {
-		defer lk.links.wg.Done()
-		lk.flush()
-	}()
+	go lk.flush()
+}
+
+// flush is the writer goroutine: it writes out, waiting for the socket,
+// until nothing is left or the link ends, and then lets the buffer go.
+func (lk *link) flush() {
+	defer lk.links.wg.Done()
+	var buf []byte
+	for {
+		lk.mu.Lock()
+		if lk.ended.Load() || len(lk.out) == 0 {
+			lk.writing = false
+			lk.out = nil
+			lk.mu.Unlock()
+			return
+		}
+		buf, lk.out = lk.out, buf[:0]
+		conn := lk.conn
+		lk.mu.Unlock()
+		if _, err := conn.Write(buf); err != nil {
+			lk.fail(err)
+			lk.mu.Lock()
+			lk.writing = false
+			lk.out = nil
+			lk.mu.Unlock()
+			return
+		}
+	}
 }
 
 func (lk *link) signal() {
@@ -106,9 +190,16 @@ func (lk *link) signal() {
 	}
 }
 
+// poke makes the reader's pending read return (a read deadline in the
+// past), so that it answers an empty Send that nothing else would wake it
+// for. lk.mu must be held and the link not ended.
+func (lk *link) poke() {
+	_ = lk.raw.SetReadDeadline(time.Unix(1, 0))
+}
+
 // end stops the link without reporting anything: it cancels a dial in
 // progress, closes the TCP connection (which aborts any I/O on it) and
-// wakes the goroutine. It reports whether this call was the one that ended
+// wakes the reader. It reports whether this call was the one that ended
 // the link. It never blocks on the network.
 func (lk *link) end() bool {
 	lk.mu.Lock()
@@ -162,7 +253,10 @@ func (lk *link) attach(conn, raw net.Conn) bool {
 	return true
 }
 
-// run is the link's goroutine: connect, then serve the link until it ends.
+// run is the dialing goroutine: connect, report it, and hand the link to a
+// new goroutine that serves it until it ends. The dial's deep stack ends
+// with this goroutine; the one that stays parked for the link's lifetime
+// starts small.
 func (lk *link) run() {
 	defer lk.links.wg.Done()
 	l := lk.links
@@ -182,11 +276,12 @@ func (lk *link) run() {
 		}
 	}
 	lk.reportResolved(ip)
+	l.wg.Add(1)
 	if lk.spec.Kind == monitor.PubSubLink {
-		lk.servePubSub(conn)
+		go lk.servePubSub(conn)
 		return
 	}
-	lk.serveCmd(conn)
+	go lk.serveCmd(conn)
 }
 
 // reportResolved tells the core where the link's hostname pointed at this
@@ -199,16 +294,26 @@ func (lk *link) reportResolved(ip string) {
 	}
 }
 
-// serveCmd writes the command link's handshake, lets the writer go, and
-// reads the replies, delivering each as the CommandReply of the oldest Send
-// still awaiting one, until the link ends or fails. The handshake's replies
-// are read and ignored: with a wrong password the link stays up and its
-// commands get NOAUTH replies, as with hiredis; only a failed connection
-// fails it.
+// serveCmd writes the command link's handshake, then the Sends queued
+// meanwhile, and reads the replies, delivering each as the CommandReply of
+// the oldest Send still awaiting one, until the link ends or fails. The
+// handshake's replies are read and ignored: with a wrong password the link
+// stays up and its commands get NOAUTH replies, as with hiredis; only a
+// failed connection fails it.
+//
+// While no reply is awaited the reader still waits for the connection to
+// become readable, without a buffer. A closed connection, or bytes that no
+// Send asked for, found then stop it until the next Send (the reader
+// stalls): a closed connection fails the link only then, when its reply is
+// awaited, and unasked-for bytes are that Send's reply, as when they were
+// read only then.
 func (lk *link) serveCmd(conn net.Conn) {
-	if _, err := conn.Write(appendHandshake(nil, lk.spec)); err != nil {
-		lk.fail(err)
-		return
+	defer lk.links.wg.Done()
+	if hs := appendHandshake(nil, lk.spec); len(hs) > 0 {
+		if _, err := conn.Write(hs); err != nil {
+			lk.fail(err)
+			return
+		}
 	}
 	lk.mu.Lock()
 	if lk.ended.Load() {
@@ -216,110 +321,151 @@ func (lk *link) serveCmd(conn net.Conn) {
 		return
 	}
 	lk.conn = conn
-	lk.startWriter()
-	lk.mu.Unlock()
-	rd := bufio.NewReaderSize(conn, linkReadBuffer)
-	for range handshakeLen(lk.spec) {
-		if _, err := readReply(rd); err != nil {
-			lk.fail(err)
-			return
-		}
+	if rc := rawConn(conn); rc != nil {
+		lk.w = newRawWriter(rc)
 	}
+	if len(lk.queue) > 0 {
+		lk.sendLocked(lk.queue...)
+		lk.queue = nil
+	}
+	lk.mu.Unlock()
+	rd := newChunkReader(conn)
+	skip := handshakeLen(lk.spec) // handshake replies still to read
+	var rest []byte               // the start of a reply not complete yet
 	for {
-		s, ok := lk.oldest()
+		n, idle, ok := lk.consume(rest, &skip)
 		if !ok {
 			return
 		}
-		r := monitor.Reply{Kind: monitor.ReplyError, Str: "ERR empty command"}
-		if !s.empty {
-			var err error
-			if r, err = readReply(rd); err != nil {
-				lk.fail(err)
+		rest = rest[n:]
+		if len(rest) == 0 {
+			rest = nil // held only while a reply is incomplete
+		} else if idle {
+			// Bytes nobody asked for: left for the next Send.
+			if !lk.stall(nil) {
 				return
 			}
+			continue
 		}
-		lk.mu.Lock()
-		if len(lk.inflight) > 0 {
-			lk.inflight = lk.inflight[1:]
+		chunk, err := rd.read()
+		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				// poke: an empty Send to answer.
+				_ = lk.raw.SetReadDeadline(time.Time{})
+				continue
+			}
+			if idle && !lk.stall(err) {
+				return
+			}
+			lk.fail(err)
+			return
 		}
-		lk.mu.Unlock()
-		lk.deliver(monitor.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: r})
+		if len(rest) == 0 {
+			// Straight from the chunk; only an incomplete tail is kept.
+			n, _, ok := lk.consume(chunk, &skip)
+			if !ok {
+				rd.release()
+				return
+			}
+			rest = append(rest, chunk[n:]...)
+		} else {
+			rest = append(rest, chunk...)
+		}
+		rd.release()
 	}
 }
 
-// oldest waits until a written Send awaits its reply and returns it,
-// writing the waiting Sends itself when nothing is awaited and nobody
-// writes; ok is false once the link has ended.
-func (lk *link) oldest() (s sent, ok bool) {
+// consume delivers the replies at the start of data while the handshake or
+// a Send awaits one, answering the empty Sends it meets. It returns how
+// many bytes it used, whether nothing is awaited any more (idle), and false
+// once the link has ended or failed.
+func (lk *link) consume(data []byte, skip *int) (used int, idle, ok bool) {
+	for {
+		if *skip == 0 {
+			awaiting, alive := lk.answerEmpty()
+			if !alive {
+				return used, false, false
+			}
+			if !awaiting {
+				return used, true, true
+			}
+		}
+		if used == len(data) {
+			return used, false, true
+		}
+		r, n, err := parseReply(data[used:])
+		if errors.Is(err, errIncomplete) {
+			return used, false, true
+		}
+		if err != nil {
+			lk.fail(err)
+			return used, false, false
+		}
+		used += n
+		if *skip > 0 {
+			*skip--
+			continue
+		}
+		if !lk.reply(r) {
+			return used, false, false
+		}
+	}
+}
+
+// answerEmpty delivers the reply of the empty Sends at the head of the
+// inflight queue; it reports whether a Send still awaits a reply, and
+// alive false once the link has ended.
+func (lk *link) answerEmpty() (awaiting, alive bool) {
 	for {
 		lk.mu.Lock()
 		if lk.ended.Load() {
 			lk.mu.Unlock()
-			return sent{}, false
+			return false, false
 		}
-		if len(lk.inflight) > 0 {
-			s = lk.inflight[0]
+		if len(lk.inflight) == 0 || !lk.inflight[0].empty {
+			awaiting = len(lk.inflight) > 0
 			lk.mu.Unlock()
-			return s, true
+			return awaiting, true
 		}
-		if len(lk.queue) > 0 && !lk.writing {
-			lk.writing = true
-			lk.mu.Unlock()
-			lk.flush()
-			continue
-		}
-		lk.idle = true
+		s := lk.inflight[0]
+		lk.inflight = lk.inflight[1:]
 		lk.mu.Unlock()
-		<-lk.wake
-		lk.mu.Lock()
-		lk.idle = false
-		lk.mu.Unlock()
+		lk.deliver(monitor.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: monitor.Reply{Kind: monitor.ReplyError, Str: "ERR empty command"}})
 	}
 }
 
-// flush writes the queued Sends, up to maxBatch per write, recording each
-// as awaiting its reply before its bytes go out, until the queue is empty
-// or the link ends; then nobody writes. Its caller set lk.writing.
-func (lk *link) flush() {
-	for {
-		lk.mu.Lock()
-		if lk.ended.Load() || len(lk.queue) == 0 {
-			lk.writing = false
-			lk.mu.Unlock()
-			return
-		}
-		n := len(lk.queue)
-		k := min(n, maxBatch)
-		batch := lk.queue[:k:k]
-		if k == n {
-			lk.queue = nil
-		} else {
-			lk.queue = slices.Clone(lk.queue[k:])
-		}
-		buf := lk.wbuf[:0]
-		lk.wbuf = nil
-		for _, s := range batch {
-			lk.inflight = append(lk.inflight, sent{tag: s.Tag, empty: len(s.Args) == 0})
-			if len(s.Args) > 0 {
-				buf = appendCommand(buf, s.Args...)
-			}
-		}
-		conn := lk.conn
+// reply delivers r as the reply of the oldest Send awaiting one; it
+// reports false once the link has ended.
+func (lk *link) reply(r monitor.Reply) bool {
+	lk.mu.Lock()
+	if lk.ended.Load() {
 		lk.mu.Unlock()
-		lk.signal()
-		if len(buf) > 0 {
-			if _, err := conn.Write(buf); err != nil {
-				lk.fail(err)
-				lk.mu.Lock()
-				lk.writing = false
-				lk.mu.Unlock()
-				return
-			}
-		}
-		if cap(buf) <= maxKeptWriteBuffer {
-			lk.mu.Lock()
-			lk.wbuf = buf[:0]
-			lk.mu.Unlock()
-		}
+		return false
 	}
+	s := lk.inflight[0]
+	lk.inflight = lk.inflight[1:]
+	if len(lk.inflight) == 0 {
+		lk.inflight = nil
+	}
+	lk.mu.Unlock()
+	lk.deliver(monitor.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: r})
+	return true
+}
+
+// stall waits, reading nothing, until a Send awaits a reply, recording err
+// (what the reader met) for sendLocked; it reports false once the link
+// has ended.
+func (lk *link) stall(err error) bool {
+	lk.mu.Lock()
+	lk.rerr = err
+	for !lk.ended.Load() && len(lk.inflight) == 0 {
+		lk.stalled = true
+		lk.mu.Unlock()
+		<-lk.wake
+		lk.mu.Lock()
+	}
+	lk.stalled = false
+	ended := lk.ended.Load()
+	lk.mu.Unlock()
+	return !ended
 }

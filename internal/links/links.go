@@ -58,12 +58,14 @@ type Options struct {
 // Links carries out the core's link actions (OpenLink, CloseLink, Send) and
 // reports what happens as inputs through Options.Deliver.
 //
-// Every link is one goroutine owning exactly one connection, which it dials
-// as soon as the link is opened (LinkLocalAddr follows for a command link).
-// For each LinkID, Sends are written in the order Apply received them, each
-// as soon as it is applied, without waiting for the replies of those before
-// it (a short-lived writer goroutine writes them while the link's goroutine
-// reads replies), and each gets exactly one CommandReply, unless the link
+// Every link owns exactly one connection, which a goroutine dials as soon
+// as the link is opened (LinkLocalAddr follows for a command link) and then
+// hands to a reader goroutine that waits for the connection to become
+// readable holding no buffer. For each LinkID, Sends are written in the
+// order Apply received them, each as soon as it is applied, without waiting
+// for the replies of those before it (by Apply itself, with a write that
+// never waits; a writer goroutine takes over only the bytes a full socket
+// refused, and every write of a TLS link), and each gets exactly one CommandReply, unless the link
 // fails first, in which case exactly one LinkClosed is delivered and
 // nothing else follows. An error reply is a reply, not a failure. A command
 // link writes its handshake once connected, and notices a connection

@@ -1,7 +1,7 @@
 package links
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -14,7 +14,8 @@ import (
 // read and write buffers (newPubSubPool ignores Options.ReadBufferSize and
 // WriteBufferSize), 64 KiB per link that never carries more than a hello of
 // about 200 bytes. The link only writes its handshake and then reads
-// messages, so a small reader and the RESP2 decoder of readReply do.
+// messages, so the shared read buffers of chunkReader and the RESP2
+// decoder of parseReply do; an idle pub/sub link holds no buffer.
 
 // servePubSub sends the pub/sub handshake on conn and then delivers what
 // the instance pushes until the link ends or fails. The handshake is
@@ -26,40 +27,78 @@ import (
 // other array (a subscription change, a pong) is pub/sub activity, and an
 // error reply or anything else fails the link.
 func (lk *link) servePubSub(conn net.Conn) {
+	defer lk.links.wg.Done()
 	if err := lk.subscribe(conn); err != nil {
 		lk.fail(err)
 		return
 	}
-	rd := bufio.NewReaderSize(conn, linkReadBuffer)
-	for k := 0; ; k++ {
-		r, err := readReply(rd)
+	rd := newChunkReader(conn)
+	var rest []byte // the start of a push not complete yet
+	k := 0          // replies read so far
+	for {
+		chunk, err := rd.read()
 		if err != nil {
 			lk.fail(err)
 			return
 		}
-		if k < lk.handshakeReplies() {
-			if k == lk.handshakeReplies()-1 { // the SUBSCRIBE reply
-				if r.Kind == monitor.ReplyError {
-					lk.fail(fmt.Errorf("%w: %s", ErrSubscribeRejected, r.Str))
-					return
-				}
-				lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
-			}
-			continue
+		data := chunk
+		if len(rest) > 0 {
+			rest = append(rest, chunk...)
+			data = rest
 		}
-		switch {
-		case r.Kind == monitor.ReplyError:
-			lk.fail(fmt.Errorf("links: error on the pub/sub link: %s", r.Str))
+		for len(data) > 0 {
+			r, n, err := parseReply(data)
+			if errors.Is(err, errIncomplete) {
+				break
+			}
+			if err == nil {
+				data = data[n:]
+				err = lk.push(k, r)
+				k++
+			}
+			if err != nil {
+				rd.release()
+				lk.fail(err)
+				return
+			}
+		}
+		if len(data) == 0 {
+			rest = nil // held only while a push is incomplete
+		} else if len(rest) > 0 {
+			rest = append(rest[:0], data...) // data is within rest
+		} else {
+			rest = append([]byte(nil), data...)
+		}
+		rd.release()
+		if lk.ended.Load() {
 			return
-		case r.Kind != monitor.ReplyArray:
-			lk.fail(fmt.Errorf("%w: pub/sub push is not an array", ErrMalformedReply))
-			return
-		case isMessage(r):
-			lk.deliver(monitor.PubSubMessage{ID: lk.spec.ID, Channel: r.Elems[1].Str, Payload: r.Elems[2].Str})
-		default:
-			lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
 		}
 	}
+}
+
+// push handles the k-th reply read on a pub/sub link (see servePubSub);
+// an error fails the link.
+func (lk *link) push(k int, r monitor.Reply) error {
+	if k < lk.handshakeReplies() {
+		if k == lk.handshakeReplies()-1 { // the SUBSCRIBE reply
+			if r.Kind == monitor.ReplyError {
+				return fmt.Errorf("%w: %s", ErrSubscribeRejected, r.Str)
+			}
+			lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
+		}
+		return nil
+	}
+	switch {
+	case r.Kind == monitor.ReplyError:
+		return fmt.Errorf("links: error on the pub/sub link: %s", r.Str)
+	case r.Kind != monitor.ReplyArray:
+		return fmt.Errorf("%w: pub/sub push is not an array", ErrMalformedReply)
+	case isMessage(r):
+		lk.deliver(monitor.PubSubMessage{ID: lk.spec.ID, Channel: r.Elems[1].Str, Payload: r.Elems[2].Str})
+	default:
+		lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
+	}
+	return nil
 }
 
 // handshakeReplies is how many replies the pub/sub handshake gets, the last

@@ -1,17 +1,15 @@
 package links
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"slices"
 	"strconv"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
-// ErrMalformedReply is returned by parseReply and readReply for bytes that
+// ErrMalformedReply is returned by parseReply for bytes that
 // are not a RESP2 reply; on a link it means the reply stream is out of
 // step, so the link fails.
 var ErrMalformedReply = errors.New("links: malformed RESP2 reply")
@@ -23,14 +21,20 @@ const maxReplyDepth = 64
 // reply, or a length) read from a stream.
 const maxLineLen = 64 * 1024
 
-// readReply reads one RESP2 reply from rd and decodes it into a
+// parseReply decodes the RESP2 reply at the start of b into a
 // monitor.Reply: status and bulk strings become ReplyString, error replies
 // ReplyError with their full text (code included), integers ReplyInt, nil
 // bulks and nil arrays ReplyNil, and arrays ReplyArray, recursively (an
-// error inside an array is a ReplyError element). An I/O error is
-// returned as is; bytes that are not RESP2 give ErrMalformedReply.
-func readReply(rd *bufio.Reader) (monitor.Reply, error) {
-	return decodeReply(streamSource{rd}, 0)
+// error inside an array is a ReplyError element). It returns how many
+// bytes the reply took, errIncomplete when b holds only its start, and
+// ErrMalformedReply for bytes that are not RESP2.
+func parseReply(b []byte) (monitor.Reply, int, error) {
+	src := &chunkSource{b: b}
+	r, err := decodeReply(src, 0)
+	if err != nil {
+		return monitor.Reply{}, 0, err
+	}
+	return r, src.off, nil
 }
 
 // replySource yields the parts of a RESP2 reply.
@@ -127,72 +131,42 @@ func replyLen(b []byte) (int, error) {
 	return n, nil
 }
 
-// streamSource reads a reply from a connection.
-type streamSource struct{ rd *bufio.Reader }
+// chunkSource reads a reply from the bytes read so far.
+type chunkSource struct {
+	b   []byte
+	off int
+}
 
-func (s streamSource) line() ([]byte, error) {
-	line, err := s.rd.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		// A line longer than the buffer: gather it (bounded).
-		long := append([]byte(nil), line...)
-		for errors.Is(err, bufio.ErrBufferFull) && len(long) <= maxLineLen {
-			line, err = s.rd.ReadSlice('\n')
-			long = append(long, line...)
+func (s *chunkSource) line() ([]byte, error) {
+	rest := s.b[s.off:]
+	k := bytes.IndexByte(rest, '\n')
+	if k < 0 {
+		if len(rest) > maxLineLen {
+			return nil, fmt.Errorf("%w: line longer than %d bytes", ErrMalformedReply, maxLineLen)
 		}
-		if err == nil && len(long) > maxLineLen {
-			err = fmt.Errorf("%w: line longer than %d bytes", ErrMalformedReply, maxLineLen)
-		}
-		line = long
+		return nil, errIncomplete
 	}
-	if err != nil {
-		if errors.Is(err, bufio.ErrBufferFull) {
-			err = fmt.Errorf("%w: line longer than %d bytes", ErrMalformedReply, maxLineLen)
-		}
-		return nil, err
+	if k > maxLineLen {
+		return nil, fmt.Errorf("%w: line longer than %d bytes", ErrMalformedReply, maxLineLen)
 	}
-	if len(line) < 2 || line[len(line)-2] != '\r' {
+	if k < 1 || rest[k-1] != '\r' {
 		return nil, fmt.Errorf("%w: line not ended by CRLF", ErrMalformedReply)
 	}
-	return line[:len(line)-2], nil
+	s.off += k + 1
+	return rest[:k-1], nil
 }
 
-func (s streamSource) bulk(n int) (string, error) {
-	if n+2 <= s.rd.Size() {
-		// Fits the buffer: one copy, into the string.
-		b, err := s.rd.Peek(n + 2)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return "", err
-		}
-		if b[n] != '\r' || b[n+1] != '\n' {
-			return "", fmt.Errorf("%w: bulk string not ended by CRLF", ErrMalformedReply)
-		}
-		str := string(b[:n])
-		_, _ = s.rd.Discard(n + 2)
-		return str, nil
+func (s *chunkSource) bulk(n int) (string, error) {
+	rest := s.b[s.off:]
+	if len(rest) < n+2 {
+		return "", errIncomplete
 	}
-	// Up to 64 KiB at once; beyond, as the bytes arrive, so that a wrong
-	// length does not make one huge allocation.
-	b := make([]byte, 0, min(n+2, 64*1024))
-	for len(b) < n+2 {
-		k := min(n+2-len(b), 64*1024)
-		if cap(b)-len(b) < k {
-			b = slices.Grow(b, k)
-		}
-		if _, err := io.ReadFull(s.rd, b[len(b):len(b)+k]); err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return "", err
-		}
-		b = b[:len(b)+k]
-	}
-	if b[n] != '\r' || b[n+1] != '\n' {
+	if rest[n] != '\r' || rest[n+1] != '\n' {
 		return "", fmt.Errorf("%w: bulk string not ended by CRLF", ErrMalformedReply)
 	}
-	return string(b[:n]), nil
+	s.off += n + 2
+	return string(rest[:n]), nil
 }
 
-func (s streamSource) maxElems(n int) int { return min(n, 16) }
+// maxElems: every element takes at least 4 bytes (":0\r\n").
+func (s *chunkSource) maxElems(n int) int { return min(n, (len(s.b)-s.off)/4) }

@@ -1,11 +1,8 @@
 package links
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,111 +48,84 @@ var replyTests = []struct {
 	{name: "huge array length", in: "*9223372036854775807\r\n:1\r\n", bad: true},
 	{name: "trailing bytes", in: "+OK\r\n+OK\r\n", bad: true},
 	{name: "too deep", in: strings.Repeat("*1\r\n", maxReplyDepth+1) + ":1\r\n", bad: true},
-	{name: "bulk longer than the stream buffer", in: "$40\r\n" + strings.Repeat("x", 40) + "\r\n", want: str(strings.Repeat("x", 40))},
-	{name: "status longer than the stream buffer", in: "+" + strings.Repeat("y", 40) + "\r\n", want: str(strings.Repeat("y", 40))},
+	{name: "40-byte bulk", in: "$40\r\n" + strings.Repeat("x", 40) + "\r\n", want: str(strings.Repeat("x", 40))},
+	{name: "40-byte status", in: "+" + strings.Repeat("y", 40) + "\r\n", want: str(strings.Repeat("y", 40))},
 	{name: "bulk without its CRLF", in: "$2\r\nabcd\r\n", bad: true},
 }
 
 func TestParseReply(t *testing.T) {
 	for _, tt := range replyTests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseReply([]byte(tt.in))
+			got, err := parseWhole([]byte(tt.in))
 			if tt.bad {
 				if !errors.Is(err, ErrMalformedReply) {
-					t.Fatalf("parseReply(%q) = %+v, %v; want ErrMalformedReply", tt.in, got, err)
+					t.Fatalf("parseWhole(%q) = %+v, %v; want ErrMalformedReply", tt.in, got, err)
 				}
 				return
 			}
 			if err != nil || !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("parseReply(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+				t.Fatalf("parseWhole(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
 			}
 		})
 	}
 }
 
-// TestReadReply reads each input from a stream with a 16-byte buffer: good
-// inputs give the same reply as parseReply (and leave what follows
-// unread); bad ones an error, ErrMalformedReply or, for a truncated input,
-// io.ErrUnexpectedEOF or io.EOF.
-func TestReadReply(t *testing.T) {
+// TestParseReplyChunks parses each good input followed by another reply as
+// a link reads it, a chunk at a time: every strict start of it is
+// errIncomplete, the whole gives the reply and its length, and what
+// follows is the next reply.
+func TestParseReplyChunks(t *testing.T) {
 	for _, tt := range replyTests {
+		if tt.bad {
+			continue
+		}
 		t.Run(tt.name, func(t *testing.T) {
-			rd := bufio.NewReaderSize(strings.NewReader(tt.in+"+NEXT\r\n"), 16)
-			if tt.bad {
-				rd = bufio.NewReaderSize(strings.NewReader(tt.in), 16)
-			}
-			got, err := readReply(rd)
-			if tt.bad {
-				if tt.name == "trailing bytes" {
-					return // a stream reads one reply and leaves the rest
+			for k := range len(tt.in) {
+				if r, _, err := parseReply([]byte(tt.in[:k])); !errors.Is(err, errIncomplete) {
+					t.Fatalf("parseReply(%q) = %+v, %v; want errIncomplete", tt.in[:k], r, err)
 				}
-				if !errors.Is(err, ErrMalformedReply) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-					t.Fatalf("readReply(%q) = %+v, %v; want an error", tt.in, got, err)
-				}
-				return
 			}
-			if err != nil || !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("readReply(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+			in := []byte(tt.in + "+NEXT\r\n")
+			got, n, err := parseReply(in)
+			if err != nil || n != len(tt.in) || !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("parseReply(%q) = %+v, %d, %v; want %+v, %d", in, got, n, err, tt.want, len(tt.in))
 			}
-			if next, err := readReply(rd); err != nil || next.Str != "NEXT" {
+			if next, _, err := parseReply(in[n:]); err != nil || next.Str != "NEXT" {
 				t.Fatalf("after %q: next reply %+v, %v; want NEXT", tt.in, next, err)
 			}
 		})
 	}
 }
 
-func TestReadReplyLineLimit(t *testing.T) {
-	rd := bufio.NewReaderSize(strings.NewReader("+"+strings.Repeat("z", maxLineLen+10)+"\r\n"), 16)
-	if _, err := readReply(rd); !errors.Is(err, ErrMalformedReply) {
-		t.Fatalf("a %d-byte line: %v, want ErrMalformedReply", maxLineLen+10, err)
+func TestParseReplyLineLimit(t *testing.T) {
+	long := "+" + strings.Repeat("z", maxLineLen+10)
+	for _, in := range []string{long, long + "\r\n"} {
+		if _, _, err := parseReply([]byte(in)); !errors.Is(err, ErrMalformedReply) {
+			t.Fatalf("a %d-byte line: %v, want ErrMalformedReply", len(in), err)
+		}
 	}
 }
 
 func TestParseReplyDepthLimit(t *testing.T) {
 	in := strings.Repeat("*1\r\n", maxReplyDepth) + ":1\r\n"
-	if _, err := parseReply([]byte(in)); err != nil {
+	if _, err := parseWhole([]byte(in)); err != nil {
 		t.Fatalf("%d nested arrays: %v", maxReplyDepth, err)
 	}
 }
 
-// parseReply decodes b, which must hold exactly one RESP2 reply (the table
-// tests' form of readReply, over bytes held whole), into a monitor.Reply: status and bulk
-// strings become ReplyString, error replies ReplyError with their full text
-// (code included), integers ReplyInt, nil bulks and nil arrays ReplyNil, and
-// arrays ReplyArray, recursively (an error inside an array is a ReplyError
-// element).
-func parseReply(b []byte) (monitor.Reply, error) {
-	src := &bytesSource{b: b}
-	r, err := decodeReply(src, 0)
+// parseWhole decodes b, which must hold exactly one RESP2 reply (the table
+// tests' form of parseReply): an incomplete reply or bytes after it are
+// ErrMalformedReply.
+func parseWhole(b []byte) (monitor.Reply, error) {
+	r, n, err := parseReply(b)
+	if errors.Is(err, errIncomplete) {
+		return monitor.Reply{}, fmt.Errorf("%w: incomplete", ErrMalformedReply)
+	}
 	if err != nil {
 		return monitor.Reply{}, err
 	}
-	if len(src.b) != 0 {
-		return monitor.Reply{}, fmt.Errorf("%w: %d bytes after the reply", ErrMalformedReply, len(src.b))
+	if n != len(b) {
+		return monitor.Reply{}, fmt.Errorf("%w: %d bytes after the reply", ErrMalformedReply, len(b)-n)
 	}
 	return r, nil
 }
-
-// bytesSource reads a reply held whole in memory.
-type bytesSource struct{ b []byte }
-
-func (s *bytesSource) line() ([]byte, error) {
-	line, rest, ok := bytes.Cut(s.b, []byte("\r\n"))
-	if !ok {
-		return nil, fmt.Errorf("%w: incomplete line", ErrMalformedReply)
-	}
-	s.b = rest
-	return line, nil
-}
-
-func (s *bytesSource) bulk(n int) (string, error) {
-	if n > len(s.b)-2 || s.b[n] != '\r' || s.b[n+1] != '\n' {
-		return "", fmt.Errorf("%w: bulk string shorter than %d bytes", ErrMalformedReply, n)
-	}
-	b := string(s.b[:n])
-	s.b = s.b[n+2:]
-	return b, nil
-}
-
-// maxElems: every element takes at least 4 bytes (":0\r\n").
-func (s *bytesSource) maxElems(n int) int { return min(n, len(s.b)/4) }
