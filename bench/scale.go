@@ -24,6 +24,7 @@ type scaleResult struct {
 	falseSDown  int           // +sdown of masters that were not killed
 	falseSwitch int           // +switch-master of masters that were not killed
 	driverCPU   float64       // CPU of the benchmark process (and fake instances) in the idle window
+	burstCPU    []float64     // CPU per Sentinel from the kill until every pair switched (or the wait ended), percent of one core
 }
 
 // scaleRun starts a backend of n masters, 3 Sentinels of im, waits for
@@ -182,10 +183,23 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 	} else {
 		close(burstProf)
 	}
+	var burstStart []cpuSample
+	for _, s := range sents {
+		c, err := sampleCPU(s.pid())
+		if err != nil {
+			return res, err
+		}
+		burstStart = append(burstStart, c)
+	}
 	be.kill(k)
 	done := waitUntil(downAfter+*failWait, func() bool {
 		return countSwitched(evs.snapshot(), len(sentPorts), tKill, killed) == len(sentPorts)*k
 	})
+	for i, s := range sents {
+		if c, err := sampleCPU(s.pid()); err == nil {
+			res.burstCPU = append(res.burstCPU, cpuPercent(burstStart[i], c))
+		}
+	}
 	evAll := evs.snapshot()
 	res.switched = countSwitched(evAll, len(sentPorts), tKill, killed)
 	if done {
@@ -401,6 +415,14 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 			return []float64{float64(r.switched)}
 		})
 		row(fmt.Sprintf("  switched (Sentinel, master) pairs of %d", 3*k), "", done, func(s summary) string { return fmtNum(s, 0, "") }, "")
+		burst := series(func(r scaleResult) []float64 {
+			if r.kills != k {
+				return nil
+			}
+			return r.burstCPU
+		})
+		row("  CPU per Sentinel from the kill to the last switch (% of a core)", "", burst,
+			func(s summary) string { return fmtNum(s, 1, " %") }, "")
 	}
 	if n > *realMax {
 		drv := series(func(r scaleResult) []float64 { return []float64{r.driverCPU} })
