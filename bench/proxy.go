@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -29,7 +30,22 @@ type proxyRig struct {
 	proxies   []int
 	haproxy   *exec.Cmd
 	haPort    int
+
+	// With extras (the throughput rig): a fourth Sentinel of the
+	// -baseline binary with a proxy on basePort, and the -gnet-proxy
+	// prototype on gnetPort, each 0 when not asked for.
+	base     *sentinelProc
+	basePort int
+	gnet     *exec.Cmd
+	gnetPort int
 }
+
+var (
+	gnetBin   = flag.String("gnet-proxy", "", "proxy: a gnet prototype of the proxy (run as BIN -listen ADDR -target ADDR) measured beside it")
+	pipeline  = flag.Int("pipeline", 16, "proxy: redis-benchmark -P of the pipelined runs (0: none)")
+	pipeReqs  = flag.Int("pipeline-requests", 2000000, "proxy: redis-benchmark -n of the pipelined runs")
+	proxyOnly = flag.Bool("proxy-throughput-only", false, "proxy: skip the master-kill trials")
+)
 
 // haproxyConf is HAProxy as the Helm charts and guides configure it in
 // front of Redis: one backend of every data node, a TCP check that sends
@@ -55,7 +71,7 @@ backend redis
   tcp-check expect string +OK
 %s`
 
-func startProxyRig(downAfter time.Duration) (*proxyRig, error) {
+func startProxyRig(downAfter time.Duration, extras bool) (*proxyRig, error) {
 	if _, err := exec.LookPath("haproxy"); err != nil {
 		return nil, fmt.Errorf("haproxy not installed (apt-get install haproxy; scripts/install-deps.sh does): %w", err)
 	}
@@ -64,13 +80,20 @@ func startProxyRig(downAfter time.Duration) (*proxyRig, error) {
 		return nil, err
 	}
 	r := &proxyRig{dir: dir}
-	ports, err := freePorts(3 + 3 + 3 + 1)
+	ports, err := freePorts(3 + 3 + 3 + 1 + 3)
 	if err != nil {
 		r.close()
 		return nil, err
 	}
 	redisPorts := ports[:3]
 	r.sentPorts, r.proxies, r.haPort = ports[3:6], ports[6:9], ports[9]
+	baseSentPort := ports[10]
+	if extras && *baseBin != "" {
+		r.basePort = ports[11]
+	}
+	if extras && *gnetBin != "" {
+		r.gnetPort = ports[12]
+	}
 	if r.servers, err = startDataNodes(dir, redisPorts); err != nil {
 		r.close()
 		return nil, err
@@ -101,6 +124,34 @@ func startProxyRig(downAfter time.Duration) (*proxyRig, error) {
 		r.close()
 		return nil, err
 	}
+	if r.basePort != 0 {
+		// The baseline joins the fleet as a fourth Sentinel (its proxy
+		// fences like the others: it needs their hellos).
+		sd := filepath.Join(dir, "base")
+		bfc := fc
+		bfc.extra = func(int) string { return fmt.Sprintf("sentinel proxy mymaster 127.0.0.1 %d\n", r.basePort) }
+		if err := os.Mkdir(sd, 0o755); err != nil {
+			r.close()
+			return nil, err
+		}
+		if r.base, err = startSentinelK(impl{name: "go-sentinel (" + *baseName + ")", bin: *baseBin}, sd, baseSentPort, bfc, "", 3); err != nil {
+			r.close()
+			return nil, err
+		}
+		if err := waitPing(baseSentPort, 10*time.Second); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
+	if r.gnetPort != 0 {
+		r.gnet = exec.Command(*gnetBin, "-listen", "127.0.0.1:"+strconv.Itoa(r.gnetPort), "-target", "127.0.0.1:"+strconv.Itoa(redisPorts[0]))
+		r.gnet.Stderr = &prefixWriter{prefix: "gnet: ", w: os.Stderr}
+		r.gnet.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := r.gnet.Start(); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
 	var servers strings.Builder
 	for k, p := range redisPorts {
 		fmt.Fprintf(&servers, "  server r%d 127.0.0.1:%d check inter 1s\n", k, p)
@@ -119,7 +170,13 @@ func startProxyRig(downAfter time.Duration) (*proxyRig, error) {
 	}
 	// Both routes must take writes before anything is measured (HAProxy
 	// starts with every server up until its checks say otherwise).
-	for _, p := range append([]int{r.haPort}, r.proxies...) {
+	ports = append([]int{r.haPort}, r.proxies...)
+	for _, p := range []int{r.basePort, r.gnetPort} {
+		if p != 0 {
+			ports = append(ports, p)
+		}
+	}
+	for _, p := range ports {
 		if !waitUntil(20*time.Second, func() bool { return writesOK(p, 20) }) {
 			r.close()
 			return nil, fmt.Errorf("no writes through port %d", p)
@@ -143,9 +200,14 @@ func writesOK(port, n int) bool {
 }
 
 func (r *proxyRig) close() {
-	if r.haproxy != nil && r.haproxy.Process != nil {
-		_ = r.haproxy.Process.Kill()
-		_ = r.haproxy.Wait()
+	for _, c := range []*exec.Cmd{r.haproxy, r.gnet} {
+		if c != nil && c.Process != nil {
+			_ = c.Process.Kill()
+			_ = c.Wait()
+		}
+	}
+	if r.base != nil {
+		r.base.stop()
 	}
 	for _, s := range r.sents {
 		s.stop()
@@ -156,32 +218,87 @@ func (r *proxyRig) close() {
 	removeAll(r.dir)
 }
 
-// benchmarkSetGet runs redis-benchmark -t set,get against port and
-// returns the SET and GET requests per second.
-func benchmarkSetGet(port int) (set, get float64, err error) {
-	out, err := exec.Command("redis-benchmark", "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-c", strconv.Itoa(*conns),
-		"-n", strconv.Itoa(*requests), "-t", "set,get", "--csv").Output()
-	if err != nil {
-		return 0, 0, fmt.Errorf("redis-benchmark: %w", err)
+// benchResult is one redis-benchmark test: requests per second and the
+// latency percentiles in milliseconds.
+type benchResult struct{ rps, p50, p99 float64 }
+
+// benchmarkSetGet runs redis-benchmark -t set,get against port (with -P
+// when pipe > 1) and returns the SET and GET results.
+func benchmarkSetGet(port, pipe, n int) (set, get benchResult, err error) {
+	args := []string{"-h", "127.0.0.1", "-p", strconv.Itoa(port), "-c", strconv.Itoa(*conns),
+		"-n", strconv.Itoa(n), "-t", "set,get", "--csv"}
+	if pipe > 1 {
+		args = append(args, "-P", strconv.Itoa(pipe))
 	}
-	set, get = math.NaN(), math.NaN()
+	nan := benchResult{math.NaN(), math.NaN(), math.NaN()}
+	set, get = nan, nan
+	out, err := exec.Command("redis-benchmark", args...).Output()
+	if err != nil {
+		return set, get, fmt.Errorf("redis-benchmark: %w", err)
+	}
+	// "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",
+	// "p95_latency_ms","p99_latency_ms","max_latency_ms"
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.Split(l, ",")
-		if len(f) < 2 {
+		if len(f) < 7 {
 			continue
 		}
-		v, err := strconv.ParseFloat(strings.Trim(f[1], `"`), 64)
-		if err != nil {
-			continue
+		num := func(k int) float64 {
+			v, err := strconv.ParseFloat(strings.Trim(f[k], `"`), 64)
+			if err != nil {
+				return math.NaN()
+			}
+			return v
 		}
+		r := benchResult{num(1), num(4), num(6)}
 		switch strings.Trim(f[0], `"`) {
 		case "SET":
-			set = v
+			set = r
 		case "GET":
-			get = v
+			get = r
 		}
 	}
 	return set, get, nil
+}
+
+// procCost is the CPU time and context switches of a process (all its
+// threads) at one moment.
+type procCost struct {
+	cpu               time.Duration
+	vol, nonvoluntary int64
+}
+
+// sampleCost reads pid's CPU time and context switches; ok false when
+// pid is 0 or gone.
+func sampleCost(pid int) (procCost, bool) {
+	if pid == 0 {
+		return procCost{}, false
+	}
+	cs, err := sampleCPU(pid)
+	if err != nil {
+		return procCost{}, false
+	}
+	c := procCost{cpu: cs.cpu}
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return procCost{}, false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/status", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "voluntary_ctxt_switches:"); ok {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				c.vol += n
+			} else if v, ok := strings.CutPrefix(l, "nonvoluntary_ctxt_switches:"); ok {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				c.nonvoluntary += n
+			}
+		}
+	}
+	return c, true
 }
 
 // ackWriter writes through one port, reconnecting after every error, and
@@ -239,7 +356,7 @@ type proxyKill struct {
 
 func proxyKillTrial(downAfter time.Duration) (res proxyKill, err error) {
 	res = proxyKill{math.NaN(), math.NaN(), math.NaN()}
-	r, err := startProxyRig(downAfter)
+	r, err := startProxyRig(downAfter, false)
 	if err != nil {
 		return res, err
 	}
@@ -277,48 +394,170 @@ func proxyKillTrial(downAfter time.Duration) (res proxyKill, err error) {
 	return res, nil
 }
 
-// runProxy prints the proxy benchmark: throughput through go-sentinel's
-// proxy, through HAProxy and direct, then the master killed.
+// proxyRoute is one way to the master that the benchmark measures.
+type proxyRoute struct {
+	name string
+	port int
+	pid  int // the process whose cost per request is measured; 0: none
+}
+
+// routeRuns are a route's results of one mode (-c alone, or -P): by
+// command, one per round.
+type routeRuns struct {
+	rps, p50, p99  map[string][]float64
+	cpu, vcs, ivcs []float64 // per request, of the route's process
+}
+
+func newRouteRuns() *routeRuns {
+	return &routeRuns{rps: map[string][]float64{}, p50: map[string][]float64{}, p99: map[string][]float64{}}
+}
+
+// runProxy prints the proxy benchmark: throughput and latency through
+// go-sentinel's proxy, its baseline's, the gnet prototype, HAProxy and
+// direct, without and with pipelining, then the master killed.
 func runProxy(out io.Writer, trials int, downAfter time.Duration) {
-	fmt.Fprintf(out, "## Proxy: `redis-benchmark -c %d -n %d -t set,get` through go-sentinel's proxy, HAProxy 2.6 (tcp-check role:master, inter 1s) and direct, %d rounds each, alternating\n\n",
-		*conns, *requests, *rounds)
-	r, err := startProxyRig(downAfter)
+	r, err := startProxyRig(downAfter, true)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "proxy:", err)
 		return
 	}
-	routes := []struct {
-		name string
-		port int
-	}{{"go-sentinel proxy", r.proxies[0]}, {"HAProxy", r.haPort}, {"direct", r.servers[0].port}}
-	res := map[string]map[string][]float64{}
-	for _, rt := range routes {
-		res[rt.name] = map[string][]float64{}
+	routes := []proxyRoute{{"go-sentinel proxy", r.proxies[0], r.sents[0].pid()}}
+	if r.base != nil {
+		routes = append(routes, proxyRoute{"go-sentinel (" + *baseName + ") proxy", r.basePort, r.base.pid()})
+	}
+	if r.gnet != nil {
+		routes = append(routes, proxyRoute{"gnet prototype", r.gnetPort, r.gnet.Process.Pid})
+	}
+	routes = append(routes, proxyRoute{"HAProxy", r.haPort, r.haproxy.Process.Pid}, proxyRoute{"direct", r.servers[0].port, 0})
+	type mode struct {
+		name    string
+		pipe, n int
+	}
+	modes := []mode{{fmt.Sprintf("-c %d", *conns), 1, *requests}}
+	if *pipeline > 1 {
+		modes = append(modes, mode{fmt.Sprintf("-c %d -P %d", *conns, *pipeline), *pipeline, *pipeReqs})
+	}
+	fmt.Fprintf(out, "## Proxy: `redis-benchmark -t set,get` (%s) through go-sentinel's proxy, beside HAProxy 2.6 (tcp-check role:master, inter 1s) and direct, %d rounds each, alternating\n\n",
+		strings.Join(func() []string {
+			var v []string
+			for _, m := range modes {
+				v = append(v, fmt.Sprintf("`%s -n %d`", m.name, m.n))
+			}
+			return v
+		}(), ", "), *rounds)
+	res := map[string]map[string]*routeRuns{}
+	for _, m := range modes {
+		res[m.name] = map[string]*routeRuns{}
+		for _, rt := range routes {
+			res[m.name][rt.name] = newRouteRuns()
+		}
 	}
 	for k := range *rounds {
-		for j := range routes {
-			rt := routes[(j+k)%len(routes)]
-			set, get, err := benchmarkSetGet(rt.port)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "%s: %v\n", rt.name, err)
+		for _, m := range modes {
+			for j := range routes {
+				rt := routes[(j+k)%len(routes)]
+				c0, ok0 := sampleCost(rt.pid)
+				set, get, err := benchmarkSetGet(rt.port, m.pipe, m.n)
+				c1, ok1 := sampleCost(rt.pid)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "%s: %v\n", rt.name, err)
+				}
+				rr := res[m.name][rt.name]
+				for cmd, b := range map[string]benchResult{"SET": set, "GET": get} {
+					rr.rps[cmd] = append(rr.rps[cmd], b.rps)
+					rr.p50[cmd] = append(rr.p50[cmd], b.p50)
+					rr.p99[cmd] = append(rr.p99[cmd], b.p99)
+				}
+				var cost string
+				if ok0 && ok1 {
+					n := float64(2 * m.n)
+					rr.cpu = append(rr.cpu, float64(c1.cpu-c0.cpu)/float64(time.Microsecond)/n)
+					rr.vcs = append(rr.vcs, float64(c1.vol-c0.vol)/n)
+					rr.ivcs = append(rr.ivcs, float64(c1.nonvoluntary-c0.nonvoluntary)/n)
+					cost = fmt.Sprintf(", %.2f µs CPU and %.3f+%.3f context switches per request",
+						rr.cpu[len(rr.cpu)-1], rr.vcs[len(rr.vcs)-1], rr.ivcs[len(rr.ivcs)-1])
+				}
+				fmt.Fprintf(os.Stderr, "%s %s: SET %.0f/s p50 %.3f p99 %.3f ms, GET %.0f/s p50 %.3f p99 %.3f ms%s\n",
+					rt.name, m.name, set.rps, set.p50, set.p99, get.rps, get.p50, get.p99, cost)
 			}
-			fmt.Fprintf(os.Stderr, "%s: SET %.0f/s GET %.0f/s\n", rt.name, set, get)
-			res[rt.name]["SET"] = append(res[rt.name]["SET"], set)
-			res[rt.name]["GET"] = append(res[rt.name]["GET"], get)
 		}
 	}
 	r.close()
-	tb := &table{head: []string{"figure", "goal", "go-sentinel proxy", "HAProxy", "direct", "proxy / HAProxy", "proxy / direct", "met"}}
-	for _, cmd := range []string{"SET", "GET"} {
-		p, h, d := summarize(res["go-sentinel proxy"][cmd]), summarize(res["HAProxy"][cmd]), summarize(res["direct"][cmd])
-		met := "no"
-		if p.med >= h.med && p.med >= 0.8*d.med {
-			met = "yes"
+	head := []string{"figure", "goal"}
+	for _, rt := range routes {
+		head = append(head, rt.name)
+	}
+	head = append(head, "proxy / HAProxy", "proxy / direct", "met")
+	tb := &table{head: head}
+	for _, m := range modes {
+		mr := res[m.name]
+		for _, cmd := range []string{"SET", "GET"} {
+			row := []string{fmt.Sprintf("`%s` `%s` requests/s", m.name, cmd), "≥ 1.1 × HAProxy's, ≥ 0.7 × direct"}
+			for _, rt := range routes {
+				row = append(row, fmtNum(summarize(mr[rt.name].rps[cmd]), 0, ""))
+			}
+			p, h, d := summarize(mr["go-sentinel proxy"].rps[cmd]), summarize(mr["HAProxy"].rps[cmd]), summarize(mr["direct"].rps[cmd])
+			met := "no"
+			if p.med >= 1.1*h.med && p.med >= 0.7*d.med {
+				met = "yes"
+			}
+			tb.add(append(row, ratio(p, h), ratio(p, d), met)...)
 		}
-		tb.add("`"+cmd+"` requests/s", "≥ HAProxy's, ≥ 0.8 × direct", fmtNum(p, 0, ""), fmtNum(h, 0, ""), fmtNum(d, 0, ""),
-			fmt.Sprintf("%.2f", p.med/h.med), fmt.Sprintf("%.2f", p.med/d.med), met)
 	}
 	tb.print(out)
+
+	// Added latency: a route's percentile less direct's, medians of the
+	// rounds.
+	fmt.Fprintf(out, "\nLatency added to direct's (redis-benchmark's percentiles, median of %d rounds, ms):\n\n", *rounds)
+	head = []string{"figure", "goal"}
+	for _, rt := range routes[:len(routes)-1] {
+		head = append(head, rt.name)
+	}
+	head = append(head, "direct (itself)", "met")
+	tb = &table{head: head}
+	for _, m := range modes {
+		mr := res[m.name]
+		for _, cmd := range []string{"SET", "GET"} {
+			for _, pc := range []string{"p50", "p99"} {
+				get := func(name string) float64 {
+					if pc == "p50" {
+						return summarize(mr[name].p50[cmd]).med
+					}
+					return summarize(mr[name].p99[cmd]).med
+				}
+				d := get("direct")
+				row := []string{fmt.Sprintf("`%s` `%s` added %s", m.name, cmd, pc), "≤ HAProxy's"}
+				for _, rt := range routes[:len(routes)-1] {
+					row = append(row, fmt.Sprintf("%+.3f", get(rt.name)-d))
+				}
+				met := "no"
+				if get("go-sentinel proxy") <= get("HAProxy") {
+					met = "yes"
+				}
+				tb.add(append(row, fmt.Sprintf("%.3f", d), met)...)
+			}
+		}
+	}
+	tb.print(out)
+
+	fmt.Fprintf(out, "\nCost per request of the process in the path (CPU of all its threads from /proc/<pid>/stat, voluntary + involuntary context switches of all its threads; a go-sentinel's includes its Sentinel work):\n\n")
+	head = []string{"mode"}
+	for _, rt := range routes[:len(routes)-1] {
+		head = append(head, rt.name)
+	}
+	tb = &table{head: head}
+	for _, m := range modes {
+		row := []string{"`" + m.name + "`"}
+		for _, rt := range routes[:len(routes)-1] {
+			rr := res[m.name][rt.name]
+			row = append(row, fmt.Sprintf("%.2f µs, %.3f + %.3f cs", summarize(rr.cpu).med, summarize(rr.vcs).med, summarize(rr.ivcs).med))
+		}
+		tb.add(row...)
+	}
+	tb.print(out)
+	if *proxyOnly {
+		return
+	}
 
 	fmt.Fprintf(out, "\n## Proxy: master SIGKILLed (2 replicas, 3 go-sentinels, quorum 2, down-after %d ms, proxy-fence-after 2000 ms), %d trials\n\n",
 		downAfter.Milliseconds(), trials)
