@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/netloop"
 )
 
 // maxKeptWriteBuffer is the largest encoding buffer kept for the next
@@ -54,6 +55,17 @@ type link struct {
 	rerr     error      // what the reader met while no reply was awaited
 	wfailed  bool       // a write failed: the link is failing, nothing more is written
 	raw      net.Conn   // the TCP connection once dialed; closed when the link ends
+
+	// A link served by a loop (loop.go) has nc instead of raw once its
+	// handshake is written, and out holds the Sends the loop is to write.
+	nc       *netloop.Conn
+	loop     *netloop.Loop
+	flushDue bool   // flushFn is queued on the loop
+	flushFn  func() // lk.flushLoop, made once
+	skip     int    // loop: handshake (and SUBSCRIBE) replies still to read
+	pushed   int    // loop: replies read on a pub/sub link
+	rest     []byte // loop: the start of a reply not complete yet
+	paused   bool   // loop: reading is paused (bytes nobody asked for)
 }
 
 // sent is a Send written on a command link, awaiting its reply; empty is a
@@ -79,6 +91,10 @@ func (lk *link) enqueue(s monitor.Send) {
 	}
 	if lk.conn == nil {
 		lk.queue = append(lk.queue, s)
+		return
+	}
+	if lk.nc != nil {
+		lk.queueLoop(s)
 		return
 	}
 	lk.sendLocked(s)
@@ -208,13 +224,16 @@ func (lk *link) end() bool {
 		return false
 	}
 	lk.ended.Store(true)
-	raw := lk.raw
+	raw, nc := lk.raw, lk.nc
 	lk.queue = nil
 	lk.inflight = nil
 	lk.mu.Unlock()
 	lk.cancel()
 	if raw != nil {
 		_ = raw.Close()
+	}
+	if nc != nil {
+		nc.Close()
 	}
 	lk.signal()
 	return true
@@ -276,6 +295,9 @@ func (lk *link) run() {
 		}
 	}
 	lk.reportResolved(ip)
+	if lk.serveLoop(conn) {
+		return
+	}
 	l.wg.Add(1)
 	if lk.spec.Kind == monitor.PubSubLink {
 		go lk.servePubSub(conn)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/netloop"
 )
 
 // DefaultDialTimeout is the connect timeout Links uses when
@@ -59,13 +60,17 @@ type Options struct {
 // reports what happens as inputs through Options.Deliver.
 //
 // Every link owns exactly one connection, which a goroutine dials as soon
-// as the link is opened (LinkLocalAddr follows for a command link) and then
-// hands to a reader goroutine that waits for the connection to become
-// readable holding no buffer. For each LinkID, Sends are written in the
-// order Apply received them, each as soon as it is applied, without waiting
-// for the replies of those before it (by Apply itself, with a write that
-// never waits; a writer goroutine takes over only the bytes a full socket
-// refused, and every write of a TLS link), and each gets exactly one CommandReply, unless the link
+// as the link is opened (LinkLocalAddr follows for a command link). On
+// Linux a plain TCP link is then served by the Links' event loop
+// (internal/netloop, see loop.go): no goroutine and no buffer per idle
+// link, one read(2) per readiness, and the Sends a link got since the loop
+// last ran written in one write(2). A TLS link (and any link where there is
+// no epoll) is served by a reader goroutine that waits for the connection
+// to become readable holding no buffer, and its Sends are written by Apply
+// with a write that never waits, or by a writer goroutine (TLS, and the
+// bytes a full socket refused). For each LinkID, Sends are written in the
+// order Apply received them, as soon as they are applied, without waiting
+// for the replies of those before it, and each gets exactly one CommandReply, unless the link
 // fails first, in which case exactly one LinkClosed is delivered and
 // nothing else follows. An error reply is a reply, not a failure. A command
 // link writes its handshake once connected, and notices a connection
@@ -90,6 +95,7 @@ type Links struct {
 	closed bool
 	links  map[monitor.LinkID]*link
 	wg     sync.WaitGroup
+	loops  *netloop.Group // serves the plain TCP links; nil: goroutines do
 }
 
 // New returns an adapter with no links.
@@ -103,7 +109,13 @@ func New(opts Options) *Links {
 	if opts.Deliver == nil {
 		opts.Deliver = func(monitor.Input) {}
 	}
-	return &Links{opts: opts, links: make(map[monitor.LinkID]*link)}
+	l := &Links{opts: opts, links: make(map[monitor.LinkID]*link)}
+	if useLoops && opts.TLSConfig == nil {
+		if g, err := netloop.New(linkLoops); err == nil {
+			l.loops = g
+		}
+	}
+	return l
 }
 
 // Apply carries out a if it is a link action (OpenLink, CloseLink, Send) and
@@ -152,6 +164,10 @@ func (l *Links) Close() {
 		lk.end()
 	}
 	l.wg.Wait()
+	if l.loops != nil {
+		// After the dials: no link registers a connection any more.
+		l.loops.Close()
+	}
 }
 
 func (l *Links) open(spec monitor.OpenLink) {

@@ -612,3 +612,27 @@ func TestLinksWriteBehindUnanswered(t *testing.T) {
 	l.Close()
 	s.none(t, 1)
 }
+
+// TestLinksServedByLoop checks which path serves a plain TCP link: the
+// event loop where the system has one and useLoops is on, else goroutines.
+func TestLinksServedByLoop(t *testing.T) {
+	srv := startServer(t)
+	l, s := newTestLinks(t, Options{})
+	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
+	call(t, l, s, 1, 1, "PING")
+	l.mu.Lock()
+	lks := []*link{l.links[1], l.links[2]}
+	l.mu.Unlock()
+	for _, lk := range lks {
+		lk.mu.Lock()
+		onLoop := lk.nc != nil
+		lk.mu.Unlock()
+		if want := useLoops && l.loops != nil; onLoop != want {
+			t.Errorf("link %d served by a loop: %v, want %v", lk.spec.ID, onLoop, want)
+		}
+	}
+	if useLoops && runtime.GOOS == "linux" && l.loops == nil {
+		t.Error("no event loop on Linux")
+	}
+}

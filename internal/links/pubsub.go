@@ -107,10 +107,15 @@ func (lk *link) handshakeReplies() int { return handshakeLen(lk.spec) + 1 }
 
 // subscribe writes the pub/sub handshake in one write.
 func (lk *link) subscribe(conn net.Conn) error {
-	buf := appendHandshake(make([]byte, 0, 256), lk.spec)
-	buf = appendCommand(buf, renamed(lk.spec.Renames, "SUBSCRIBE"), lk.spec.Channel)
-	_, err := conn.Write(buf)
+	_, err := conn.Write(lk.subscription())
 	return err
+}
+
+// subscription is the pub/sub handshake: the link's handshake and
+// SUBSCRIBE.
+func (lk *link) subscription() []byte {
+	buf := appendHandshake(make([]byte, 0, 256), lk.spec)
+	return appendCommand(buf, renamed(lk.spec.Renames, "SUBSCRIBE"), lk.spec.Channel)
 }
 
 // isMessage reports whether r is a ["message", channel, payload] push.
