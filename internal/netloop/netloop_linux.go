@@ -377,6 +377,10 @@ func (l *Loop) flush(c *Conn) {
 		}
 	}
 	c.pending, c.off = nil, 0
+	if c.closeOnDrain {
+		l.closeConn(c, nil)
+		return
+	}
 	l.setEvents(c)
 	c.h.OnDrain(c)
 }
@@ -440,9 +444,11 @@ type Conn struct {
 	registered bool
 	closed     bool
 	reading    bool
-	events     uint32
-	pending    []byte
-	off        int // pending[:off] is written
+	// closeOnDrain: CloseWhenFlushed was called; close once Pending is 0.
+	closeOnDrain bool
+	events       uint32
+	pending      []byte
+	off          int // pending[:off] is written
 }
 
 // Take takes the socket out of tc (a duplicate of its descriptor; tc is
@@ -503,6 +509,21 @@ func (c *Conn) CloseNow(err error) {
 		return
 	}
 	c.Close()
+}
+
+// CloseWhenFlushed stops reading c and closes it (OnClose gets a nil
+// error) once its pending bytes are written: at once when there are
+// none. From the loop goroutine only.
+func (c *Conn) CloseWhenFlushed() {
+	if c.closed || c.loop == nil {
+		return
+	}
+	if c.Pending() == 0 {
+		c.loop.closeConn(c, nil)
+		return
+	}
+	c.closeOnDrain = true
+	c.PauseRead()
 }
 
 // Closed reports whether c is closed; from the loop goroutine only.

@@ -43,6 +43,9 @@ func (c *Conn) Close() {}
 // CloseNow does nothing.
 func (c *Conn) CloseNow(error) {}
 
+// CloseWhenFlushed does nothing.
+func (c *Conn) CloseWhenFlushed() {}
+
 // Closed is true.
 func (c *Conn) Closed() bool { return true }
 

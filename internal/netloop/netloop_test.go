@@ -369,3 +369,40 @@ func TestNoDescriptorLeak(t *testing.T) {
 		t.Errorf("%d descriptors before, %d after", before, after)
 	}
 }
+
+// TestCloseWhenFlushed: a Conn closed with bytes pending delivers them
+// all, then the end; one with none pending closes at once.
+func TestCloseWhenFlushed(t *testing.T) {
+	g := newGroup(t, 1)
+	for _, size := range []int{0, 10, 32 << 20} {
+		e := newEcho()
+		cl, c := pair(t, e)
+		l := g.Next()
+		if err := l.Register(c); err != nil {
+			t.Fatal(err)
+		}
+		want := make([]byte, size)
+		_, _ = rand.Read(want)
+		pending := make(chan int, 1)
+		if err := l.Submit(func() {
+			if size > 0 {
+				_ = c.Write(want)
+			}
+			pending <- c.Pending()
+			c.CloseWhenFlushed()
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if p := <-pending; size == 32<<20 && p == 0 {
+			t.Fatal("32 MiB taken by the kernel at once: nothing tested")
+		}
+		_ = cl.SetDeadline(time.Now().Add(20 * time.Second))
+		got, err := io.ReadAll(cl)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: got %d bytes, %v", size, len(got), err)
+		}
+		if err := <-e.closed; err != nil {
+			t.Errorf("OnClose got %v, want nil", err)
+		}
+	}
+}

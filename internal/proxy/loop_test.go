@@ -346,3 +346,52 @@ func TestNoDescriptorLeak(t *testing.T) {
 		})
 	}
 }
+
+// TestEOFAfterBytesDeliversThem: a master that writes megabytes and
+// closes before the client reads any: the client gets every byte, then
+// the end (what a copy that ends at EOF did). Whether the EOF reaches the
+// loop while bytes are still pending depends on the socket buffers;
+// netloop's TestCloseWhenFlushed covers that step itself.
+func TestEOFAfterBytesDeliversThem(t *testing.T) {
+	for _, md := range modes {
+		t.Run(md.name, func(t *testing.T) {
+			m := newRawMaster(t)
+			var rv routeVar
+			rv.set(Route{Addr: m.addr(), Hold: time.Second})
+			s, addr := startLoops(t, &rv, md.loops)
+			c := dial(t, addr)
+			_ = c.c.SetDeadline(time.Now().Add(20 * time.Second))
+			if _, err := c.c.Write([]byte("x")); err != nil {
+				t.Fatal(err)
+			}
+			mc := m.next(t)
+			b := make([]byte, 1)
+			if _, err := io.ReadFull(mc, b); err != nil {
+				t.Fatal(err)
+			}
+			want := make([]byte, 8<<20)
+			_, _ = rand.Read(want)
+			done := make(chan error, 1)
+			go func() {
+				_, err := mc.Write(want)
+				_ = mc.Close()
+				done <- err
+			}()
+			// Let the proxy take what the sockets hold before reading.
+			if md.loops > 0 {
+				waitFor(t, func() bool { return s.MasterStats("m").BytesToClient > 1<<20 }, "bytes pending in the proxy")
+			}
+			got, err := io.ReadAll(c.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("got %d bytes, want %d (equal %v)", len(got), len(want), bytes.Equal(got, want))
+			}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, func() bool { return s.MasterStats("m").Open == 0 }, "the connection is released")
+		})
+	}
+}

@@ -506,12 +506,21 @@ func (sd *side) OnDrain(*netloop.Conn) {
 	sd.peer().ResumeRead()
 }
 
-// OnClose closes the other side (an EOF or error on either side ends
-// both) and releases the connection once.
+// OnClose ends the other side too (an EOF or error on either side ends
+// both): after an EOF, once the bytes read from this side before it are
+// written there (as a copy that ends at EOF writes what it read), else at
+// once. The connection is released when both are closed.
 func (sd *side) OnClose(_ *netloop.Conn, err error) {
 	j := sd.j
 	j.dead.Store(true)
-	sd.peer().CloseNow(err)
+	if p := sd.peer(); !p.Closed() {
+		if errors.Is(err, io.EOF) && p.Pending() > 0 {
+			p.CloseWhenFlushed()
+		} else {
+			p.CloseNow(err)
+		}
+		return // the peer's OnClose releases j
+	}
 	if j.released {
 		return
 	}
