@@ -237,7 +237,11 @@ func (l *Loop) run() {
 // polls without blocking and without telling the runtime (a raw system
 // call: nothing to hand the P over for), and only when that finds
 // nothing yields once and blocks, as gnet does: under load the loop goes
-// from batch to batch without parking its thread.
+// from batch to batch without parking its thread. Measured on 2 cores
+// (proxy, redis-benchmark -c 50 SET, same rounds): without the Gosched
+// 69–70k requests/s at 10.0–10.5 µs CPU each against 76–79k at
+// 8.4–8.8 µs; parking in Go's netpoller (epfd registered there) instead
+// of blocking in epoll_wait 48–55k against 58–66k.
 func (l *Loop) wait(busy bool) (int, error) {
 	if busy {
 		r, _, e := unix.RawSyscall6(unix.SYS_EPOLL_WAIT, uintptr(l.epfd),
