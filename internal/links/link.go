@@ -36,9 +36,9 @@ const maxKeptWriteBuffer = 4096
 type link struct {
 	links  *Links
 	spec   monitor.OpenLink
-	ctx    context.Context // canceled when the link ends
-	cancel context.CancelFunc
-	wake   chan struct{} // capacity 1: "a stalled reader has something to do"
+	ctx    context.Context    // the dial's: canceled when the link ends
+	cancel context.CancelFunc // nil once dialed (lk.mu), so that the contexts go
+	wake   chan struct{}      // capacity 1: "a stalled reader has something to do"
 	ended  atomic.Bool
 
 	mu sync.Mutex
@@ -224,11 +224,13 @@ func (lk *link) end() bool {
 		return false
 	}
 	lk.ended.Store(true)
-	raw, nc := lk.raw, lk.nc
+	raw, nc, cancel := lk.raw, lk.nc, lk.cancel
 	lk.queue = nil
 	lk.inflight = nil
 	lk.mu.Unlock()
-	lk.cancel()
+	if cancel != nil {
+		cancel()
+	}
 	if raw != nil {
 		_ = raw.Close()
 	}
@@ -269,6 +271,10 @@ func (lk *link) attach(conn, raw net.Conn) bool {
 		return false
 	}
 	lk.raw = raw
+	// The dial is over: its contexts (a few hundred bytes per link, with
+	// the deadline's registration in the parent) are let go.
+	lk.cancel()
+	lk.cancel = nil
 	return true
 }
 
@@ -279,7 +285,9 @@ func (lk *link) attach(conn, raw net.Conn) bool {
 func (lk *link) run() {
 	defer lk.links.wg.Done()
 	l := lk.links
-	conn, raw, ip, err := l.dial(lk.ctx, lk.spec.Addr)
+	ctx := lk.ctx
+	lk.ctx = nil
+	conn, raw, ip, err := l.dial(ctx, lk.spec.Addr)
 	if err != nil {
 		lk.reportResolved(ip)
 		lk.fail(fmt.Errorf("connect to %s: %w", hostPort(lk.spec.Addr), err))
