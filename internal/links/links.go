@@ -111,7 +111,7 @@ func New(opts Options) *Links {
 	}
 	l := &Links{opts: opts, links: make(map[monitor.LinkID]*link)}
 	if useLoops && opts.TLSConfig == nil {
-		if g, err := netloop.New(linkLoops); err == nil {
+		if g, err := netloop.NewParking(linkLoops); err == nil {
 			l.loops = g
 		}
 	}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -21,14 +23,26 @@ type Group struct {
 	next  atomic.Uint32
 }
 
-// New starts a Group of n Loops (n <= 0: DefaultLoops).
-func New(n int) (*Group, error) {
+// New starts a Group of n Loops (n <= 0: DefaultLoops) that block in
+// epoll_wait when nothing is ready: for busy groups (the proxy).
+func New(n int) (*Group, error) { return startGroup(n, false) }
+
+// NewParking starts a Group of n Loops (n <= 0: DefaultLoops) that, when
+// nothing is ready, park in Go's netpoller (their epoll instance is itself
+// a descriptor it waits on) instead of holding a thread in epoll_wait, and
+// never yield between batches: for groups that are idle most of the time
+// (the links). A blocking epoll_wait hands the loop's P off and takes it
+// back at every wake, which a loop woken a few hundred times a second pays
+// in futex calls; parked, it is woken like any goroutine reading a socket.
+func NewParking(n int) (*Group, error) { return startGroup(n, true) }
+
+func startGroup(n int, parking bool) (*Group, error) {
 	if n <= 0 {
 		n = DefaultLoops()
 	}
 	g := &Group{}
 	for range n {
-		l, err := newLoop()
+		l, err := newLoop(parking)
 		if err != nil {
 			g.Close()
 			return nil, err
@@ -72,9 +86,13 @@ type Loop struct {
 	buf    []byte
 	events [MaxEvents]unix.EpollEvent
 	spare  []func()
+	// park, for a parking Loop (NewParking), is a duplicate of epfd as Go's
+	// netpoller waits on it; parkRC is its RawConn.
+	park   *os.File
+	parkRC syscall.RawConn
 }
 
-func newLoop() (*Loop, error) {
+func newLoop(parking bool) (*Loop, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("netloop: epoll_create1: %w", err)
@@ -91,6 +109,13 @@ func newLoop() (*Loop, error) {
 		return nil, fmt.Errorf("netloop: epoll_ctl eventfd: %w", err)
 	}
 	l := &Loop{epfd: epfd, evfd: evfd, done: make(chan struct{}), buf: make([]byte, ReadBufferSize)}
+	if parking {
+		if err := l.openPark(); err != nil {
+			_ = unix.Close(evfd)
+			_ = unix.Close(epfd)
+			return nil, err
+		}
+	}
 	go l.run()
 	return l, nil
 }
@@ -243,6 +268,9 @@ func (l *Loop) run() {
 // 8.4–8.8 µs; parking in Go's netpoller (epfd registered there) instead
 // of blocking in epoll_wait 48–55k against 58–66k.
 func (l *Loop) wait(busy bool) (int, error) {
+	if l.parkRC != nil {
+		return l.waitParked()
+	}
 	if busy {
 		r, _, e := unix.RawSyscall6(unix.SYS_EPOLL_WAIT, uintptr(l.epfd),
 			uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
@@ -312,6 +340,9 @@ func (l *Loop) shutdown(err error) {
 	}
 	_ = unix.Close(l.evfd)
 	_ = unix.Close(l.epfd)
+	if l.park != nil {
+		_ = l.park.Close()
+	}
 }
 
 // serve handles one event of c.

@@ -10,6 +10,9 @@ type Group struct{}
 // New returns ErrUnsupported: there is no epoll here.
 func New(int) (*Group, error) { return nil, ErrUnsupported }
 
+// NewParking returns ErrUnsupported: there is no epoll here.
+func NewParking(int) (*Group, error) { return nil, ErrUnsupported }
+
 // Next is never called: New fails.
 func (g *Group) Next() *Loop { return nil }
 

@@ -78,9 +78,22 @@ func (e *echo) OnClose(_ *Conn, err error) {
 	}
 }
 
+// parkingTests makes the tests' loops parking ones (NewParking); TestMain
+// runs every test both ways.
+var parkingTests bool
+
+// TestMain runs the tests with blocking loops, then with parking ones.
+func TestMain(m *testing.M) {
+	if code := m.Run(); code != 0 {
+		os.Exit(code)
+	}
+	parkingTests = true
+	os.Exit(m.Run())
+}
+
 func newGroup(t *testing.T, n int) *Group {
 	t.Helper()
-	g, err := New(n)
+	g, err := startGroup(n, parkingTests)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +308,7 @@ func openFDs(t *testing.T) int {
 // Group's own descriptors leave the count as it was.
 func TestNoDescriptorLeak(t *testing.T) {
 	before := openFDs(t)
-	g, err := New(2)
+	g, err := startGroup(2, parkingTests)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +355,7 @@ func TestNoDescriptorLeak(t *testing.T) {
 	for _, cl := range cls {
 		_ = cl.Close()
 	}
-	l, err := newLoop()
+	l, err := newLoop(parkingTests)
 	if err != nil {
 		t.Fatal(err)
 	}
