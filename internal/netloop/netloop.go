@@ -1,7 +1,10 @@
 // Package netloop serves TCP sockets from a few event loops instead of a
-// goroutine per socket: each Loop is one goroutine blocked in epoll_wait
-// (level-triggered, up to MaxEvents events per wait) over the raw,
-// non-blocking descriptors of the connections registered in it.
+// goroutine per socket: each Loop is one goroutine waiting for its epoll
+// instance (level-triggered, up to MaxEvents events per wait) over the
+// raw, non-blocking descriptors of the connections registered in it. A
+// Loop of New blocks in epoll_wait, which suits a busy group (the proxy);
+// one of NewParking parks in Go's netpoller, which suits an idle one (the
+// links).
 //
 // It is the I/O layer meant to be shared by the master-following proxy,
 // the Sentinel links and the RESP port (issue 31). A user takes the socket
