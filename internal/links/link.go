@@ -60,12 +60,13 @@ type link struct {
 	// handshake is written, and out holds the Sends the loop is to write.
 	nc       *netloop.Conn
 	loop     *netloop.Loop
-	flushDue bool   // flushFn is queued on the loop
-	flushFn  func() // lk.flushLoop, made once
-	skip     int    // loop: handshake (and SUBSCRIBE) replies still to read
-	pushed   int    // loop: replies read on a pub/sub link
-	rest     []byte // loop: the start of a reply not complete yet
-	paused   bool   // loop: reading is paused (bytes nobody asked for)
+	flushDue bool      // flushFn is queued on the loop
+	flushFn  func()    // lk.flushLoop, made once
+	skip     int       // loop: handshake (and SUBSCRIBE) replies still to read
+	pushed   int       // loop: replies read on a pub/sub link
+	rest     []byte    // loop: the start of a reply not complete yet
+	scan     replyScan // loop: follows rest (parseKept)
+	paused   bool      // loop: reading is paused (bytes nobody asked for)
 }
 
 // sent is a Send written on a command link, awaiting its reply; empty is a
@@ -362,8 +363,9 @@ func (lk *link) serveCmd(conn net.Conn) {
 	rd := newChunkReader(conn)
 	skip := handshakeLen(lk.spec) // handshake replies still to read
 	var rest []byte               // the start of a reply not complete yet
+	var scan replyScan            // follows rest
 	for {
-		n, idle, ok := lk.consume(rest, &skip)
+		n, idle, ok := lk.consume(rest, &skip, &scan)
 		if !ok {
 			return
 		}
@@ -392,7 +394,7 @@ func (lk *link) serveCmd(conn net.Conn) {
 		}
 		if len(rest) == 0 {
 			// Straight from the chunk; only an incomplete tail is kept.
-			n, _, ok := lk.consume(chunk, &skip)
+			n, _, ok := lk.consume(chunk, &skip, nil)
 			if !ok {
 				rd.release()
 				return
@@ -409,7 +411,7 @@ func (lk *link) serveCmd(conn net.Conn) {
 // a Send awaits one, answering the empty Sends it meets. It returns how
 // many bytes it used, whether nothing is awaited any more (idle), and false
 // once the link has ended or failed.
-func (lk *link) consume(data []byte, skip *int) (used int, idle, ok bool) {
+func (lk *link) consume(data []byte, skip *int, sc *replyScan) (used int, idle, ok bool) {
 	for {
 		if *skip == 0 {
 			awaiting, alive := lk.answerEmpty()
@@ -423,7 +425,14 @@ func (lk *link) consume(data []byte, skip *int) (used int, idle, ok bool) {
 		if used == len(data) {
 			return used, false, true
 		}
-		r, n, err := parseReply(data[used:])
+		var r monitor.Reply
+		var n int
+		var err error
+		if used == 0 {
+			r, n, err = parseKept(data, sc)
+		} else {
+			r, n, err = parseReply(data[used:])
+		}
 		if errors.Is(err, errIncomplete) {
 			return used, false, true
 		}

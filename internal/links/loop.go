@@ -151,16 +151,18 @@ func (lk *link) OnData(_ *netloop.Conn, b []byte) { lk.onBytes(b) }
 // read them only then.
 func (lk *link) onBytes(b []byte) {
 	data := b
+	var sc *replyScan // data is the kept rest, which lk.scan follows
 	if len(lk.rest) > 0 {
 		lk.rest = append(lk.rest, b...)
 		data = lk.rest
+		sc = &lk.scan
 	}
 	var used int
 	if lk.spec.Kind == monitor.PubSubLink {
-		used = lk.pushes(data)
+		used = lk.pushes(data, sc)
 	} else {
 		var idle, ok bool
-		used, idle, ok = lk.consume(data, &lk.skip)
+		used, idle, ok = lk.consume(data, &lk.skip, sc)
 		if !ok {
 			lk.rest = nil
 			return
@@ -181,11 +183,19 @@ func (lk *link) onBytes(b []byte) {
 }
 
 // pushes handles the replies at the start of data on a pub/sub link and
-// returns how many bytes they took; a bad one fails the link.
-func (lk *link) pushes(data []byte) int {
+// returns how many bytes they took; a bad one fails the link. sc, if set,
+// follows data (the kept rest): see parseKept.
+func (lk *link) pushes(data []byte, sc *replyScan) int {
 	used := 0
 	for used < len(data) && !lk.ended.Load() {
-		r, n, err := parseReply(data[used:])
+		var r monitor.Reply
+		var n int
+		var err error
+		if used == 0 {
+			r, n, err = parseKept(data, sc)
+		} else {
+			r, n, err = parseReply(data[used:])
+		}
 		if errors.Is(err, errIncomplete) {
 			break
 		}

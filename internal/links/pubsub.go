@@ -33,8 +33,9 @@ func (lk *link) servePubSub(conn net.Conn) {
 		return
 	}
 	rd := newChunkReader(conn)
-	var rest []byte // the start of a push not complete yet
-	k := 0          // replies read so far
+	var rest []byte    // the start of a push not complete yet
+	var scan replyScan // follows rest
+	k := 0             // replies read so far
 	for {
 		chunk, err := rd.read()
 		if err != nil {
@@ -42,12 +43,15 @@ func (lk *link) servePubSub(conn net.Conn) {
 			return
 		}
 		data := chunk
+		var sc *replyScan // data is rest, which scan follows
 		if len(rest) > 0 {
 			rest = append(rest, chunk...)
 			data = rest
+			sc = &scan
 		}
 		for len(data) > 0 {
-			r, n, err := parseReply(data)
+			r, n, err := parseKept(data, sc)
+			sc = nil
 			if errors.Is(err, errIncomplete) {
 				break
 			}
