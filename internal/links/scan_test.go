@@ -108,3 +108,30 @@ func itoa(n int) string {
 		}
 	}
 }
+
+// BenchmarkKeptHugeArray reads a 200,000-element array in 64 KiB reads
+// into kept data, parsing it with the scan (parseKept) and, for
+// comparison, again from its start at every read (the loop's way before
+// the scan).
+func BenchmarkKeptHugeArray(b *testing.B) {
+	const n = 200000
+	data := []byte("*" + itoa(n) + "\r\n" + strings.Repeat(":1\r\n", n))
+	for _, mode := range []string{"scan", "reparse"} {
+		b.Run(mode, func(b *testing.B) {
+			for range b.N {
+				var sc replyScan
+				scp := &sc
+				if mode == "reparse" {
+					scp = nil
+				}
+				var kept []byte
+				for off := 0; off < len(data); off += 64 << 10 {
+					kept = append(kept, data[off:min(off+64<<10, len(data))]...)
+					if _, _, err := parseKept(kept, scp); err == nil {
+						break
+					}
+				}
+			}
+		})
+	}
+}
