@@ -425,14 +425,7 @@ func (lk *link) consume(data []byte, skip *int, sc *replyScan) (used int, idle, 
 		if used == len(data) {
 			return used, false, true
 		}
-		var r monitor.Reply
-		var n int
-		var err error
-		if used == 0 {
-			r, n, err = parseKept(data, sc)
-		} else {
-			r, n, err = parseReply(data[used:])
-		}
+		r, n, err := parseFrom(data, used, sc)
 		if errors.Is(err, errIncomplete) {
 			return used, false, true
 		}

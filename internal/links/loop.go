@@ -188,14 +188,7 @@ func (lk *link) onBytes(b []byte) {
 func (lk *link) pushes(data []byte, sc *replyScan) int {
 	used := 0
 	for used < len(data) && !lk.ended.Load() {
-		var r monitor.Reply
-		var n int
-		var err error
-		if used == 0 {
-			r, n, err = parseKept(data, sc)
-		} else {
-			r, n, err = parseReply(data[used:])
-		}
+		r, n, err := parseFrom(data, used, sc)
 		if errors.Is(err, errIncomplete) {
 			break
 		}

@@ -103,3 +103,13 @@ func parseKept(data []byte, sc *replyScan) (monitor.Reply, int, error) {
 	}
 	return r, n, err
 }
+
+// parseFrom parses the reply at data[used:]: the first one through
+// parseKept with sc (which follows data from its start), any later one
+// at once.
+func parseFrom(data []byte, used int, sc *replyScan) (monitor.Reply, int, error) {
+	if used == 0 {
+		return parseKept(data, sc)
+	}
+	return parseReply(data[used:])
+}
