@@ -53,6 +53,16 @@ func cpuPercent(a, b cpuSample) float64 {
 	return 100 * float64(b.cpu-a.cpu) / float64(wall)
 }
 
+// openFiles counts the descriptors pid holds (the entries of
+// /proc/<pid>/fd): its links, clients, listeners and files.
+func openFiles(pid int) (int, error) {
+	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return 0, fmt.Errorf("open files: %w", err)
+	}
+	return len(ents), nil
+}
+
 // rssBytes reads VmRSS of pid from /proc/<pid>/status.
 func rssBytes(pid int) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))

@@ -17,6 +17,7 @@ type scaleResult struct {
 	discovery   time.Duration // Sentinels started → every Sentinel knows every replica and peer
 	cpu         []float64     // idle CPU per Sentinel, percent of one core
 	rss         []int64       // RSS per Sentinel after the idle window, bytes
+	fds         []int         // descriptors per Sentinel after the idle window
 	kills       int           // K
 	fail        time.Duration // kill → +switch-master for each of the K on every Sentinel; -1: not within the wait
 	switched    int           // (Sentinel, master) pairs that switched, of 3·K
@@ -31,7 +32,7 @@ type scaleResult struct {
 // discovery, measures the idle footprint, then kills k masters at once.
 func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err error) {
 	res.fail, res.kills = -1, k
-	if err := checkFileLimit(n, *replicas); err != nil {
+	if err := checkFileLimit(n, *replicas, linksPerInstance(im)); err != nil {
 		return res, err
 	}
 	var be backend
@@ -153,6 +154,9 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 			return res, err
 		}
 		res.rss = append(res.rss, r)
+		if f, err := openFiles(s.pid()); err == nil {
+			res.fds = append(res.fds, f)
+		}
 	}
 	if pprofAddr != "" {
 		saveProfile(pprofAddr, "heap", fmt.Sprintf("n%d-k%d-heap.pprof", n, k))
@@ -162,8 +166,8 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 	if selfEnd, err := sampleFixtureCPU(be); err == nil {
 		res.driverCPU = cpuPercent(self, selfEnd)
 	}
-	fmt.Fprintf(os.Stderr, "  %s n=%d: idle CPU %.2f %% RSS %.1f MB (this process, with the %s instances: %.1f %%)\n",
-		im.name, n, mean(res.cpu), float64(meanInt(res.rss))/1e6, be.kind(), res.driverCPU)
+	fmt.Fprintf(os.Stderr, "  %s n=%d: idle CPU %.2f %% RSS %.1f MB, %v descriptors (this process, with the %s instances: %.1f %%)\n",
+		im.name, n, mean(res.cpu), float64(meanInt(res.rss))/1e6, res.fds, be.kind(), res.driverCPU)
 
 	killed := make(map[string]bool, k)
 	for _, m := range masters[:k] {
@@ -220,6 +224,7 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 			res.tilts++
 		case e.channel == "+sdown" && name != "" && !killed[name]:
 			res.falseSDown++
+			fmt.Fprintf(os.Stderr, "  false +sdown on Sentinel %d, %.2f s after the kill: %s\n", e.sentinel, e.at.Sub(tKill).Seconds(), e.payload)
 		case e.channel == "+switch-master" && !killed[strings.Fields(e.payload)[0]]:
 			res.falseSwitch++
 		}
@@ -386,6 +391,14 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 	})
 	row("RSS per Sentinel", goalAt100("≤ 1.5× redis-sentinel's"), rss,
 		func(s summary) string { return fmtNum(s, 1, " MB") }, pick(n == 100, relative(rss, 1.5)))
+	fds := series(func(r scaleResult) []float64 {
+		var xs []float64
+		for _, f := range r.fds {
+			xs = append(xs, float64(f))
+		}
+		return xs
+	})
+	row("open descriptors per Sentinel", "", fds, func(s summary) string { return fmtNum(s, 0, "") }, "")
 	disc := series(func(r scaleResult) []float64 { return []float64{seconds(r.discovery)} })
 	row("start → every Sentinel knows every replica and peer", goalAt100("≤ redis-sentinel's"), disc,
 		func(s summary) string {

@@ -25,19 +25,22 @@ func TestMain(m *testing.M) {
 
 func TestFileLimitError(t *testing.T) {
 	for _, tc := range []struct {
-		masters, replicas int
-		hard              uint64
-		fit               string // "" when the run fits
+		masters, replicas, links int
+		hard                     uint64
+		fit                      string // "" when the run fits
 	}{
-		{1000, 1, 20000, ""},
-		{4500, 1, 20000, ""},
-		{4984, 1, 20000, ""},
-		{5000, 1, 20000, "run at most 4984 masters"},
-		{5000, 2, 20000, "run at most 3322 masters"},
-		{5000, 1, 1 << 20, ""},
-		{10, 1, 10, "run at most 0 masters"},
+		{1000, 1, 2, 20000, ""},
+		{4500, 1, 2, 20000, ""},
+		{4984, 1, 2, 20000, ""},
+		{5000, 1, 2, 20000, "run at most 4984 masters"},
+		{5000, 2, 2, 20000, "run at most 3322 masters"},
+		{5000, 1, 2, 1 << 20, ""},
+		{10, 1, 2, 10, "run at most 0 masters"},
+		{5000, 1, 1, 20000, ""}, // one link per instance: the goal fits
+		{9968, 1, 1, 20000, ""},
+		{9969, 1, 1, 20000, "run at most 9968 masters"},
 	} {
-		err := fileLimitError(tc.masters, tc.replicas, tc.hard)
+		err := fileLimitError(tc.masters, tc.replicas, tc.links, tc.hard)
 		switch {
 		case tc.fit == "" && err != nil:
 			t.Errorf("%d masters × %d, hard %d: %v", tc.masters, tc.replicas, tc.hard, err)

@@ -68,7 +68,13 @@ func (i *Instance) exec(c *client, name string, args [][]byte) {
 	case "AUTH", "SELECT":
 		out.status("OK")
 	case "INFO":
-		out.bulk(i.info())
+		if c.isResp3() {
+			out.verbatim(i.info())
+		} else {
+			out.bulk(i.info())
+		}
+	case "HELLO":
+		i.hello(c, args)
 	case "ROLE":
 		i.role(out)
 	case "PUBLISH":
@@ -88,6 +94,53 @@ func (i *Instance) exec(c *client, name string, args [][]byte) {
 	default:
 		out.err("ERR unknown command '" + string(args[0]) + "'")
 	}
+}
+
+// hello answers HELLO [protover [AUTH user pass] [SETNAME name]] as Redis
+// 7.0 does: protocol 2 or 3, the reply (a map) in the protocol chosen.
+func (i *Instance) hello(c *client, args [][]byte) {
+	out := &c.out
+	resp3 := c.isResp3()
+	if len(args) > 1 {
+		switch string(args[1]) {
+		case "2":
+			resp3 = false
+		case "3":
+			resp3 = true
+		default:
+			out.err("NOPROTO unsupported protocol version")
+			return
+		}
+	}
+	f := i.fleet
+	f.mu.Lock()
+	c.resp3 = resp3
+	role := "master"
+	if i.master != "" {
+		role = "replica"
+	}
+	f.mu.Unlock()
+	proto := int64(2)
+	if resp3 {
+		proto = 3
+		out.mapLen(7)
+	} else {
+		out.array(14)
+	}
+	out.bulk("server")
+	out.bulk("redis")
+	out.bulk("version")
+	out.bulk("7.0.15")
+	out.bulk("proto")
+	out.int(proto)
+	out.bulk("id")
+	out.int(1)
+	out.bulk("mode")
+	out.bulk("standalone")
+	out.bulk("role")
+	out.bulk(role)
+	out.bulk("modules")
+	out.array(0)
 }
 
 // role answers ROLE as Redis 7.0 does.

@@ -144,3 +144,34 @@ func TestKillClosesEverything(t *testing.T) {
 		t.Fatal("Alive after Kill")
 	}
 }
+
+// TestResp3OneConnection: after HELLO 3 a connection gets its pub/sub
+// confirmations and messages as pushes, takes any command while
+// subscribed, and sees the push of its own PUBLISH before the reply, as
+// Redis 7.0 serves a Sentinel's merged link.
+func TestResp3OneConnection(t *testing.T) {
+	_, m, _ := newPair(t)
+	c := resptest.Dial(t, m.Addr())
+	if got := c.Do("HELLO", "3"); !strings.HasPrefix(got, "%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n") || !strings.Contains(got, "$5\r\nproto\r\n:3\r\n") {
+		t.Fatalf("HELLO 3 = %q", got)
+	}
+	if got := c.Do("SUBSCRIBE", "ch"); got != ">3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n" {
+		t.Fatalf("SUBSCRIBE = %q", got)
+	}
+	if got := c.Do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("PING while subscribed = %q", got)
+	}
+	if got := c.Do("INFO"); !strings.HasPrefix(got, "=") || !strings.Contains(got, "txt:# Server") {
+		t.Fatalf("INFO = %.40q", got)
+	}
+	c.Send(resptest.Command("PUBLISH", "ch", "self"))
+	if got := c.Reply(); got != ">3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$4\r\nself\r\n" {
+		t.Fatalf("push = %q", got)
+	}
+	if got := c.Reply(); got != ":1\r\n" {
+		t.Fatalf("PUBLISH = %q", got)
+	}
+	if got := resptest.Dial(t, m.Addr()).Do("HELLO", "4"); !strings.HasPrefix(got, "-NOPROTO") {
+		t.Fatalf("HELLO 4 = %q", got)
+	}
+}

@@ -97,6 +97,10 @@ type client struct {
 
 	// Guarded by fleet.mu; non-nil once the client subscribed.
 	channels map[string]struct{}
+	// resp3 is set by HELLO 3 (guarded by fleet.mu): pub/sub confirmations
+	// and messages then come as push frames, any command may be sent
+	// while subscribed, and INFO is a verbatim string, as Redis 7.0 does.
+	resp3 bool
 }
 
 // serve reads and answers commands until the connection ends.

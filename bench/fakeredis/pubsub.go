@@ -8,7 +8,25 @@ func (c *client) subscribedMode() bool {
 	f := c.inst.fleet
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(c.channels) > 0
+	return len(c.channels) > 0 && !c.resp3 // RESP3 takes any command
+}
+
+// isResp3 reports whether c chose RESP3 (HELLO 3).
+func (c *client) isResp3() bool {
+	f := c.inst.fleet
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return c.resp3
+}
+
+// pushLen starts a pub/sub reply of n elements: an array over RESP2, a
+// push over RESP3.
+func (r *reply) pushLen(n int, resp3 bool) {
+	if resp3 {
+		r.push(n)
+	} else {
+		r.array(n)
+	}
 }
 
 // subscribedCommand serves a command of a subscribed connection.
@@ -60,8 +78,9 @@ func (i *Instance) subscribe(c *client, channels [][]byte) {
 			set[c] = struct{}{}
 		}
 		n := len(c.channels)
+		resp3 := c.resp3
 		f.mu.Unlock()
-		c.out.array(3)
+		c.out.pushLen(3, resp3)
 		c.out.bulk("subscribe")
 		c.out.bulk(ch)
 		c.out.int(int64(n))
@@ -88,9 +107,10 @@ func (i *Instance) unsubscribe(c *client, channels [][]byte) {
 		delete(i.subs[ch], c)
 		counts[k] = len(c.channels)
 	}
+	resp3 := c.resp3
 	f.mu.Unlock()
 	for k, ch := range names {
-		c.out.array(3)
+		c.out.pushLen(3, resp3)
 		c.out.bulk("unsubscribe")
 		c.out.bulk(ch)
 		c.out.int(int64(counts[k]))
@@ -115,13 +135,27 @@ func (i *Instance) publish(channel string, payload []byte) int {
 		}
 	}
 	f.mu.Unlock()
-	var msg reply
+	var msg, push reply
 	msg.array(3)
-	msg.bulk("message")
-	msg.bulk(channel)
-	msg.bulk(string(payload))
-	for _, c := range append(local, remote...) {
-		if !c.write(msg, true) {
+	push.push(3)
+	for _, r := range []*reply{&msg, &push} {
+		r.bulk("message")
+		r.bulk(channel)
+		r.bulk(string(payload))
+	}
+	all := append(local, remote...)
+	resp3 := make([]bool, len(all))
+	f.mu.Lock()
+	for k, c := range all {
+		resp3[k] = c.resp3
+	}
+	f.mu.Unlock()
+	for k, c := range all {
+		out := msg
+		if resp3[k] {
+			out = push
+		}
+		if !c.write(out, true) {
 			_ = c.nc.Close()
 		}
 	}

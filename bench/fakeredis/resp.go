@@ -62,7 +62,8 @@ func readHeader(rd *bufio.Reader, kind byte, limit int) (int, error) {
 	return n, nil
 }
 
-// reply accumulates RESP2 replies.
+// reply accumulates replies: RESP2's, and the RESP3 frames a client that
+// sent HELLO 3 gets (push, mapLen, verbatim).
 type reply []byte
 
 func (r *reply) status(s string) { *r = append(append(append(*r, '+'), s...), '\r', '\n') }
@@ -75,6 +76,22 @@ func (r *reply) int(n int64) {
 
 func (r *reply) array(n int) {
 	*r = append(strconv.AppendInt(append(*r, '*'), int64(n), 10), '\r', '\n')
+}
+
+// push starts a RESP3 push of n elements.
+func (r *reply) push(n int) {
+	*r = append(strconv.AppendInt(append(*r, '>'), int64(n), 10), '\r', '\n')
+}
+
+// mapLen starts a RESP3 map of n keys and values.
+func (r *reply) mapLen(n int) {
+	*r = append(strconv.AppendInt(append(*r, '%'), int64(n), 10), '\r', '\n')
+}
+
+// verbatim appends s as a RESP3 verbatim string of format txt.
+func (r *reply) verbatim(s string) {
+	*r = append(strconv.AppendInt(append(*r, '='), int64(len(s)+4), 10), '\r', '\n')
+	*r = append(append(append(*r, "txt:"...), s...), '\r', '\n')
 }
 
 func (r *reply) bulk(s string) {
