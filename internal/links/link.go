@@ -67,15 +67,29 @@ type link struct {
 	rest     []byte    // loop: the start of a reply not complete yet
 	scan     replyScan // loop: follows rest (parseKept)
 	paused   bool      // loop: reading is paused (bytes nobody asked for)
+
+	merged // one connection for the command and pub/sub links (merge.go)
 }
 
-// sent is a Send written on a command link, awaiting its reply; empty is a
-// Send without arguments, which Redis never answers and which the reader
-// answers itself.
+// sent is a Send written on a command link, awaiting its reply; kind
+// tells an empty Send (without arguments, which Redis never answers and
+// which the reader answers itself) and the link's own commands (merge.go)
+// from the core's.
 type sent struct {
-	tag   uint64
-	empty bool
+	tag  uint64
+	kind sentKind
 }
+
+// sentKind is what a sent awaits.
+type sentKind uint8
+
+// The kinds of sent.
+const (
+	sentCmd   sentKind = iota // a Send of the core: its reply is a CommandReply
+	sentEmpty                 // a Send without arguments: answered by the reader
+	sentHello                 // the link's HELLO 3: its reply is the verdict
+	sentSub                   // a rider's SUBSCRIBE: answered by a push, or an error
+)
 
 func newLink(l *Links, spec monitor.OpenLink) *link {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -87,6 +101,11 @@ func newLink(l *Links, spec monitor.OpenLink) *link {
 func (lk *link) enqueue(s monitor.Send) {
 	lk.mu.Lock()
 	defer lk.mu.Unlock()
+	lk.enqueueLocked(s)
+}
+
+// enqueueLocked is enqueue with lk.mu held.
+func (lk *link) enqueueLocked(s monitor.Send) {
 	if lk.ended.Load() {
 		return
 	}
@@ -109,7 +128,7 @@ func (lk *link) sendLocked(batch ...monitor.Send) {
 	buf := (*bp)[:0]
 	wasIdle := len(lk.inflight) == 0
 	for _, s := range batch {
-		lk.inflight = append(lk.inflight, sent{tag: s.Tag, empty: len(s.Args) == 0})
+		lk.inflight = append(lk.inflight, sentOf(s))
 		if len(s.Args) > 0 {
 			buf = appendCommand(buf, s.Args...)
 		}
@@ -126,7 +145,7 @@ func (lk *link) sendLocked(batch ...monitor.Send) {
 		lk.signal()
 	default:
 		lk.write(buf)
-		if wasIdle && lk.inflight[0].empty {
+		if wasIdle && lk.inflight[0].kind == sentEmpty {
 			// No byte will come for the reader to answer it by.
 			lk.poke()
 		}
@@ -218,7 +237,10 @@ func (lk *link) poke() {
 // progress, closes the TCP connection (which aborts any I/O on it) and
 // wakes the reader. It reports whether this call was the one that ended
 // the link. It never blocks on the network.
-func (lk *link) end() bool {
+func (lk *link) end() bool { return lk.endFor(nil) }
+
+// endFor is end, with why the link ends when it failed (for its rider).
+func (lk *link) endFor(why error) bool {
 	lk.mu.Lock()
 	if lk.ended.Load() {
 		lk.mu.Unlock()
@@ -228,7 +250,9 @@ func (lk *link) end() bool {
 	raw, nc, cancel := lk.raw, lk.nc, lk.cancel
 	lk.queue = nil
 	lk.inflight = nil
+	carrier, rider := lk.carrier, lk.takeRider()
 	lk.mu.Unlock()
+	lk.unmerge(carrier, rider, why)
 	if cancel != nil {
 		cancel()
 	}
@@ -245,7 +269,7 @@ func (lk *link) end() bool {
 // fail ends the link because its connection failed and, unless it had
 // already ended, delivers its one LinkClosed.
 func (lk *link) fail(err error) {
-	if !lk.end() {
+	if !lk.endFor(err) {
 		return
 	}
 	lk.links.logf("link %d (%s %s:%d): closed: %v", lk.spec.ID, lk.spec.Kind, lk.spec.Addr.Host, lk.spec.Addr.Port, err)
@@ -386,7 +410,7 @@ func (lk *link) serveCmd(conn net.Conn) {
 				_ = lk.raw.SetReadDeadline(time.Time{})
 				continue
 			}
-			if idle && !lk.stall(err) {
+			if idle && !lk.carries() && !lk.stall(err) {
 				return
 			}
 			lk.fail(err)
@@ -413,19 +437,36 @@ func (lk *link) serveCmd(conn net.Conn) {
 // once the link has ended or failed.
 func (lk *link) consume(data []byte, skip *int, sc *replyScan) (used int, idle, ok bool) {
 	for {
+		awaiting := true
 		if *skip == 0 {
-			awaiting, alive := lk.answerEmpty()
-			if !alive {
+			var alive bool
+			if awaiting, alive = lk.answerEmpty(); !alive {
 				return used, false, false
 			}
-			if !awaiting {
-				return used, true, true
+		}
+		if used < len(data) && data[used] == '>' && lk.resp3 {
+			// A push for the pub/sub link riding this connection (merge.go).
+			r, n, err := parseFrom(data, used, sc, true)
+			if errors.Is(err, errIncomplete) {
+				return used, false, true
 			}
+			if err != nil {
+				lk.fail(err)
+				return used, false, false
+			}
+			used += n
+			if !lk.routePush(r) {
+				return used, false, false
+			}
+			continue
+		}
+		if !awaiting {
+			return used, true, true
 		}
 		if used == len(data) {
 			return used, false, true
 		}
-		r, n, err := parseFrom(data, used, sc)
+		r, n, err := parseFrom(data, used, sc, lk.helloSent.Load())
 		if errors.Is(err, errIncomplete) {
 			return used, false, true
 		}
@@ -454,7 +495,7 @@ func (lk *link) answerEmpty() (awaiting, alive bool) {
 			lk.mu.Unlock()
 			return false, false
 		}
-		if len(lk.inflight) == 0 || !lk.inflight[0].empty {
+		if len(lk.inflight) == 0 || lk.inflight[0].kind != sentEmpty {
 			awaiting = len(lk.inflight) > 0
 			lk.mu.Unlock()
 			return awaiting, true
@@ -480,6 +521,14 @@ func (lk *link) reply(r monitor.Reply) bool {
 		lk.inflight = nil
 	}
 	lk.mu.Unlock()
+	switch s.kind {
+	case sentHello:
+		lk.verdict(r)
+		return !lk.ended.Load()
+	case sentSub:
+		lk.subscribeRefused(s.tag, r)
+		return !lk.ended.Load()
+	}
 	lk.deliver(monitor.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: r})
 	return true
 }

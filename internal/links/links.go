@@ -2,7 +2,9 @@
 // OpenLink to a master, replica or other Sentinel, commands pipelined on
 // command connections, hellos read from pub/sub connections, and
 // everything that happens reported back to the core as inputs. Both kinds
-// speak RESP2 over the connection directly (appendCommand, readReply).
+// speak RESP2 over the connection directly (appendCommand, parseReply),
+// except where a pub/sub link rides its command link's connection over
+// RESP3 (merge.go): one connection per instance instead of two.
 package links
 
 import (
@@ -54,13 +56,19 @@ type Options struct {
 	LookupHost func(ctx context.Context, host string) ([]string, error)
 	// Logf, when not nil, receives debug messages.
 	Logf func(format string, args ...any)
+	// TwoLinks keeps two connections to every master and replica, as
+	// redis-sentinel does, instead of one where the instance speaks RESP3
+	// (merge.go).
+	TwoLinks bool
 }
 
 // Links carries out the core's link actions (OpenLink, CloseLink, Send) and
 // reports what happens as inputs through Options.Deliver.
 //
 // Every link owns exactly one connection, which a goroutine dials as soon
-// as the link is opened (LinkLocalAddr follows for a command link). On
+// as the link is opened (LinkLocalAddr follows for a command link), except
+// a pub/sub link that rides a command link's connection (merge.go): it
+// dials nothing, and fails when that connection ends. On
 // Linux a plain TCP link is then served by the Links' event loop
 // (internal/netloop, see loop.go): no goroutine and no buffer per idle
 // link, one read(2) per readiness, and the Sends a link got since the loop
@@ -95,7 +103,11 @@ type Links struct {
 	closed bool
 	links  map[monitor.LinkID]*link
 	wg     sync.WaitGroup
-	loops  *netloop.Group // serves the plain TCP links; nil: goroutines do
+	merge  bool // pub/sub links ride command links (merge.go)
+	// carriers are the command links a pub/sub link may ride, by
+	// carrierKey.
+	carriers map[string][]*link
+	loops    *netloop.Group // serves the plain TCP links; nil: goroutines do
 }
 
 // New returns an adapter with no links.
@@ -109,7 +121,8 @@ func New(opts Options) *Links {
 	if opts.Deliver == nil {
 		opts.Deliver = func(monitor.Input) {}
 	}
-	l := &Links{opts: opts, links: make(map[monitor.LinkID]*link)}
+	l := &Links{opts: opts, links: make(map[monitor.LinkID]*link),
+		merge: mergeLinks && !opts.TwoLinks, carriers: make(map[string][]*link)}
 	if useLoops && opts.TLSConfig == nil {
 		if g, err := netloop.NewParking(linkLoops); err == nil {
 			l.loops = g
@@ -179,13 +192,18 @@ func (l *Links) open(spec monitor.OpenLink) {
 	}
 	old := l.links[spec.ID]
 	l.links[spec.ID] = lk
-	l.wg.Add(1)
+	rides := l.merge && l.share(lk)
+	if !rides {
+		l.wg.Add(1)
+	}
 	l.mu.Unlock()
 	if old != nil {
 		l.logf("link %d: opened again, dropping the previous connection", spec.ID)
 		old.end()
 	}
-	go lk.run()
+	if !rides {
+		go lk.run()
+	}
 }
 
 func (l *Links) closeLink(id monitor.LinkID) {

@@ -175,7 +175,8 @@ func TestLinksWireHandshake(t *testing.T) {
 		monAuth []string
 		auth    monitor.Auth
 		renames map[string]string
-		want    []string
+		want    []string // two links
+		merged  []string // the pub/sub link riding the command link
 	}{
 		{
 			name: "no auth",
@@ -184,6 +185,13 @@ func TestLinksWireHandshake(t *testing.T) {
 				`"PING"`,
 				`"INFO"`,
 				`"CLIENT" "SETNAME" "sentinel-e1a3d79f-pubsub"`,
+				`"SUBSCRIBE" "__sentinel__:hello"`,
+			},
+			merged: []string{
+				`"CLIENT" "SETNAME" "sentinel-e1a3d79f-cmd"`,
+				`"PING"`,
+				`"INFO"`,
+				`"HELLO" "3"`,
 				`"SUBSCRIBE" "__sentinel__:hello"`,
 			},
 		},
@@ -200,6 +208,14 @@ func TestLinksWireHandshake(t *testing.T) {
 				`"INFO"`,
 				`"AUTH" "(redacted)" "(redacted)"`,
 				`"MYCLIENT" "SETNAME" "sentinel-e1a3d79f-pubsub"`,
+				`"MYSUB" "__sentinel__:hello"`,
+			},
+			merged: []string{
+				`"AUTH" "(redacted)" "(redacted)"`,
+				`"MYCLIENT" "SETNAME" "sentinel-e1a3d79f-cmd"`,
+				`"PING"`,
+				`"INFO"`,
+				`"HELLO" "3"`,
 				`"MYSUB" "__sentinel__:hello"`,
 			},
 		},
@@ -228,8 +244,12 @@ func TestLinksWireHandshake(t *testing.T) {
 			if len(tt.monAuth) > 0 {
 				got = got[:len(got)-1] // the marker connection's own AUTH
 			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("MONITOR shows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			want := tt.want
+			if mergeLinks {
+				want = tt.merged
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("MONITOR shows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
 	}
@@ -302,7 +322,13 @@ func TestLinksClientNameAndRenames(t *testing.T) {
 	if !strings.Contains(cmdLine, " name=sentinel-abc-cmd ") {
 		t.Errorf("command link not named: %q", cmdLine)
 	}
-	if !strings.Contains(list.Str, " name=sentinel-abc-pubsub ") || !strings.Contains(list.Str, "sub=1") {
+	if mergeLinks {
+		// One connection, named as the command link, carries the
+		// subscription over RESP3.
+		if !strings.Contains(cmdLine, " sub=1 ") || !strings.Contains(cmdLine, " resp=3") || strings.Contains(list.Str, "-pubsub") {
+			t.Errorf("pub/sub link not riding the command link:\n%s", list.Str)
+		}
+	} else if !strings.Contains(list.Str, " name=sentinel-abc-pubsub ") || !strings.Contains(list.Str, "sub=1") {
 		t.Errorf("pub/sub link not named or not subscribed:\n%s", list.Str)
 	}
 
@@ -437,8 +463,9 @@ func TestLinksCloseLink(t *testing.T) {
 	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"BLPOP", "queue", "0"}})
 	waitFor(t, func() bool { return admin.do("LLEN", "queue") == int64(0) && blockedClients(t, admin) == 1 })
 
-	l.Apply(monitor.CloseLink{ID: 1})
+	// The pub/sub link first: closing the command link it may ride fails it.
 	l.Apply(monitor.CloseLink{ID: 2})
+	l.Apply(monitor.CloseLink{ID: 1})
 	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
 	// The server sees both connections go at once.
 	waitFor(t, func() bool {
@@ -485,8 +512,8 @@ func TestLinksCloseEndsEverything(t *testing.T) {
 	l := New(Options{Deliver: s.deliver, DialTimeout: time.Minute})
 	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
 	call(t, l, s, 1, 1, "PING")
-	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"BLPOP", "never", "0"}})
 	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
+	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"BLPOP", "never", "0"}})
 	// A dial that would hang (black-holed address) and one that fails.
 	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.CmdLink, Addr: monitor.Addr{Host: "192.0.2.1", Port: 6379}})
 	l.Apply(monitor.OpenLink{ID: 4, Kind: monitor.CmdLink, Addr: monitor.Addr{Host: "127.0.0.1", Port: freePort(t)}})
@@ -626,8 +653,14 @@ func TestLinksServedByLoop(t *testing.T) {
 	l.mu.Unlock()
 	for _, lk := range lks {
 		lk.mu.Lock()
-		onLoop := lk.nc != nil
+		onLoop, carrier := lk.nc != nil, lk.carrier
 		lk.mu.Unlock()
+		if mergeLinks && lk.spec.Kind == monitor.PubSubLink {
+			if carrier != lks[0] {
+				t.Errorf("link %d rides %p, want link 1", lk.spec.ID, carrier)
+			}
+			continue
+		}
 		if want := useLoops && l.loops != nil; onLoop != want {
 			t.Errorf("link %d served by a loop: %v, want %v", lk.spec.ID, onLoop, want)
 		}

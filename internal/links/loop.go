@@ -94,7 +94,7 @@ func (lk *link) queueLoop(batch ...monitor.Send) {
 		lk.out = (*writeBufs.Get().(*[]byte))[:0]
 	}
 	for _, s := range batch {
-		lk.inflight = append(lk.inflight, sent{tag: s.Tag, empty: len(s.Args) == 0})
+		lk.inflight = append(lk.inflight, sentOf(s))
 		if len(s.Args) > 0 {
 			lk.out = appendCommand(lk.out, s.Args...)
 		}
@@ -188,7 +188,7 @@ func (lk *link) onBytes(b []byte) {
 func (lk *link) pushes(data []byte, sc *replyScan) int {
 	used := 0
 	for used < len(data) && !lk.ended.Load() {
-		r, n, err := parseFrom(data, used, sc)
+		r, n, err := parseFrom(data, used, sc, false)
 		if errors.Is(err, errIncomplete) {
 			break
 		}
@@ -217,7 +217,7 @@ func (lk *link) OnClose(_ *netloop.Conn, err error) {
 	if err == nil || lk.ended.Load() {
 		return
 	}
-	if lk.spec.Kind == monitor.PubSubLink || lk.skip > 0 {
+	if lk.spec.Kind == monitor.PubSubLink || lk.skip > 0 || lk.carries() {
 		lk.fail(err)
 		return
 	}

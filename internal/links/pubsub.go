@@ -50,7 +50,7 @@ func (lk *link) servePubSub(conn net.Conn) {
 			sc = &scan
 		}
 		for len(data) > 0 {
-			r, n, err := parseKept(data, sc)
+			r, n, err := parseKept(data, sc, false)
 			sc = nil
 			if errors.Is(err, errIncomplete) {
 				break

@@ -29,7 +29,12 @@ const maxLineLen = 64 * 1024
 // bytes the reply took, errIncomplete when b holds only its start, and
 // ErrMalformedReply for bytes that are not RESP2.
 func parseReply(b []byte) (monitor.Reply, int, error) {
-	src := &chunkSource{b: b}
+	return parseProto(b, false)
+}
+
+// parseProto is parseReply, or, with resp3, parseReply3.
+func parseProto(b []byte, resp3 bool) (monitor.Reply, int, error) {
+	src := &chunkSource{b: b, proto: resp3}
 	r, err := decodeReply(src, 0)
 	if err != nil {
 		return monitor.Reply{}, 0, err
@@ -47,6 +52,8 @@ type replySource interface {
 	bulk(n int) (string, error)
 	// maxElems bounds the capacity to reserve for an array of n elements.
 	maxElems(n int) int
+	// resp3 reports whether RESP3's types are taken (decodeResp3).
+	resp3() bool
 }
 
 // decodeReply decodes the next reply of src.
@@ -104,6 +111,9 @@ func decodeReply(src replySource, depth int) (monitor.Reply, error) {
 		}
 		return monitor.Reply{Kind: monitor.ReplyArray, Elems: elems}, nil
 	default:
+		if src.resp3() {
+			return decodeResp3(src, kind, body, depth)
+		}
 		return monitor.Reply{}, fmt.Errorf("%w: unknown type byte %q", ErrMalformedReply, kind)
 	}
 }
@@ -133,9 +143,12 @@ func replyLen(b []byte) (int, error) {
 
 // chunkSource reads a reply from the bytes read so far.
 type chunkSource struct {
-	b   []byte
-	off int
+	b     []byte
+	off   int
+	proto bool // RESP3's types are taken
 }
+
+func (s *chunkSource) resp3() bool { return s.proto }
 
 func (s *chunkSource) line() ([]byte, error) {
 	rest := s.b[s.off:]

@@ -19,6 +19,7 @@ type replyScan struct {
 	left  []int // elements still to come in each open array, innermost last
 	bulk  int   // bytes of a bulk string's body and CRLF still to come at off
 	ready bool  // whole was reported: it stays so until reset
+	proto bool  // RESP3's types are followed too (parseKept sets it)
 }
 
 // reset forgets the scan: the kept data starts somewhere else now.
@@ -52,6 +53,9 @@ func (s *replyScan) whole(b []byte) bool {
 			break
 		}
 		line = line[:len(line)-1]
+		if s.proto && s.resp3(line) {
+			continue
+		}
 		switch line[0] {
 		case '+', '-', ':':
 			s.ready = s.elementDone()
@@ -93,11 +97,14 @@ func (s *replyScan) elementDone() bool {
 // follows: errIncomplete without parsing while sc says the reply is not
 // whole. sc is reset once a reply was parsed (the kept data then starts
 // after it). A nil sc parses at once.
-func parseKept(data []byte, sc *replyScan) (monitor.Reply, int, error) {
-	if sc != nil && !sc.whole(data) {
-		return monitor.Reply{}, 0, errIncomplete
+func parseKept(data []byte, sc *replyScan, resp3 bool) (monitor.Reply, int, error) {
+	if sc != nil {
+		sc.proto = resp3
+		if !sc.whole(data) {
+			return monitor.Reply{}, 0, errIncomplete
+		}
 	}
-	r, n, err := parseReply(data)
+	r, n, err := parseProto(data, resp3)
 	if err == nil && sc != nil {
 		sc.reset()
 	}
@@ -106,10 +113,47 @@ func parseKept(data []byte, sc *replyScan) (monitor.Reply, int, error) {
 
 // parseFrom parses the reply at data[used:]: the first one through
 // parseKept with sc (which follows data from its start), any later one
-// at once.
-func parseFrom(data []byte, used int, sc *replyScan) (monitor.Reply, int, error) {
+// at once; with resp3, RESP3's types are taken (parseReply3).
+func parseFrom(data []byte, used int, sc *replyScan, resp3 bool) (monitor.Reply, int, error) {
 	if used == 0 {
-		return parseKept(data, sc)
+		return parseKept(data, sc, resp3)
 	}
-	return parseReply(data[used:])
+	return parseProto(data[used:], resp3)
+}
+
+// resp3 follows a line of one of RESP3's own types (line without its
+// CRLF) and reports whether it was one; anything it cannot follow is left
+// to the parser (ready).
+func (s *replyScan) resp3(line []byte) bool {
+	switch line[0] {
+	case '_', '#', ',', '(':
+		s.ready = s.elementDone()
+	case '=', '!':
+		n, err := replyLen(line[1:])
+		if err != nil || n < 0 {
+			s.ready = true
+		} else {
+			s.bulk = n + 2
+		}
+	case '%', '~', '>', '|':
+		n, err := replyLen(line[1:])
+		switch {
+		case err != nil || n < 0 || n > maxLen/2 || len(s.left) >= maxReplyDepth:
+			s.ready = true
+		case line[0] == '%':
+			n *= 2
+		case line[0] == '|':
+			n = 2*n + 1 // the attribute's pairs, then the reply it qualifies
+		}
+		switch {
+		case s.ready:
+		case n == 0:
+			s.ready = s.elementDone()
+		default:
+			s.left = append(s.left, n)
+		}
+	default:
+		return false
+	}
+	return true
 }

@@ -74,7 +74,7 @@ func TestParseKeptOnceWhole(t *testing.T) {
 	for off := 0; off < len(data); off += 64 {
 		end := min(off+64, len(data))
 		kept = append(kept, data[off:end]...)
-		r, used, err := parseKept(kept, &sc)
+		r, used, err := parseKept(kept, &sc, false)
 		if errors.Is(err, errIncomplete) {
 			continue
 		}
@@ -93,7 +93,7 @@ func TestParseKeptOnceWhole(t *testing.T) {
 	if parsed != 1 {
 		t.Fatalf("parsed %d times", parsed)
 	}
-	if r, _, err := parseKept(kept, &sc); err != nil || r.Str != "next" {
+	if r, _, err := parseKept(kept, &sc, false); err != nil || r.Str != "next" {
 		t.Fatalf("the next reply: %+v %v", r, err)
 	}
 }
@@ -127,7 +127,7 @@ func BenchmarkKeptHugeArray(b *testing.B) {
 				var kept []byte
 				for off := 0; off < len(data); off += 64 << 10 {
 					kept = append(kept, data[off:min(off+64<<10, len(data))]...)
-					if _, _, err := parseKept(kept, scp); err == nil {
+					if _, _, err := parseKept(kept, scp, false); err == nil {
 						break
 					}
 				}

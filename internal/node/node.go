@@ -166,6 +166,9 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Deliver:    func(in monitor.Input) { n.loop.Deliver(in) },
 		SourceAddr: cfg.Server.BindSourceAddr,
 		Logf:       opts.Log.Debugf,
+		// One connection per RESP3 instance unless asked for two, as
+		// redis-sentinel keeps (internal/links/merge.go).
+		TwoLinks: os.Getenv("GO_SENTINEL_TWO_LINKS") != "",
 	})
 	n.scripts = newScriptRunner(func(in monitor.Input) { n.loop.Deliver(in) })
 	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass, Accel: monitor.DefaultAccel(),
