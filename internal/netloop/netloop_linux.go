@@ -86,6 +86,9 @@ type Loop struct {
 	buf    []byte
 	events [MaxEvents]unix.EpollEvent
 	spare  []func()
+	// batchEnd, if set (SetBatchEnd), runs after each batch of events
+	// and tasks.
+	batchEnd func()
 	// park, for a parking Loop (NewParking), is a duplicate of epfd as Go's
 	// netpoller waits on it; parkRC is its RawConn.
 	park   *os.File
@@ -254,6 +257,9 @@ func (l *Loop) run() {
 		if wake && l.runTasks() {
 			l.shutdown(ErrClosed)
 			return
+		}
+		if l.batchEnd != nil {
+			l.batchEnd()
 		}
 	}
 }

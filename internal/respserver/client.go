@@ -52,8 +52,12 @@ type Client struct {
 	conn  net.Conn
 	addr  string
 	laddr string
-	born  time.Time
+	// born and lastActive (under mu) are unix nanoseconds of the server's
+	// clock: 16 bytes where two time.Time take 48.
+	born int64
 
+	// done is closed when the client closes; made on first use (doneChan),
+	// under outMu: an idle client does not pay for it.
 	done   chan struct{}
 	closer sync.Once
 	// outMu guards the output queue. A nil entry in out means "close the
@@ -80,6 +84,10 @@ type Client struct {
 	// run as a group (loopGroup); only the reader goroutine uses it.
 	group *loopGroup
 
+	// loop is the state of a client served by an event loop (loop.go);
+	// nil for a client served by goroutines.
+	loop *loopState
+
 	mu            sync.Mutex
 	proto         int
 	name          string
@@ -88,7 +96,7 @@ type Client struct {
 	user          string
 	authenticated bool
 	lastCmd       string
-	lastActive    time.Time
+	lastActive    int64
 	// channels and patterns are the subscriptions, nil until the first
 	// (an idle client costs less); they change under both mu and the
 	// hub's lock.
@@ -107,12 +115,11 @@ func newClient(srv *Server, id int64, conn net.Conn, now time.Time) *Client {
 		conn:       conn,
 		addr:       conn.RemoteAddr().String(),
 		laddr:      conn.LocalAddr().String(),
-		born:       now,
-		done:       make(chan struct{}),
+		born:       now.UnixNano(),
 		proto:      2,
 		user:       "default",
 		lastCmd:    "NULL",
-		lastActive: now,
+		lastActive: now.UnixNano(),
 		parkable:   canPark(conn),
 	}
 	c.outCond.L = &c.outMu
@@ -144,9 +151,13 @@ func (c *Client) sendRaw(b []byte) {
 	c.out = append(c.out, b)
 	c.outBytes += int64(len(b))
 	c.closing = b == nil
-	start := !c.writing && !c.held
-	if start {
-		c.writing = true
+	var start bool
+	if c.loop != nil {
+		start = !c.held && !c.loop.flushQueued
+		c.loop.flushQueued = c.loop.flushQueued || start
+	} else {
+		start = !c.writing && !c.held
+		c.writing = c.writing || start
 	}
 	over := c.overLimitLocked(c.srv.now().Unix())
 	c.outMu.Unlock()
@@ -156,7 +167,11 @@ func (c *Client) sendRaw(b []byte) {
 		return
 	}
 	if start {
-		c.startWriter()
+		if c.loop != nil {
+			c.submitFlush()
+		} else {
+			c.startWriter()
+		}
 	}
 }
 
@@ -227,6 +242,11 @@ func (c *Client) release() {
 		return
 	}
 	c.held = false
+	if c.loop != nil {
+		// Written by the client's loop (releaseToLoop).
+		c.releaseToLoopLocked()
+		return
+	}
 	if c.writing || c.closed || len(c.out) == 0 {
 		c.outMu.Unlock()
 		return
@@ -413,11 +433,30 @@ func (c *Client) close() {
 		c.closed = true
 		c.out, c.outBytes = nil, 0
 		c.outCond.Broadcast()
+		if c.done != nil {
+			close(c.done)
+		}
 		c.outMu.Unlock()
-		close(c.done)
+		if c.loop != nil {
+			c.loop.nc.Close()
+			return
+		}
 		c.conn.Close()
 		c.srv.unparkClosed(c)
 	})
+}
+
+// doneChan returns a channel closed when c closes.
+func (c *Client) doneChan() <-chan struct{} {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		if c.closed {
+			close(c.done)
+		}
+	}
+	return c.done
 }
 
 // isClosed reports whether close was called.
@@ -468,6 +507,6 @@ func (c *Client) info(now time.Time) string {
 		flags = "P"
 	}
 	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=0 sub=%d psub=%d ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=%d omem=%d tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d lib-name=%s lib-ver=%s\n",
-		c.ID, c.addr, c.laddr, c.ID+7, c.name, int(now.Sub(c.born).Seconds()), int(now.Sub(c.lastActive).Seconds()),
+		c.ID, c.addr, c.laddr, c.ID+7, c.name, int(time.Duration(now.UnixNano()-c.born).Seconds()), int(time.Duration(now.UnixNano()-c.lastActive).Seconds()),
 		flags, len(c.channels), len(c.patterns), oll, omem, strings.ToLower(c.lastCmd), c.user, c.proto, c.libName, c.libVer)
 }

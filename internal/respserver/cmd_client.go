@@ -5,13 +5,16 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 )
 
 // clientState is what CLIENT subcommands set on a connection beyond the
-// fields of Client. Only the connection's own reader goroutine touches it.
+// fields of Client. Only what runs the connection's commands touches it:
+// its reader goroutine, or its loop and the worker it hands it to, one at
+// a time (loop.go).
 type clientState struct {
 	replyOff, replySkip, replySkipNext bool
 	// closeAfterCommand closes the connection once the reply of the
@@ -82,6 +85,9 @@ const (
 // pauseState is a server's CLIENT PAUSE. changed is closed (and
 // replaced) whenever the pause is lifted or changed.
 type pauseState struct {
+	// on is set while a pause may be in force (mode is not off): the
+	// loops look at it before taking mu.
+	on      atomic.Bool
 	mu      sync.Mutex
 	mode    pauseMode
 	end     time.Time
@@ -101,6 +107,7 @@ func (p *pauseState) current(now time.Time) (pauseMode, time.Time, <-chan struct
 // set changes the pause and wakes the waiters. Callers hold p.mu.
 func (p *pauseState) set(mode pauseMode, end time.Time) {
 	p.mode, p.end = mode, end
+	p.on.Store(mode != pauseOff)
 	close(p.changed)
 	p.changed = make(chan struct{})
 }
@@ -111,17 +118,21 @@ func (p *pauseState) set(mode pauseMode, end time.Time) {
 func (s *Server) waitUnpaused(c *Client, cmd *commands.Spec) {
 	p := &s.pause
 	writes := cmd.Flags&(commands.FlagWrite|commands.FlagMayReplicate) != 0
+	var done <-chan struct{}
 	for {
 		now := time.Now()
 		mode, end, changed := p.current(now)
 		if mode == pauseOff || (mode == pauseWrite && !writes) {
 			return
 		}
+		if done == nil {
+			done = c.doneChan()
+		}
 		t := time.NewTimer(end.Sub(now) + time.Millisecond)
 		select {
 		case <-changed:
 		case <-t.C:
-		case <-c.done:
+		case <-done:
 			t.Stop()
 			return
 		}

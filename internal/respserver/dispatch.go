@@ -90,7 +90,7 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 	spec, errv := lookup(args, s.opts.Surface)
 	name := ""
 	c.mu.Lock()
-	c.lastActive = s.now()
+	c.lastActive = s.now().UnixNano()
 	if spec != nil {
 		c.lastCmd = spec.Name
 		name = spec.Name

@@ -54,7 +54,7 @@ func waitIdle(t testing.TB, srv *Server, n int) {
 }
 
 func srvIdle(srv *Server, n int) bool {
-	return len(srv.clientList()) == n && srv.parkedClients() == n
+	return len(srv.clientList()) == n && int64(srv.parkedClients())+srv.idleLoopClients() == int64(n)
 }
 
 // rawPing sends PING on the bare socket fd and reads the reply.

@@ -54,6 +54,16 @@ func packageGoroutines() string {
 	return strings.Join(out, "\n\n")
 }
 
+// skipOnLoops skips a test of parking when TCP clients are served by
+// event loops, where nothing is parked (loop_test.go tests their idle
+// clients).
+func skipOnLoops(t *testing.T) {
+	t.Helper()
+	if useLoops {
+		t.Skip("TCP clients are served by event loops: none is parked")
+	}
+}
+
 // isParked reports whether the client id is parked.
 func isParked(srv *Server, id int64) bool {
 	p := &srv.parking
@@ -118,6 +128,7 @@ func TestCanPark(t *testing.T) {
 // as soon as it sends; a client stopped half way through a request is not
 // parked.
 func TestParkedClientIsWoken(t *testing.T) {
+	skipOnLoops(t)
 	srv, addr := startParkServer(t, 5*time.Millisecond, nil)
 	c := dial(t, addr)
 	waitUntil(t, "the new connection to be parked", func() bool { return srv.parkedClients() == 1 })
@@ -155,6 +166,7 @@ func TestParkedClientIsWoken(t *testing.T) {
 // when it sends, whether its request came before it was accepted or long
 // after; killed, it is forgotten.
 func TestParkedAtAccept(t *testing.T) {
+	skipOnLoops(t)
 	srv, _ := newTestServer(nil)
 	srv.parkAfter, srv.parkNewLimit = 5*time.Millisecond, 0
 	addr := serveTestServer(t, srv)
@@ -200,6 +212,7 @@ func TestParkedAtAccept(t *testing.T) {
 // serves it; an event for a client no longer parked is ignored, and the
 // poller goes on serving the others.
 func TestClientKilledWhileParked(t *testing.T) {
+	skipOnLoops(t)
 	srv, addr := startParkServer(t, 5*time.Millisecond, nil)
 	a, b, k := dial(t, addr), dial(t, addr), dial(t, addr)
 	aid, bid := clientID(t, a), clientID(t, b)
@@ -255,6 +268,7 @@ func TestClientKilledWhileParked(t *testing.T) {
 // TestParkedSubscriber: a parked subscriber gets what is published (its
 // writer runs without its reader) and is served when it sends.
 func TestParkedSubscriber(t *testing.T) {
+	skipOnLoops(t)
 	srv, addr := startParkServer(t, 5*time.Millisecond, nil)
 	s := dial(t, addr)
 	if got := s.Do("SUBSCRIBE", "ch"); got != "*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n" {
@@ -280,6 +294,7 @@ func TestParkedSubscriber(t *testing.T) {
 // TestParkedClientIdleTimeout: the `timeout` directive closes a parked
 // client and forgets it.
 func TestParkedClientIdleTimeout(t *testing.T) {
+	skipOnLoops(t)
 	clock := &fakeClock{t: time.Unix(1_800_000_000, 0)}
 	srv, addr := startParkServer(t, 5*time.Millisecond, func(o *Options) {
 		o.IdleTimeout = 5 * time.Second
@@ -302,6 +317,7 @@ func TestParkedClientIdleTimeout(t *testing.T) {
 // TestParkedClientsCountForMaxclients: parked clients are connected
 // clients: maxclients refuses the next one.
 func TestParkedClientsCountForMaxclients(t *testing.T) {
+	skipOnLoops(t)
 	srv, addr := startParkServer(t, 5*time.Millisecond, func(o *Options) { o.Maxclients = 2 })
 	dial(t, addr)
 	dial(t, addr)
@@ -336,6 +352,7 @@ func openFDs(t *testing.T) int {
 // after a command, subscribed, and halfway through a request; the poller
 // returns and its descriptors are closed.
 func TestCloseWithParkedClients(t *testing.T) {
+	skipOnLoops(t)
 	waitUntil(t, "the goroutines of earlier tests to end", func() bool {
 		return !goroutinesRunning("respserver.(*Server).poll(") && !goroutinesRunning("respserver.(*Server).readLoop(")
 	})
@@ -447,6 +464,7 @@ func victim(addr string, ids chan<- int64) error {
 // parked: every reply is right and every client is accounted for (run it
 // with -race).
 func TestParkingConcurrent(t *testing.T) {
+	skipOnLoops(t)
 	srv, addr := startParkServer(t, time.Microsecond, nil) // parked after every request
 	const workers, victims, subs, rounds = 32, 8, 4, 30
 	var wg sync.WaitGroup

@@ -66,6 +66,10 @@ type Options struct {
 	// Surface is the command surface the port presents (`sentinel
 	// command-surface`); the zero value is Redis 7.0's.
 	Surface commands.Surface
+	// Loops is how many event loops serve the plain TCP clients (loop.go):
+	// 0 is netloop.DefaultLoops(); below 0 none, every client is served
+	// by goroutines as TLS and unix socket clients are.
+	Loops int
 }
 
 // OutputLimit is one class of client-output-buffer-limit: a client of the
@@ -109,6 +113,10 @@ type Server struct {
 	parkAfter, parkNewAfter time.Duration
 	parkNewLimit            int64
 	newWaiting              atomic.Int64
+	// loops serve the plain TCP clients (loop.go); loopClients counts
+	// those clients, loopReaders those of them holding a request reader.
+	loops                    loops
+	loopClients, loopReaders atomic.Int64
 
 	mu         sync.Mutex
 	listeners  []net.Listener
@@ -362,7 +370,7 @@ func (s *Server) cron() {
 				continue
 			}
 			c.mu.Lock()
-			idle := now.Sub(c.lastActive) > s.opts.IdleTimeout && c.subscriptions() == 0
+			idle := time.Duration(now.UnixNano()-c.lastActive) > s.opts.IdleTimeout && c.subscriptions() == 0
 			c.mu.Unlock()
 			if idle {
 				c.close()
@@ -394,6 +402,7 @@ func (s *Server) Close() error {
 		c.close()
 	}
 	s.stopParking()
+	s.closeLoops()
 	s.wg.Wait()
 	s.releaseParking()
 	if s.opts.Unixsocket != "" {
@@ -484,10 +493,29 @@ func (s *Server) serveConn(nc net.Conn) {
 	}
 	s.nextID++
 	c := newClient(s, s.nextID, nc, s.now())
+	refuse := s.opts.ProtectedMode && s.users.DefaultNoPass() && !IsLocal(c.conn.RemoteAddr())
+	var sh *loopShard
+	if !refuse {
+		sh = s.loopFor(raw)
+	}
+	if sh != nil {
+		if err := s.takeConn(c, raw.(*net.TCPConn), sh); err != nil {
+			s.mu.Unlock()
+			s.log.Verbosef("Serving client %s: %v", c.addr, err)
+			return
+		}
+		s.clients[c.ID] = c
+		s.mu.Unlock()
+		if err := sh.l.Register(c.loop.nc); err != nil {
+			s.loopClients.Add(-1)
+			s.forget(c)
+		}
+		return
+	}
 	s.clients[c.ID] = c
 	s.wg.Add(1)
 	s.mu.Unlock()
-	if s.opts.ProtectedMode && s.users.DefaultNoPass() && !IsLocal(c.conn.RemoteAddr()) {
+	if refuse {
 		go s.refuseProtected(c)
 		return
 	}

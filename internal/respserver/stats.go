@@ -33,6 +33,10 @@ type stats struct {
 	// peakIn and peakOut are the largest client query and output buffer
 	// seen in each of the last seconds (client_recent_max_*_buffer).
 	peakIn, peakOut [peakSlots]peakSlot
+	// peakInSec and peakInMax copy peakIn's slot of the last second a
+	// query was noted in (noteQuery's hint; a stale hint only costs the
+	// lock).
+	peakInSec, peakInMax atomic.Int64
 }
 
 // The instantaneous metrics, Redis's STATS_METRIC_COMMAND, _NET_INPUT and
@@ -129,8 +133,17 @@ const replyChunkBytes = 16 * 1024
 // largest query of each second (the bytes the request reader took for
 // it), which is what makes that buffer grow in Redis.
 func (st *stats) noteQuery(n int, now time.Time) {
+	sec := now.Unix()
+	// Most queries are no larger than one already noted this second: the
+	// hint spares them the lock every connection's commands would share.
+	if sec == st.peakInSec.Load() && int64(n) <= st.peakInMax.Load() {
+		return
+	}
 	st.mu.Lock()
-	notePeak(&st.peakIn, now.Unix(), int64(n))
+	notePeak(&st.peakIn, sec, int64(n))
+	slot := st.peakIn[sec%peakSlots]
+	st.peakInSec.Store(slot.sec)
+	st.peakInMax.Store(slot.max)
 	st.mu.Unlock()
 }
 
