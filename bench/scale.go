@@ -222,6 +222,7 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 		switch {
 		case e.channel == "+tilt":
 			res.tilts++
+			fmt.Fprintf(os.Stderr, "  +tilt on Sentinel %d, %.2f s after the kill\n", e.sentinel, e.at.Sub(tKill).Seconds())
 		case e.channel == "+sdown" && name != "" && !killed[name]:
 			res.falseSDown++
 			fmt.Fprintf(os.Stderr, "  false +sdown on Sentinel %d, %.2f s after the kill: %s\n", e.sentinel, e.at.Sub(tKill).Seconds(), e.payload)
