@@ -57,3 +57,11 @@ func tuneRuntime() {
 		runtime.MemProfileRate = 0
 	}
 }
+
+// adaptProcs reports whether the node may run the process on one P while
+// the Sentinel is quiet (node.Options.AdaptProcs): unless GOMAXPROCS is
+// set in the environment, which is left alone.
+func adaptProcs() bool {
+	_, set := os.LookupEnv("GOMAXPROCS")
+	return !set
+}

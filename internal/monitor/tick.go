@@ -50,6 +50,13 @@ func (m *master) troubled() bool {
 	return m.link.disconnected(kindMaster) || m.has(flagSDown|flagODown|flagFailoverInProgress)
 }
 
+// Quiet reports whether the last tick found nothing happening: no master
+// in trouble (see troubled), no fast ticks asked for (Accel.BusyTick) and
+// no TILT. The loop uses it to pace the process, never the protocol.
+func (s *Sentinel) Quiet() bool {
+	return s.lastTick != 0 && s.troubled == 0 && s.lastTick >= s.busyUntil && !s.tilt
+}
+
 // checkTilt enters TILT when the time since the previous tick is negative
 // or longer than TiltTrigger: the process was stopped, the machine was busy
 // or the clock jumped, and nothing the timers measured can be trusted.

@@ -40,6 +40,12 @@ type Effects struct {
 	// Observe, if set, sees every event after it was published (the
 	// metrics). It runs on the loop and must not block.
 	Observe func(ev monitor.Event)
+	// AfterTick, if set, is told after every tick and its output whether
+	// the Sentinel is quiet: the core says so (monitor.Sentinel.Quiet),
+	// fewer than maxBatch inputs wait and the tick came less than
+	// maxQuietLateness after it was due. It runs on the loop and must not
+	// block (procGovernor).
+	AfterTick func(quiet bool)
 }
 
 // LinkEffects carries out the core's link actions (links.Links).
@@ -55,8 +61,8 @@ type ScriptEffects interface {
 	KillScript(monitor.KillScript)
 }
 
-// inputQueueLen bounds the inputs waiting for the loop; link adapters
-// block briefly when it is full. A queue of 4,096 (tried for issue 19)
+// inputQueueLen bounds the inputs waiting for the loop (the inbox); link
+// adapters block briefly when it is full. A queue of 4,096 (tried for issue 19)
 // blocked link goroutines before they read their replies: 362 +sdown and
 // 6 failovers of healthy masters per run at 1,000 masters, against 0 and
 // 0 with this one in the same session.
@@ -76,11 +82,15 @@ type Loop struct {
 	view        atomic.Pointer[monitor.View]
 	unpublished int
 
-	execs  chan execReq
-	inputs chan monitor.Input
-	stop   chan struct{}
-	done   chan struct{}
-	once   sync.Once
+	execs chan execReq
+	// in is where inputs wait; taken is the loop's last take from it, of
+	// which the first next were stepped (see nextInput).
+	in    *inbox
+	taken []monitor.Input
+	next  int
+	stop  chan struct{}
+	done  chan struct{}
+	once  sync.Once
 
 	// dirty is set while a deferrable PersistConfig waits to be written
 	// (since dirtySince); see flushIfIdle.
@@ -114,6 +124,11 @@ func tickGap(next, took time.Duration) time.Duration {
 	return max(next, min(tickSpacing*took, maxTickGap))
 }
 
+// maxQuietLateness is how late a tick may come for the loop to call the
+// Sentinel quiet (Effects.AfterTick): a later one says the process is
+// short of CPU, and should not be held to one P.
+const maxQuietLateness = 250 * time.Millisecond
+
 // maxDeferredPersist bounds how long a deferrable config rewrite waits
 // for the loop to be idle.
 const maxDeferredPersist = time.Second
@@ -130,14 +145,14 @@ func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Tim
 		panic("node: NewLoop needs every Effects field")
 	}
 	l := &Loop{
-		core:   core,
-		log:    log,
-		fx:     fx,
-		now:    now,
-		execs:  make(chan execReq),
-		inputs: make(chan monitor.Input, inputQueueLen),
-		stop:   make(chan struct{}),
-		done:   make(chan struct{}),
+		core:  core,
+		log:   log,
+		fx:    fx,
+		now:   now,
+		execs: make(chan execReq),
+		in:    newInbox(),
+		stop:  make(chan struct{}),
+		done:  make(chan struct{}),
 	}
 	l.view.Store(core.View()) // Run has not started: the core is ours
 	return l
@@ -147,9 +162,12 @@ func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Tim
 // and runs Exec requests in between. It handles what New produced first.
 func (l *Loop) Run() {
 	defer close(l.done)
+	defer l.in.close()
 	l.drain()
-	timer := time.NewTimer(l.core.NextTickIn())
+	first := l.core.NextTickIn()
+	timer := time.NewTimer(first)
 	defer timer.Stop()
+	due := l.now().Add(first) // when the timer is set to fire
 	for {
 		select {
 		case <-l.stop:
@@ -158,9 +176,11 @@ func (l *Loop) Run() {
 			}
 			l.drain()
 			return
-		case in := <-l.inputs:
-			l.stepInput(in)
-			l.batch(nil)
+		case <-l.in.ready:
+			if in, ok := l.nextInput(); ok {
+				l.stepInput(in)
+				l.batch(nil)
+			}
 		case req := <-l.execs:
 			req.fn(l.core, l.now())
 			l.batch([]execReq{req})
@@ -169,7 +189,16 @@ func (l *Loop) Run() {
 			start := l.now()
 			l.core.Tick(start)
 			l.drain()
-			timer.Reset(tickGap(l.core.NextTickIn(), l.now().Sub(start)))
+			late := start.Sub(due)
+			gap := tickGap(l.core.NextTickIn(), l.now().Sub(start))
+			timer.Reset(gap)
+			due = l.now().Add(gap)
+			if l.fx.AfterTick != nil {
+				l.fx.AfterTick(l.core.Quiet() && l.waiting() < maxBatch && late < maxQuietLateness)
+			}
+		}
+		if l.next < len(l.taken) {
+			l.in.rearm() // a batch left inputs of its take unstepped
 		}
 		l.flushIfIdle()
 	}
@@ -180,15 +209,34 @@ func (l *Loop) Run() {
 // from the replies the core has seen, and a reply already received must
 // not be judged missing because it waited in the queue.
 func (l *Loop) catchUp() {
-	for n := len(l.inputs); n > 0; {
+	for n := l.waiting(); n > 0; {
 		k := min(n, maxBatch)
 		for range k {
-			l.stepInput(<-l.inputs)
+			in, _ := l.nextInput() // n counted them: they are there
+			l.stepInput(in)
 		}
 		n -= k
 		l.finish(nil)
 	}
 }
+
+// nextInput returns the oldest input not stepped yet, taking what waits
+// in the inbox when the last take is used up; false when none waits.
+func (l *Loop) nextInput() (monitor.Input, bool) {
+	if l.next == len(l.taken) {
+		l.taken, l.next = l.in.take(l.taken), 0
+		if len(l.taken) == 0 {
+			return nil, false
+		}
+	}
+	in := l.taken[l.next]
+	l.next++
+	return in, true
+}
+
+// waiting is how many inputs wait for the loop: those of its last take
+// not stepped yet and those in the inbox.
+func (l *Loop) waiting() int { return len(l.taken) - l.next + l.in.waiting() }
 
 // maxBatch bounds the inputs and Exec requests one batch steps before
 // its output is carried out, so that a flood of replies cannot hold back
@@ -207,10 +255,11 @@ const maxBatch = 512
 // disk before anyone learns of it.
 func (l *Loop) batch(pending []execReq) {
 	for n := len(pending); n < maxBatch; n++ {
-		select {
-		case in := <-l.inputs:
+		if in, ok := l.nextInput(); ok {
 			l.stepInput(in)
 			continue
+		}
+		select {
 		case req := <-l.execs:
 			req.fn(l.core, l.now())
 			pending = append(pending, req)
@@ -232,7 +281,7 @@ func (l *Loop) finish(pending []execReq) {
 		// Inputs only: one that produced nothing announced nothing, so
 		// the View may wait (see maxUnpublished).
 		l.unpublished++
-		publish = !r.Empty() || len(l.inputs) == 0 || l.unpublished >= maxUnpublished
+		publish = !r.Empty() || l.waiting() == 0 || l.unpublished >= maxUnpublished
 	}
 	out := l.apply(r, publish)
 	for _, req := range pending {
@@ -252,7 +301,7 @@ func (l *Loop) stepInput(in monitor.Input) {
 // with an fsync each, which stalled the loop at 100 masters and more), or
 // once it has waited maxDeferredPersist.
 func (l *Loop) flushIfIdle() {
-	if l.dirty && (len(l.inputs) == 0 || l.now().Sub(l.dirtySince) > maxDeferredPersist) {
+	if l.dirty && (l.waiting() == 0 || l.now().Sub(l.dirtySince) > maxDeferredPersist) {
 		l.dirty = false
 		l.view.Store(l.core.View()) // the file holds no state the View lacks
 		l.unpublished = 0
@@ -297,10 +346,7 @@ func (l *Loop) View() *monitor.View {
 // Deliver hands an input (a reply, a message, a closed link) to the core.
 // It is safe from any goroutine and drops the input once the loop ended.
 func (l *Loop) Deliver(in monitor.Input) {
-	select {
-	case l.inputs <- in:
-	case <-l.done:
-	}
+	l.in.put(in)
 }
 
 // Stop asks the loop to persist its state and end, and waits for it.

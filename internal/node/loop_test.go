@@ -245,8 +245,8 @@ func TestCatchUpStepsWaitingInputs(t *testing.T) {
 		l.Deliver(monitor.FlushConfig{})
 	}
 	l.catchUp() // Run is not running: the loop is ours
-	if len(l.inputs) != 0 {
-		t.Errorf("%d inputs left waiting", len(l.inputs))
+	if n := l.waiting(); n != 0 {
+		t.Errorf("%d inputs left waiting", n)
 	}
 	if want := (n + maxBatch - 1) / maxBatch; writes != want {
 		t.Errorf("%d inputs took %d writes, want %d (one per batch)", n, writes, want)

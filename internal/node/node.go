@@ -9,6 +9,7 @@ import (
 	"math"
 	mrand "math/rand"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
@@ -73,6 +74,9 @@ type Options struct {
 	// SENTINEL CONFIG GET/SET loglevel and the config rewrite read and
 	// change; nil makes one from the config's loglevel.
 	LogLevel *logging.LevelVar
+	// AdaptProcs runs the process on one P while the Sentinel is quiet and
+	// no proxy is configured (procGovernor); false leaves GOMAXPROCS alone.
+	AdaptProcs bool
 }
 
 func wallClock() time.Time { return time.Now().Round(0) }
@@ -171,6 +175,11 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		TwoLinks: os.Getenv("GO_SENTINEL_TWO_LINKS") != "",
 	})
 	n.scripts = newScriptRunner(func(in monitor.Input) { n.loop.Deliver(in) })
+	var afterTick func(quiet bool)
+	if opts.AdaptProcs && runtime.GOMAXPROCS(0) > 1 {
+		g, now := newProcGovernor(), opts.Now
+		afterTick = func(quiet bool) { g.report(quiet && !n.proxies.active(), now()) }
+	}
 	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass, Accel: monitor.DefaultAccel(),
 		MasterRebootFlag: cfg.CommandSurface >= commands.Surface72}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
 	n.loop = NewLoop(core, opts.Log, Effects{
@@ -187,6 +196,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 				n.proxies.observe(ev)
 			}
 		},
+		AfterTick: afterTick,
 	}, opts.Now)
 	var onFirstByte func(string, time.Duration)
 	if exporter != nil {

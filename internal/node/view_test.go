@@ -245,7 +245,10 @@ func TestQuietInputsPublishedTogether(t *testing.T) {
 	l := NewLoop(viewCore(0), &memLog{}, withFakes(Effects{}), now)
 	l.drain() // what Run does first
 	step := func() {
-		in := <-l.inputs
+		in, ok := l.nextInput()
+		if !ok {
+			t.Fatal("no input waits")
+		}
 		if _, err := l.core.Step(l.now(), in); err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +256,7 @@ func TestQuietInputsPublishedTogether(t *testing.T) {
 	}
 	quiet := monitor.HelloFromClient{Payload: switchHello(0)}
 	for i := 0; i < maxUnpublished+2; i++ {
-		l.inputs <- quiet
+		l.Deliver(quiet)
 	}
 	v := l.View()
 	for i := 1; i < maxUnpublished; i++ {
@@ -275,8 +278,8 @@ func TestQuietInputsPublishedTogether(t *testing.T) {
 	if l.View() == v {
 		t.Fatal("not published once no input waits")
 	}
-	l.inputs <- monitor.HelloFromClient{Payload: switchHello(1)} // +switch-master
-	l.inputs <- quiet
+	l.Deliver(monitor.HelloFromClient{Payload: switchHello(1)}) // +switch-master
+	l.Deliver(quiet)
 	step()
 	if a, _ := l.View().MasterAddr("mymaster"); a.Port != viewMasterPort+1 {
 		t.Fatalf("an announced switch not published: %v", a)
