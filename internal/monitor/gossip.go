@@ -80,6 +80,10 @@ func (s *Sentinel) processHello(payload string, now int64) {
 			break
 		}
 	}
+	// A hello from a Sentinel known and heard from before, with no newer
+	// epoch, changes only its last-hello time: the View shows that through
+	// the instance's cell, without building the master's view again.
+	timeOnly := si != nil && si.helloSeen && h.CurrentEpoch <= s.currentEpoch && h.MasterConfigEpoch <= m.configEpoch
 	if si == nil {
 		s.changedAll() // Sentinel objects of any master may go or move
 		removed := s.removeSentinelsByRunID(m, h.RunID)
@@ -119,7 +123,10 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if si != nil {
 		si.lastHelloTime = now
 		si.helloSeen = true
-		s.changed(m)
+		s.helloChanged(si)
+		if !timeOnly {
+			s.changed(m)
+		}
 	}
 }
 
