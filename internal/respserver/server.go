@@ -67,8 +67,8 @@ type Options struct {
 	// command-surface`); the zero value is Redis 7.0's.
 	Surface commands.Surface
 	// Loops is how many event loops serve the plain TCP clients (loop.go):
-	// 0 is netloop.DefaultLoops(); below 0 none, every client is served
-	// by goroutines as TLS and unix socket clients are.
+	// 0 is defaultLoops (one); below 0 none, every client is served by
+	// goroutines as TLS and unix socket clients are.
 	Loops int
 }
 
