@@ -159,7 +159,11 @@ func (c *Client) sendRaw(b []byte) {
 		start = !c.writing && !c.held
 		c.writing = c.writing || start
 	}
-	over := c.overLimitLocked(c.srv.now().Unix())
+	var now int64
+	if lim := c.limitLocked(); lim.Soft > 0 && limitUsage(c.outBytes) >= lim.Soft {
+		now = c.srv.now().Unix() // only the soft limit needs the clock
+	}
+	over := c.overLimitLocked(now)
 	c.outMu.Unlock()
 	if over {
 		c.srv.log.Warningf("Client %s scheduled to be closed ASAP for overcoming of output buffer limits.", c.infoLine())
@@ -175,14 +179,19 @@ func (c *Client) sendRaw(b []byte) {
 	}
 }
 
+// limitLocked is the output limit of c's class. Callers hold outMu.
+func (c *Client) limitLocked() OutputLimit {
+	if c.pubsubMode.Load() {
+		return c.srv.outputLimits.PubSub
+	}
+	return c.srv.outputLimits.Normal
+}
+
 // overLimitLocked is Redis's checkClientOutputBufferLimits for the
 // client's class at the unix second now, keeping the soft limit's start
 // time up to date. Callers hold outMu.
 func (c *Client) overLimitLocked(now int64) bool {
-	lim := c.srv.outputLimits.Normal
-	if c.pubsubMode.Load() {
-		lim = c.srv.outputLimits.PubSub
-	}
+	lim := c.limitLocked()
 	used := limitUsage(c.outBytes)
 	hard := lim.Hard > 0 && used >= lim.Hard
 	soft := false

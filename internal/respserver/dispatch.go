@@ -86,8 +86,17 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 	if ignoring(c) {
 		return true
 	}
-	s.stats.commands.Add(1)
 	spec, errv := lookup(args, s.opts.Surface)
+	return s.dispatchFound(c, args, spec, errv)
+}
+
+// dispatchFound is dispatch of a command line lookup has looked up
+// already (the loops look up each command to choose where it runs).
+func (s *Server) dispatchFound(c *Client, args [][]byte, spec *commands.Spec, errv Value) bool {
+	if ignoring(c) {
+		return true
+	}
+	s.stats.commands.Add(1)
 	name := ""
 	c.mu.Lock()
 	c.lastActive = s.now().UnixNano()

@@ -319,7 +319,8 @@ func (s *Server) serveLoop(c *Client, b []byte) {
 			st.stopped = true
 			break
 		}
-		if !s.loopCommand(args) {
+		spec, errv := lookup(args, s.opts.Surface)
+		if !s.loopCommand(spec) {
 			rd.keep()
 			st.busy = true
 			st.nc.PauseRead()
@@ -329,7 +330,7 @@ func (s *Server) serveLoop(c *Client, b []byte) {
 			return
 		}
 		s.stats.noteQuery(rd.lastSize, s.now())
-		if !s.dispatch(c, args) {
+		if !s.dispatchFound(c, args, spec, errv) {
 			st.stopped = true
 		}
 	}
@@ -358,6 +359,11 @@ func (s *Server) loopResume(c *Client) {
 	if st.rd != nil && st.rd.idle() {
 		s.putReader(st.rd)
 		st.rd = nil
+		c.outMu.Lock()
+		if len(c.out) == 0 {
+			c.out = nil
+		}
+		c.outMu.Unlock()
 	}
 }
 
@@ -453,6 +459,12 @@ func (s *Server) loopFlush(c *Client) {
 	c.outMu.Lock()
 	if !c.closed {
 		c.outBytes -= st.pending + handed - after
+		if c.out == nil && cap(batch) <= 16 {
+			// Reused by the next replies while the client is busy
+			// (loopResume drops it when it is idle).
+			clear(batch[:cap(batch)])
+			c.out = batch[:0]
+		}
 	}
 	st.pending = after
 	c.outCond.Broadcast()

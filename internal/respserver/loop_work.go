@@ -1,6 +1,10 @@
 package respserver
 
-import "time"
+import (
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/commands"
+)
 
 // Commands that may wait run on a worker goroutine, off the client's
 // loop (loop.go); the others run on the loop. The worker takes the
@@ -80,19 +84,14 @@ func (s *Server) workCommands(c *Client, rd *loopReader, args [][]byte) bool {
 	}
 }
 
-// loopCommand reports whether args runs on the loop: a command that
+// loopCommand reports whether the command spec (looked up by lookup;
+// nil when it failed) runs on the loop: a command that
 // answers at once, from the client's state or the core's View, unless
 // CLIENT PAUSE is in force (it may hold it). Unknown commands and wrong
 // arities run there too (dispatch replies with the error).
-func (s *Server) loopCommand(args [][]byte) bool {
-	spec := catalogue.Top(string(args[0]))
+func (s *Server) loopCommand(spec *commands.Spec) bool {
 	if spec == nil {
 		return true
-	}
-	if spec.Subs != nil && len(args) >= 2 {
-		if spec = spec.Sub(string(args[1])); spec == nil {
-			return true
-		}
 	}
 	if !onLoop[spec.Canonical().Name] {
 		return false
