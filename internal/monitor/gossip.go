@@ -80,10 +80,6 @@ func (s *Sentinel) processHello(payload string, now int64) {
 			break
 		}
 	}
-	// A hello from a Sentinel known and heard from before, with no newer
-	// epoch, changes only its last-hello time: the View shows that through
-	// the instance's cell, without building the master's view again.
-	timeOnly := si != nil && si.helloSeen && h.CurrentEpoch <= s.currentEpoch && h.MasterConfigEpoch <= m.configEpoch
 	if si == nil {
 		s.changedAll() // Sentinel objects of any master may go or move
 		removed := s.removeSentinelsByRunID(m, h.RunID)
@@ -123,10 +119,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if si != nil {
 		si.lastHelloTime = now
 		si.helloSeen = true
-		s.helloChanged(si)
-		if !timeOnly {
-			s.changed(m)
-		}
+		s.changed(m)
 	}
 }
 

@@ -3,7 +3,6 @@ package monitor
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 )
 
 // kind is what an instance object stands for.
@@ -119,12 +118,6 @@ type instance struct {
 	// helloSeen: a hello was received from it (sentinels); lastHelloTime
 	// starts at creation, as in Redis, before any was.
 	helloSeen bool
-	// helloCell is lastHelloTime as the Views show it (sentinels; nil for
-	// the others), stored by the next View after each hello (helloChanged)
-	// so that a hello that changes nothing else rebuilds no master's view;
-	// helloDirty: it is waiting to be stored.
-	helloCell  *atomic.Int64
-	helloDirty bool
 
 	// Votes and is-master-down replies (sentinel objects).
 	lastMasterDownReplyTime int64

@@ -134,11 +134,10 @@ type instView struct {
 	replOffset         uint64
 	announced          int
 
-	// Sentinels: lastHello holds the instance's lastHelloTime (its
-	// helloCell).
-	lastHello   *atomic.Int64
-	leader      string
-	leaderEpoch uint64
+	// Sentinels.
+	lastHelloTime int64
+	leader        string
+	leaderEpoch   uint64
 }
 
 // linkView is a link as the queries show it.
@@ -221,9 +220,6 @@ type viewState struct {
 	// since cur was built (their viewDirty is set).
 	masters []*master
 	links   []*link
-	// hellos are the sentinel objects whose last-hello time changed since
-	// cur was built (their helloDirty is set).
-	hellos []*instance
 	// names are the master names cur.index was built for.
 	names []string
 }
@@ -249,15 +245,6 @@ func (s *Sentinel) linkChanged(l *link) {
 	if !l.viewDirty {
 		l.viewDirty = true
 		s.views.links = append(s.views.links, l)
-	}
-}
-
-// helloChanged records that si's last-hello time changed: the next View
-// stores it in si's cell, which every View shows it through.
-func (s *Sentinel) helloChanged(si *instance) {
-	if !si.helloDirty {
-		si.helloDirty = true
-		s.views.hellos = append(s.views.hellos, si)
 	}
 }
 

@@ -16,12 +16,6 @@ func (s *Sentinel) View() *View {
 		l.viewDirty = false
 	}
 	vs.links = vs.links[:0]
-	for _, si := range vs.hellos {
-		si.helloCell.Store(si.lastHelloTime)
-		si.helloDirty = false
-	}
-	clear(vs.hellos)
-	vs.hellos = vs.hellos[:0]
 	g := s.viewGlobals()
 	old := vs.cur
 	var v *View
@@ -227,7 +221,7 @@ func (b *viewBuilder) inst(i *instance, old *instView) *instView {
 		priority:           i.priority,
 		replOffset:         i.replOffset,
 		announced:          i.announced,
-		lastHello:          i.helloCell,
+		lastHelloTime:      i.lastHelloTime,
 		leader:             i.leader,
 		leaderEpoch:        i.leaderEpoch,
 		link:               &i.link.cell,

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math/rand"
 	"sort"
-	"sync/atomic"
 	"time"
 )
 
@@ -192,12 +191,8 @@ func (s *Sentinel) addMaster(spec MasterSpec, now int64) *master {
 // Sentinel reports none.
 func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now int64) instance {
 	role := ""
-	var hello *atomic.Int64
 	if k != kindSentinel {
 		role = k.String()
-	} else {
-		hello = new(atomic.Int64)
-		hello.Store(now)
 	}
 	return instance{
 		kind:             k,
@@ -214,7 +209,6 @@ func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now in
 		// from the config shows last-hello-message counting from then.
 		lastPubTime:             now,
 		lastHelloTime:           now,
-		helloCell:               hello,
 		lastMasterDownReplyTime: now,
 	}
 }

@@ -212,7 +212,7 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 			leader = "?"
 		}
 		kv = append(kv,
-			KV{"last-hello-message", itoa64(now - i.lastHello.Load())},
+			KV{"last-hello-message", itoa64(now - i.lastHelloTime)},
 			KV{"voted-leader", leader},
 			KV{"voted-leader-epoch", utoa64(i.leaderEpoch)},
 		)
