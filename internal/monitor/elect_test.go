@@ -145,3 +145,52 @@ func ask(s *Sentinel, now time.Time, req gossip.AskRequest) gossip.AskReply {
 	}
 	return ans.(gossip.AskReply)
 }
+
+// TestLeaderCountsTheFailoverEpochOnly replays chaos seeds 7495 and 8923
+// of fleet 1 (5 Sentinels, quorum 3): this Sentinel waits in its
+// election of epoch 14, with its own vote, when a newer election raises
+// the current epoch to 15, where two peers vote for it (it asks with the
+// current epoch, as Redis does). Two votes of 15 and its own of 14 are a
+// majority of neither epoch: it must not be elected. Two peers' votes of
+// 14 still elect it.
+func TestLeaderCountsTheFailoverEpochOnly(t *testing.T) {
+	const (
+		a = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		c = "cccccccccccccccccccccccccccccccccccccccc"
+		d = "dddddddddddddddddddddddddddddddddddddddd"
+		e = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+	)
+	type vote struct {
+		leader string
+		epoch  uint64
+	}
+	s := masterCore(t, 3)
+	m := s.masters["m"]
+	now := ms(t0)
+	setup := func(votes map[string]vote) {
+		for k, id := range []string{a, c, d, e} {
+			si := m.sentinels[id]
+			if si == nil {
+				si = s.createSentinel(m, Addr{"10.0.0." + string(rune('1'+k)), 26379}, id, now)
+			}
+			v := votes[id]
+			if v.leader == "me" {
+				v.leader = s.myID
+			}
+			si.leader, si.leaderEpoch = v.leader, v.epoch
+		}
+		s.currentEpoch = 15
+		m.leader, m.leaderEpoch = s.myID, 14
+	}
+	setup(map[string]vote{a: {"me", 15}, c: {a, 15}, d: {"me", 15}})
+	if w := s.leader(m, 14, now); w != "" {
+		t.Fatalf("elected %q with 2 votes of epoch 15 and its own of 14", w)
+	}
+	if m.leader != s.myID || m.leaderEpoch != 14 || s.currentEpoch != 15 {
+		t.Fatalf("the tally changed the vote: %s %d, current epoch %d", m.leader, m.leaderEpoch, s.currentEpoch)
+	}
+	setup(map[string]vote{a: {"me", 14}, c: {a, 15}, d: {"me", 15}, e: {"me", 14}})
+	if w := s.leader(m, 14, now); w != s.myID {
+		t.Fatalf("winner %q with 3 votes of epoch 14, want %s", w, s.myID)
+	}
+}
