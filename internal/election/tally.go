@@ -15,12 +15,9 @@ package election
 import "sort"
 
 // Tally counts votes per candidate run id. The zero value is empty and
-// ready to use; PeerVotes starts the tally of one election's epoch.
+// ready to use.
 type Tally struct {
 	counts map[string]int
-	// epoch is the election's epoch PeerVotes counted, the one
-	// AddOwnVote counts in.
-	epoch uint64
 }
 
 // Add counts one vote for runID and returns its votes so far.
@@ -43,30 +40,15 @@ func (t *Tally) AddVote(leader string, leaderEpoch, epoch uint64) bool {
 	return true
 }
 
-// PeerVotes starts the tally of the election of epoch, the epoch of the
-// failover being elected: the votes the peers last reported for epoch. A
-// Sentinel adds its own vote with AddOwnVote, counted in the same epoch.
-//
-// Every vote of a tally is of that one epoch. Redis 7.0's
-// sentinelGetLeader counts the peers' votes of the current epoch but its
-// own of the failover's: once a newer election raised the current epoch,
-// a candidate still waiting in the older one adds the peers' votes of the
-// newer epoch to its own of the older and can be elected by a majority
-// of neither, while its vote in the newer epoch is still free to elect
-// another leader there.
+// PeerVotes tallies the votes the peers last reported for epoch (Redis's
+// sentinelGetLeader counts those of the current epoch). A Sentinel adds
+// its own vote with AddVote.
 func PeerVotes(peers []Peer, epoch uint64) Tally {
-	t := Tally{epoch: epoch}
+	var t Tally
 	for _, p := range peers {
 		t.AddVote(p.Leader, p.LeaderEpoch, epoch)
 	}
 	return t
-}
-
-// AddOwnVote counts this Sentinel's own vote for leader, cast in
-// leaderEpoch, when it is a vote of the tally's epoch (AddVote). It
-// reports whether the vote was counted.
-func (t *Tally) AddOwnVote(leader string, leaderEpoch uint64) bool {
-	return t.AddVote(leader, leaderEpoch, t.epoch)
 }
 
 // Votes returns how many votes runID has.

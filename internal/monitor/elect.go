@@ -122,17 +122,14 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 	return true
 }
 
-// leader runs the election tally for epoch, the failover's (§8.4): the
-// other Sentinels' votes in epoch plus our own, which goes to the leading
-// candidate or to ourselves. Unlike Redis, which counts the peers' votes
-// of the current epoch, every vote counted is of epoch, so a newer
-// election's votes never add up with ours of an older one
-// (election.PeerVotes). The majority is counted over the known Sentinels
-// or the voters floor, whichever is larger (election.Voters).
+// leader runs the election tally for epoch (§8.4): the other Sentinels'
+// votes in the current epoch plus our own, which goes to the leading
+// candidate or to ourselves. The majority is counted over the known
+// Sentinels or the voters floor, whichever is larger (election.Voters).
 func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
-	t := election.PeerVotes(m.peers(), epoch)
+	t := election.PeerVotes(m.peers(), s.currentEpoch)
 	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
-	t.AddOwnVote(myVote, myEpoch)
+	t.AddVote(myVote, myEpoch, epoch)
 	return t.Winner(election.Voters(len(m.sentinels)+1, m.settings.Voters), m.settings.Quorum)
 }
 

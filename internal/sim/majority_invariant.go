@@ -9,8 +9,7 @@ import "strings"
 // n's run id in that epoch (each node counted once, whatever run ids it
 // had) must be a majority of the nodes whose configuration monitors the
 // master — the real fleet, however many entries any Sentinel knows or
-// forgot. epoch is the epoch of n's failover (electionEpoch), not n's
-// current epoch: a newer election may have raised that while n's ran.
+// forgot.
 //
 // A failover SENTINEL FAILOVER forces is not authorised by votes (the
 // Sentinel elects itself, as in Redis: an operator's decision), and is
