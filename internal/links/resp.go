@@ -101,13 +101,9 @@ func decodeReply(src replySource, depth int) (monitor.Reply, error) {
 		if depth >= maxReplyDepth {
 			return monitor.Reply{}, fmt.Errorf("%w: arrays nested deeper than %d", ErrMalformedReply, maxReplyDepth)
 		}
-		elems := make([]monitor.Reply, 0, src.maxElems(n))
-		for range n {
-			e, err := decodeReply(src, depth+1)
-			if err != nil {
-				return monitor.Reply{}, err
-			}
-			elems = append(elems, e)
+		elems, err := decodeElems(src, n, depth)
+		if err != nil {
+			return monitor.Reply{}, err
 		}
 		return monitor.Reply{Kind: monitor.ReplyArray, Elems: elems}, nil
 	default:
@@ -183,3 +179,16 @@ func (s *chunkSource) bulk(n int) (string, error) {
 
 // maxElems: every element takes at least 4 bytes (":0\r\n").
 func (s *chunkSource) maxElems(n int) int { return min(n, (len(s.b)-s.off)/4) }
+
+// decodeElems decodes the n elements of an aggregate reply at depth.
+func decodeElems(src replySource, n int, depth int) ([]monitor.Reply, error) {
+	elems := make([]monitor.Reply, 0, src.maxElems(n))
+	for range n {
+		e, err := decodeReply(src, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		elems = append(elems, e)
+	}
+	return elems, nil
+}

@@ -78,13 +78,9 @@ func decodeResp3(src replySource, kind byte, body []byte, depth int) (monitor.Re
 			}
 			n *= 2
 		}
-		elems := make([]monitor.Reply, 0, src.maxElems(n))
-		for range n {
-			e, err := decodeReply(src, depth+1)
-			if err != nil {
-				return monitor.Reply{}, err
-			}
-			elems = append(elems, e)
+		elems, err := decodeElems(src, n, depth)
+		if err != nil {
+			return monitor.Reply{}, err
 		}
 		if kind == '|' {
 			return decodeReply(src, depth)
