@@ -26,7 +26,11 @@ const quietBeforeOneProc = 5 * time.Second
 // proxy is configured; the first master in trouble (its link lost, SDOWN,
 // ODOWN, a failover), a backlog of inputs, fast ticks, a tick that came
 // late (the process short of CPU) or TILT bring the
-// default back within one tick, before any down-after can expire.
+// default back at the next tick. A lost link is trouble, so a master that
+// dies has its Sentinel back on Go's default one tick after its link
+// fails, well before a down-after of a second or more runs out; one P
+// never stops the process from detecting or acting, it only runs its
+// goroutines one at a time.
 type procGovernor struct {
 	// one is true while the process runs on one P.
 	one bool
