@@ -39,17 +39,7 @@ func (s *Server) workDone(c *Client, ok bool) {
 // stop: a command closed it or a request was malformed.
 func (s *Server) workCommands(c *Client, rd *loopReader, args [][]byte) bool {
 	for {
-		batch := [][][]byte{args}
-		var next [][]byte
-		var nextErr error
-		if groupsWithLoop(args) {
-			var group [][][]byte
-			group, next, nextErr = s.readLoopGroup(c, &rd.requestReader, args)
-			if len(group) > 1 {
-				batch = group
-				c.group = s.stepGroup(group)
-			}
-		}
+		batch, next, nextErr := s.batchOf(c, &rd.requestReader, args)
 		for _, a := range batch {
 			s.stats.noteQuery(rd.lastSize, s.now())
 			c.hold()

@@ -140,3 +140,20 @@ func (s *Server) stepGroup(group [][][]byte) *loopGroup {
 	}
 	return g
 }
+
+// batchOf is the requests to run now, starting with args: args alone, or
+// the group of peer asks and hellos it starts (readLoopGroup, stepped at
+// once as one input into c.group). next and nextErr are what the group's
+// read brought after it, for the caller to run or report next.
+func (s *Server) batchOf(c *Client, rd *requestReader, args [][]byte) (batch [][][]byte, next [][]byte, nextErr error) {
+	batch = [][][]byte{args}
+	if !groupsWithLoop(args) {
+		return batch, nil, nil
+	}
+	group, next, nextErr := s.readLoopGroup(c, rd, args)
+	if len(group) > 1 {
+		batch = group
+		c.group = s.stepGroup(group)
+	}
+	return batch, next, nextErr
+}

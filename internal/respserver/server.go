@@ -621,15 +621,8 @@ func (s *Server) serveCommands(c *Client, first time.Duration) (parked bool) {
 			}
 			return false
 		}
-		batch := [][][]byte{args}
-		if groupsWithLoop(args) {
-			var group [][][]byte
-			group, next, nextErr = s.readLoopGroup(c, rd, args)
-			if len(group) > 1 {
-				batch = group
-				c.group = s.stepGroup(group)
-			}
-		}
+		var batch [][][]byte
+		batch, next, nextErr = s.batchOf(c, rd, args)
 		for _, args := range batch {
 			s.stats.noteQuery(rd.lastSize, s.now())
 			c.hold()
