@@ -376,7 +376,7 @@ func (l *Loop) serve(c *Conn, events uint32) {
 		case err == nil && n > 0:
 			c.h.OnData(c, l.buf[:n])
 		case err == nil:
-			l.closeConn(c, io.EOF)
+			l.peerDone(c)
 		case errors.Is(err, unix.EINTR):
 			continue
 		case errors.Is(err, unix.EAGAIN):
@@ -385,6 +385,20 @@ func (l *Loop) serve(c *Conn, events uint32) {
 		}
 		return
 	}
+}
+
+// peerDone handles the end of c's input (the peer shut its side down):
+// c closes with io.EOF at once when nothing is pending, else once what
+// it wrote reaches the peer, which may still be reading (a half-close),
+// so that no byte Write accepted is dropped.
+func (l *Loop) peerDone(c *Conn) {
+	if c.Pending() == 0 {
+		l.closeConn(c, io.EOF)
+		return
+	}
+	c.drainErr = io.EOF
+	c.closeOnDrain = true
+	c.PauseRead()
 }
 
 // errHangup is what a paused connection that hung up is closed with when
@@ -413,13 +427,18 @@ func (l *Loop) flush(c *Conn) {
 		case errors.Is(err, unix.EAGAIN):
 			return
 		default:
+			if c.drainErr != nil {
+				// The peer had finished and has gone: its end, not a fault.
+				l.closeConn(c, c.drainErr)
+				return
+			}
 			l.closeConn(c, fmt.Errorf("netloop: write: %w", err))
 			return
 		}
 	}
 	c.pending, c.off = nil, 0
 	if c.closeOnDrain {
-		l.closeConn(c, nil)
+		l.closeConn(c, c.drainErr)
 		return
 	}
 	l.setEvents(c)
@@ -487,9 +506,12 @@ type Conn struct {
 	reading    bool
 	// closeOnDrain: CloseWhenFlushed was called; close once Pending is 0.
 	closeOnDrain bool
-	events       uint32
-	pending      []byte
-	off          int // pending[:off] is written
+	// drainErr is what OnClose gets when c closes on drain: nil after
+	// CloseWhenFlushed, io.EOF when the peer ended its input first.
+	drainErr error
+	events   uint32
+	pending  []byte
+	off      int // pending[:off] is written
 }
 
 // Take takes the socket out of tc (a duplicate of its descriptor; tc is
@@ -625,10 +647,11 @@ func (c *Conn) PauseRead() {
 	}
 }
 
-// ResumeRead reads c again after PauseRead. From the loop goroutine
-// only.
+// ResumeRead reads c again after PauseRead; a no-op once c is closing
+// (CloseWhenFlushed, or the peer ended its input with bytes still
+// pending). From the loop goroutine only.
 func (c *Conn) ResumeRead() {
-	if !c.reading && !c.closed {
+	if !c.reading && !c.closed && !c.closeOnDrain {
 		c.reading = true
 		c.loop.setEvents(c)
 	}

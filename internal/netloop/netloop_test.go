@@ -208,6 +208,53 @@ func TestPendingBounded(t *testing.T) {
 	}
 }
 
+// burst answers its first byte with size bytes, more than the socket
+// buffers hold, so that most of them wait in Pending.
+type burst struct {
+	size   int
+	sent   bool
+	closed chan error
+}
+
+func (b *burst) OnData(c *Conn, _ []byte) {
+	if !b.sent {
+		b.sent = true
+		_ = c.Write(bytes.Repeat([]byte{'x'}, b.size))
+	}
+}
+
+func (b *burst) OnDrain(*Conn) {}
+
+func (b *burst) OnClose(_ *Conn, err error) { b.closed <- err }
+
+// TestHalfCloseKeepsPending: a peer that sends a request and shuts its
+// side down at once (printf ... | nc -N) still gets the whole reply;
+// the end of its input closes the Conn only after Pending is written,
+// and OnClose gets io.EOF.
+func TestHalfCloseKeepsPending(t *testing.T) {
+	g := newGroup(t, 1)
+	const size = 16 << 20
+	h := &burst{size: size, closed: make(chan error, 1)}
+	cl, c := pair(t, h)
+	if err := g.Next().Register(c); err != nil {
+		t.Fatal(err)
+	}
+	_ = cl.SetDeadline(time.Now().Add(20 * time.Second))
+	if _, err := cl.Write([]byte("?")); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.(*net.TCPConn).CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, cl)
+	if err != nil || n != size {
+		t.Fatalf("read %d of %d bytes: %v", n, size, err)
+	}
+	if err := <-h.closed; !errors.Is(err, io.EOF) {
+		t.Errorf("OnClose got %v, want EOF", err)
+	}
+}
+
 // TestCloseRacesEvents: Close from other goroutines while the loop reads
 // and writes: every Conn gets exactly one OnClose, no callback after it,
 // under -race.
