@@ -196,7 +196,7 @@ func (e Estimate) Slowest() *Course {
 // fleet the leader is a redis-sentinel with the probability RedisLeads,
 // and a go-sentinel that leads waits for the redis-sentinels' replies when
 // the go-sentinels alone do not make the quorum. It was checked against
-// `make bench-failover` (ProcessCrash; README.md, "Checking a topology").
+// `make bench-failover` (ProcessCrash; docs/configuration.md, "Checking a topology").
 func EstimateFailover(downAfter, failoverTimeout time.Duration, fleet Fleet, failure Failure) Estimate {
 	e := Estimate{Fleet: fleet, Failure: failure, RedisLeads: fleet.redisLeads(failure),
 		Retry: 2*failoverTimeout + maxDesync}

@@ -200,7 +200,7 @@ const (
 	relLossClasses
 )
 
-// String names the class as the README's table does.
+// String names the class as the table of docs/coordinated-failover.md does.
 func (c relLossClass) String() string {
 	return [...]string{"(a) master killed or frozen before a replica had it", "(b) a replica with less data promoted",
 		"(c) old master cut off from the promoted replica", "(d) other"}[c]
@@ -447,7 +447,7 @@ func (l *relLedger) trace(a relAck, p string, pAt time.Time) string {
 }
 
 // relLossTable sums classified losses by class and by fault, one line
-// per class with its faults, for the log and the README.
+// per class with its faults, for the log and docs/coordinated-failover.md.
 func relLossTable(losses []relLoss) string {
 	var by [relLossClasses]map[string]int
 	var total [relLossClasses]int
@@ -538,7 +538,7 @@ type relCut struct {
 	first, last, guard, mv time.Duration
 }
 
-// String prints the cut for the log and the README.
+// String prints the cut for the log and docs/coordinated-failover.md.
 func (c relCut) String() string {
 	off := func(d time.Duration) string {
 		if d < 0 {
