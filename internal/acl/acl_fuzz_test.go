@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // FuzzACLRules applies space-separated ACL SETUSER rules to a new user,
@@ -67,7 +67,7 @@ func FuzzACLRules(f *testing.F) {
 		lines := userLine(u, "fuzz")
 		srv := config.DefaultServer()
 		srv.Users = [][]string{lines}
-		text := config.RewriteBytes(nil, srv, monitor.Persisted{}, config.RewriteOptions{Cwd: "/"})
+		text := config.RewriteBytes(nil, srv, settings.Persisted{}, config.RewriteOptions{Cwd: "/"})
 		cfg, err := config.ParseWith("/fuzz/sentinel.conf", text, nil, config.Options{Cwd: "/"})
 		if err != nil {
 			t.Fatalf("the config rewritten with the user of %q does not parse: %v\n%s", rules, err, text)

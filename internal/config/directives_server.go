@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -167,7 +167,7 @@ func renameDirective() directive {
 		if msg := p.renames.rename(args[0], args[1]); msg != "" {
 			return msg, nil
 		}
-		p.cfg.Server.RenameCommands = append(p.cfg.Server.RenameCommands, monitor.Rename{Command: args[0], Renamed: args[1]})
+		p.cfg.Server.RenameCommands = append(p.cfg.Server.RenameCommands, settings.Rename{Command: args[0], Renamed: args[1]})
 		return "", nil
 	})
 	d.each = func(s *Server) [][]string {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -93,36 +93,36 @@ func Format(c *Config) string {
 	return b.String()
 }
 
-func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
+func formatMaster(b *strings.Builder, m settings.MasterSpec) {
 	ms := func(d time.Duration) int64 { return d.Milliseconds() }
 	fmt.Fprintf(b, "\nmaster %s\n", splitargs.Quote(m.Name))
 	row := func(k string, v any) { fmt.Fprintf(b, "  %-30s %v\n", k, v) }
 	row("address", fmt.Sprintf("%s %d", m.Addr.Host, m.Addr.Port))
-	row(monitor.OptionQuorum, m.Quorum)
-	row(monitor.OptionDownAfter, ms(m.DownAfter))
-	row(monitor.OptionFailoverTimeout, ms(m.FailoverTimeout))
-	row(monitor.OptionParallelSyncs, m.ParallelSyncs)
-	row(monitor.OptionRebootDownAfter, ms(m.RebootDownAfter))
+	row(settings.OptionQuorum, m.Quorum)
+	row(settings.OptionDownAfter, ms(m.DownAfter))
+	row(settings.OptionFailoverTimeout, ms(m.FailoverTimeout))
+	row(settings.OptionParallelSyncs, m.ParallelSyncs)
+	row(settings.OptionRebootDownAfter, ms(m.RebootDownAfter))
 	if m.ForgetReplicaAfter != 0 {
-		row(monitor.OptionForgetReplicaAfter, ms(m.ForgetReplicaAfter))
+		row(settings.OptionForgetReplicaAfter, ms(m.ForgetReplicaAfter))
 	}
 	if m.Voters != 0 {
-		row(monitor.OptionVoters, m.Voters)
+		row(settings.OptionVoters, m.Voters)
 	}
 	if m.ForgetSentinelAfter != 0 {
-		row(monitor.OptionForgetSentinelAfter, ms(m.ForgetSentinelAfter))
+		row(settings.OptionForgetSentinelAfter, ms(m.ForgetSentinelAfter))
 	}
 	if m.NotificationScript != "" {
-		row(monitor.OptionNotificationScript, splitargs.Quote(m.NotificationScript))
+		row(settings.OptionNotificationScript, splitargs.Quote(m.NotificationScript))
 	}
 	if m.ClientReconfigScript != "" {
-		row(monitor.OptionClientReconfigScript, splitargs.Quote(m.ClientReconfigScript))
+		row(settings.OptionClientReconfigScript, splitargs.Quote(m.ClientReconfigScript))
 	}
 	if m.AuthUser != "" {
-		row(monitor.OptionAuthUser, splitargs.Quote(m.AuthUser))
+		row(settings.OptionAuthUser, splitargs.Quote(m.AuthUser))
 	}
 	if m.AuthPass != "" {
-		row(monitor.OptionAuthPass, secretMask)
+		row(settings.OptionAuthPass, secretMask)
 	}
 	row("config-epoch", m.ConfigEpoch)
 	row("leader-epoch", m.LeaderEpoch)
@@ -133,7 +133,7 @@ func formatMaster(b *strings.Builder, m monitor.MasterSpec) {
 		row("known-sentinel", fmt.Sprintf("%s %d %s", s.Addr.Host, s.Addr.Port, s.RunID))
 	}
 	for _, r := range m.RenameCommands {
-		row(monitor.OptionRenameCommand, quoteWords([]string{r.Command, r.Renamed}))
+		row(settings.OptionRenameCommand, quoteWords([]string{r.Command, r.Renamed}))
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"syscall"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -25,7 +25,7 @@ type Config struct {
 	// Server holds the generic server directives.
 	Server Server
 	// Sentinel holds the sentinel directives (masters sorted by name).
-	Sentinel monitor.Persisted
+	Sentinel settings.Persisted
 	// Ignored lists the valid redis.conf directives that are accepted and
 	// ignored, in input order (the caller logs them at debug level).
 	Ignored []Line
@@ -46,7 +46,7 @@ type Config struct {
 	StateRead bool
 	// Base is what the config file alone loads to, with a StateFile: the
 	// state file is written as a delta over it (StateBase, state.go).
-	Base monitor.Persisted
+	Base settings.Persisted
 	// BaseLoglevel is the config file's own log level, with a StateFile.
 	BaseLoglevel string
 	// CommandSurface is `sentinel command-surface` (go-sentinel's

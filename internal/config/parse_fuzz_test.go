@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -152,7 +152,7 @@ func FuzzParse(f *testing.F) {
 // master removed, a new myid and a later epoch, announce-ip cleared, and
 // its second master's settings back to their defaults with its lists
 // emptied (the state file's forms of a default and of an empty list).
-func runtimeChanges(p monitor.Persisted) monitor.Persisted {
+func runtimeChanges(p settings.Persisted) settings.Persisted {
 	want := p
 	want.MyID = "feedfeedfeedfeedfeedfeedfeedfeedfeedfeed"
 	if want.CurrentEpoch < math.MaxUint64 {
@@ -164,7 +164,7 @@ func runtimeChanges(p monitor.Persisted) monitor.Persisted {
 	want.Masters = nil
 	if len(p.Masters) > 1 {
 		want.Masters = append(want.Masters, p.Masters[1:]...)
-		m := monitor.NewMasterSpec(want.Masters[0].Name, want.Masters[0].Addr, want.Masters[0].Quorum)
+		m := settings.NewMasterSpec(want.Masters[0].Name, want.Masters[0].Addr, want.Masters[0].Quorum)
 		m.ConfigEpoch, m.LeaderEpoch = want.Masters[0].ConfigEpoch, want.Masters[0].LeaderEpoch
 		want.Masters[0] = m
 	}
@@ -173,11 +173,11 @@ func runtimeChanges(p monitor.Persisted) monitor.Persisted {
 
 // withoutIdentityRenames returns p without the renames of a command to
 // itself, which mean "not renamed" (the state file writes them so).
-func withoutIdentityRenames(p monitor.Persisted) monitor.Persisted {
+func withoutIdentityRenames(p settings.Persisted) settings.Persisted {
 	out := p
-	out.Masters = make([]monitor.MasterSpec, len(p.Masters))
+	out.Masters = make([]settings.MasterSpec, len(p.Masters))
 	for i, m := range p.Masters {
-		var rs []monitor.Rename
+		var rs []settings.Rename
 		for _, r := range m.RenameCommands {
 			if !strings.EqualFold(r.Command, r.Renamed) {
 				rs = append(rs, r)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -47,7 +47,7 @@ func TestParseDefaults(t *testing.T) {
 	if !reflect.DeepEqual(c.Server, DefaultServer()) {
 		t.Errorf("Server = %+v, want defaults %+v", c.Server, DefaultServer())
 	}
-	want := monitor.Persisted{DenyScriptsReconfig: true, Masters: []monitor.MasterSpec{}}
+	want := settings.Persisted{DenyScriptsReconfig: true, Masters: []settings.MasterSpec{}}
 	if !reflect.DeepEqual(c.Sentinel, want) {
 		t.Errorf("Sentinel = %+v, want %+v", c.Sentinel, want)
 	}
@@ -119,8 +119,8 @@ func TestParseServerDirectives(t *testing.T) {
 		{"syslog-enabled yes", func(s *Server) { s.SyslogEnabled = true }},
 		{"syslog-ident sentinel", func(s *Server) { s.SyslogIdent = "sentinel" }},
 		{"syslog-facility local7", func(s *Server) { s.SyslogFacility = "local7" }},
-		{"rename-command SHUTDOWN nope", func(s *Server) { s.RenameCommands = []monitor.Rename{{Command: "SHUTDOWN", Renamed: "nope"}} }},
-		{`rename-command acl ""`, func(s *Server) { s.RenameCommands = []monitor.Rename{{Command: "acl", Renamed: ""}} }},
+		{"rename-command SHUTDOWN nope", func(s *Server) { s.RenameCommands = []settings.Rename{{Command: "SHUTDOWN", Renamed: "nope"}} }},
+		{`rename-command acl ""`, func(s *Server) { s.RenameCommands = []settings.Rename{{Command: "acl", Renamed: ""}} }},
 		{"  port 1234  ", func(s *Server) { s.Port = 1234 }},
 		{"\tport\t1234\r", func(s *Server) { s.Port = 1234 }},
 	}
@@ -394,10 +394,10 @@ func TestParseDebianConfig(t *testing.T) {
 		s.Logfile != "/var/log/redis/redis-sentinel.log" || s.Dir != dir || s.AcllogMaxLen != 128 {
 		t.Errorf("Server = %+v", s)
 	}
-	want := monitor.Persisted{
+	want := settings.Persisted{
 		DenyScriptsReconfig: true,
-		Masters: []monitor.MasterSpec{
-			monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2),
+		Masters: []settings.MasterSpec{
+			settings.NewMasterSpec("mymaster", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2),
 		},
 	}
 	if !reflect.DeepEqual(c.Sentinel, want) {

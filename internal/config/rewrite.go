@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/atomicfile"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -44,7 +44,7 @@ type RewriteOptions struct {
 // Parse's result or DefaultServer: zero fields are written as such); the
 // temporary file gets the old file's permissions (0644 minus the umask for
 // a new file).
-func Rewrite(path string, srv Server, p monitor.Persisted, opts RewriteOptions) error {
+func Rewrite(path string, srv Server, p settings.Persisted, opts RewriteOptions) error {
 	return (&Rewriter{Path: path}).Rewrite(srv, p, opts)
 }
 
@@ -60,7 +60,7 @@ type Rewriter struct {
 }
 
 // Rewrite rewrites r.Path from srv and p (see the function Rewrite).
-func (r *Rewriter) Rewrite(srv Server, p monitor.Persisted, opts RewriteOptions) error {
+func (r *Rewriter) Rewrite(srv Server, p settings.Persisted, opts RewriteOptions) error {
 	old, err := os.ReadFile(r.Path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("rewrite %s: %w", r.Path, err)
@@ -92,7 +92,7 @@ func (r *Rewriter) Rewrite(srv Server, p monitor.Persisted, opts RewriteOptions)
 // of a managed option that were not reused become blank, and runs of blank
 // lines collapse into one. Masters already in the file are written in file
 // order, new ones after them by name. An empty p.MyID writes no myid line.
-func RewriteBytes(old []byte, srv Server, p monitor.Persisted, opts RewriteOptions) []byte {
+func RewriteBytes(old []byte, srv Server, p settings.Persisted, opts RewriteOptions) []byte {
 	st := readRewriteState(old, nil)
 	st.directives(&rewriteInput{srv: srv, p: p, opts: opts})
 	st.removeOrphaned()
@@ -268,7 +268,7 @@ func (st *rewriteState) content() []byte {
 // rewriteInput is the state a rewrite writes.
 type rewriteInput struct {
 	srv  Server
-	p    monitor.Persisted
+	p    settings.Persisted
 	opts RewriteOptions
 }
 
@@ -321,7 +321,7 @@ func (st *rewriteState) standard(d *directive, s *Server) {
 // that already have a `sentinel monitor` line in the file first, in file
 // order, so that their lines stay where they are; then the new ones by name.
 // (Redis uses its hash table's order, which is unspecified.)
-func (st *rewriteState) masterOrder(masters []monitor.MasterSpec) []monitor.MasterSpec {
+func (st *rewriteState) masterOrder(masters []settings.MasterSpec) []settings.MasterSpec {
 	pos := map[string]int{}
 	for i, name := range st.monitorOrder {
 		if _, ok := pos[name]; !ok {
@@ -329,7 +329,7 @@ func (st *rewriteState) masterOrder(masters []monitor.MasterSpec) []monitor.Mast
 		}
 	}
 	out := slices.Clone(masters)
-	slices.SortStableFunc(out, func(a, b monitor.MasterSpec) int {
+	slices.SortStableFunc(out, func(a, b settings.MasterSpec) int {
 		pa, oka := pos[a.Name]
 		pb, okb := pos[b.Name]
 		switch {

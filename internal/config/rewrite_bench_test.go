@@ -6,21 +6,21 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // benchPersisted is the state of a Sentinel that knows n masters, each
 // with one replica and two other Sentinels, as bin/sentinel-bench scale
 // sets them up.
-func benchPersisted(n int) monitor.Persisted {
-	p := monitor.Persisted{MyID: "0123456789012345678901234567890123456789", CurrentEpoch: 7}
+func benchPersisted(n int) settings.Persisted {
+	p := settings.Persisted{MyID: "0123456789012345678901234567890123456789", CurrentEpoch: 7}
 	for i := 0; i < n; i++ {
-		m := monitor.NewMasterSpec(fmt.Sprintf("m%d", i), monitor.Addr{Host: "127.0.0.1", Port: 10000 + i}, 2)
+		m := settings.NewMasterSpec(fmt.Sprintf("m%d", i), settings.Addr{Host: "127.0.0.1", Port: 10000 + i}, 2)
 		m.DownAfter = 5000 * 1e6
-		m.KnownReplicas = []monitor.Addr{{Host: "127.0.0.1", Port: 20000 + i}}
-		m.KnownSentinels = []monitor.SentinelSpec{
-			{Addr: monitor.Addr{Host: "127.0.0.1", Port: 26380}, RunID: "1111111111111111111111111111111111111111"},
-			{Addr: monitor.Addr{Host: "127.0.0.1", Port: 26381}, RunID: "2222222222222222222222222222222222222222"},
+		m.KnownReplicas = []settings.Addr{{Host: "127.0.0.1", Port: 20000 + i}}
+		m.KnownSentinels = []settings.SentinelSpec{
+			{Addr: settings.Addr{Host: "127.0.0.1", Port: 26380}, RunID: "1111111111111111111111111111111111111111"},
+			{Addr: settings.Addr{Host: "127.0.0.1", Port: 26381}, RunID: "2222222222222222222222222222222222222222"},
 		}
 		p.Masters = append(p.Masters, m)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // queuedLine is a `sentinel ...` line kept until the whole input was read.
@@ -58,7 +58,7 @@ const runIDSize = 40
 // sentinelLoader applies queued sentinel lines to a Persisted value,
 // tracking the duplicate checks Redis' dictionaries perform.
 type sentinelLoader struct {
-	p       monitor.Persisted
+	p       settings.Persisted
 	masters map[string]*masterState
 	// cwd is the directory script paths are relative to.
 	cwd string
@@ -74,7 +74,7 @@ type sentinelLoader struct {
 
 // masterState is one master being built plus its duplicate-detection keys.
 type masterState struct {
-	spec      monitor.MasterSpec
+	spec      settings.MasterSpec
 	replicas  map[string]bool
 	sentinels map[string]bool
 	renames   map[string]bool
@@ -82,7 +82,7 @@ type masterState struct {
 
 func newSentinelLoader(cwd string) *sentinelLoader {
 	return &sentinelLoader{
-		p:       monitor.Persisted{DenyScriptsReconfig: true},
+		p:       settings.Persisted{DenyScriptsReconfig: true},
 		masters: map[string]*masterState{},
 		cwd:     cwd,
 	}
@@ -106,31 +106,31 @@ func (l *sentinelLoader) load(queue []queuedLine) error {
 }
 
 // persisted returns the result with masters sorted by name.
-func (l *sentinelLoader) persisted() monitor.Persisted {
+func (l *sentinelLoader) persisted() settings.Persisted {
 	p := l.p
-	p.Masters = make([]monitor.MasterSpec, 0, len(l.masters))
+	p.Masters = make([]settings.MasterSpec, 0, len(l.masters))
 	for _, m := range l.masters {
 		p.Masters = append(p.Masters, m.spec)
 	}
-	slices.SortFunc(p.Masters, func(a, b monitor.MasterSpec) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(p.Masters, func(a, b settings.MasterSpec) int { return strings.Compare(a.Name, b.Name) })
 	return p
 }
 
 // addr validates a host and port the way createSentinelAddr does.
-func (l *sentinelLoader) addr(host, port string) (monitor.Addr, string) {
+func (l *sentinelLoader) addr(host, port string) (settings.Addr, string) {
 	n := atoi(port)
 	if n < 0 || n > 65535 {
-		return monitor.Addr{}, msgInvalidPort
+		return settings.Addr{}, msgInvalidPort
 	}
 	h, ok := canonicalHost(host, l.p.ResolveHostnames)
 	if !ok {
-		return monitor.Addr{}, msgCantResolve
+		return settings.Addr{}, msgCantResolve
 	}
-	return monitor.Addr{Host: h, Port: n}, ""
+	return settings.Addr{Host: h, Port: n}, ""
 }
 
 // addrKey is the name Redis gives a replica: "ip:port" or "[ipv6]:port".
-func addrKey(a monitor.Addr) string {
+func addrKey(a settings.Addr) string {
 	if strings.Contains(a.Host, ":") {
 		return fmt.Sprintf("[%s]:%d", a.Host, a.Port)
 	}

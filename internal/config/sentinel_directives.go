@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -31,8 +31,8 @@ type sentinelDirective struct {
 	load func(l *sentinelLoader, argv []string) string
 	// write writes a global directive; writeMaster a per-master one, once
 	// for each master.
-	write       func(w *sentinelWriter, p *monitor.Persisted)
-	writeMaster func(w *sentinelWriter, m *monitor.MasterSpec)
+	write       func(w *sentinelWriter, p *settings.Persisted)
+	writeMaster func(w *sentinelWriter, m *settings.MasterSpec)
 	// keep: the rewrite leaves the directive's lines as they are (it
 	// neither writes nor removes them).
 	keep bool
@@ -51,7 +51,7 @@ var sentinelDirectives = []sentinelDirective{
 			l.p.MyID = argv[1]
 			return ""
 		},
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			// An empty myid has no loadable line, even forced.
 			if p.MyID == "" {
 				w.st.markProcessed("sentinel myid")
@@ -63,22 +63,24 @@ var sentinelDirectives = []sentinelDirective{
 	{
 		name: "deny-scripts-reconfig", argc: []int{2},
 		load: yesNoSetting("Please specify yes or no for the deny-scripts-reconfig options.",
-			func(p *monitor.Persisted) *bool { return &p.DenyScriptsReconfig }),
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			func(p *settings.Persisted) *bool { return &p.DenyScriptsReconfig }),
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			w.yesNo("deny-scripts-reconfig", p.DenyScriptsReconfig, true)
 		},
 	},
 	{
 		name: "resolve-hostnames", argc: []int{2},
 		load: yesNoSetting("Please specify yes or no for the resolve-hostnames option.",
-			func(p *monitor.Persisted) *bool { return &p.ResolveHostnames }),
-		write: func(w *sentinelWriter, p *monitor.Persisted) { w.yesNo("resolve-hostnames", p.ResolveHostnames, false) },
+			func(p *settings.Persisted) *bool { return &p.ResolveHostnames }),
+		write: func(w *sentinelWriter, p *settings.Persisted) {
+			w.yesNo("resolve-hostnames", p.ResolveHostnames, false)
+		},
 	},
 	{
 		name: "announce-hostnames", argc: []int{2},
 		load: yesNoSetting("Please specify yes or no for the announce-hostnames option.",
-			func(p *monitor.Persisted) *bool { return &p.AnnounceHostnames }),
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+			func(p *settings.Persisted) *bool { return &p.AnnounceHostnames }),
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			w.yesNo("announce-hostnames", p.AnnounceHostnames, false)
 		},
 	},
@@ -97,75 +99,75 @@ var sentinelDirectives = []sentinelDirective{
 				return msgDuplicateMaster
 			}
 			l.masters[argv[1]] = &masterState{
-				spec:      monitor.NewMasterSpec(argv[1], a, quorum),
+				spec:      settings.NewMasterSpec(argv[1], a, quorum),
 				replicas:  map[string]bool{},
 				sentinels: map[string]bool{},
 				renames:   map[string]bool{},
 			}
 			return ""
 		},
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.line("monitor", m.Name, m.Addr.Host, strconv.Itoa(m.Addr.Port), strconv.Itoa(m.Quorum))
 		},
 	},
 	{
-		name: monitor.OptionDownAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.DownAfter }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionDownAfter, m, m.DownAfter != w.defDownAfter, millisText(m.DownAfter))
+		name: settings.OptionDownAfter, argc: []int{3}, pass: 2,
+		load: masterTime(msgZeroTime, 1, func(m *settings.MasterSpec) *time.Duration { return &m.DownAfter }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionDownAfter, m, m.DownAfter != w.defDownAfter, millisText(m.DownAfter))
 		},
 	},
 	{
-		name: monitor.OptionFailoverTimeout, argc: []int{3}, pass: 2,
-		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.FailoverTimeout }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionFailoverTimeout, m, m.FailoverTimeout != w.defFailover, millisText(m.FailoverTimeout))
+		name: settings.OptionFailoverTimeout, argc: []int{3}, pass: 2,
+		load: masterTime(msgZeroTime, 1, func(m *settings.MasterSpec) *time.Duration { return &m.FailoverTimeout }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionFailoverTimeout, m, m.FailoverTimeout != w.defFailover, millisText(m.FailoverTimeout))
 		},
 	},
 	{
-		name: monitor.OptionParallelSyncs, argc: []int{3}, pass: 2,
+		name: settings.OptionParallelSyncs, argc: []int{3}, pass: 2,
 		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 			m.spec.ParallelSyncs = atoi(argv[2])
 			return ""
 		}),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionParallelSyncs, m, m.ParallelSyncs != monitor.DefaultParallelSyncs, strconv.Itoa(m.ParallelSyncs))
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionParallelSyncs, m, m.ParallelSyncs != settings.DefaultParallelSyncs, strconv.Itoa(m.ParallelSyncs))
 		},
 	},
 	{
-		name: monitor.OptionNotificationScript, argc: []int{3}, pass: 2,
-		load: masterScript(msgNotificationScript, func(m *monitor.MasterSpec) *string { return &m.NotificationScript }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionNotificationScript, m, m.NotificationScript != "", m.NotificationScript)
+		name: settings.OptionNotificationScript, argc: []int{3}, pass: 2,
+		load: masterScript(msgNotificationScript, func(m *settings.MasterSpec) *string { return &m.NotificationScript }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionNotificationScript, m, m.NotificationScript != "", m.NotificationScript)
 		},
 	},
 	{
-		name: monitor.OptionClientReconfigScript, argc: []int{3}, pass: 2,
-		load: masterScript(msgReconfigScript, func(m *monitor.MasterSpec) *string { return &m.ClientReconfigScript }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionClientReconfigScript, m, m.ClientReconfigScript != "", m.ClientReconfigScript)
+		name: settings.OptionClientReconfigScript, argc: []int{3}, pass: 2,
+		load: masterScript(msgReconfigScript, func(m *settings.MasterSpec) *string { return &m.ClientReconfigScript }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionClientReconfigScript, m, m.ClientReconfigScript != "", m.ClientReconfigScript)
 		},
 	},
 	{
-		name: monitor.OptionAuthPass, argc: []int{3}, pass: 2,
-		load: masterString(func(m *monitor.MasterSpec) *string { return &m.AuthPass }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionAuthPass, m, m.AuthPass != "", m.AuthPass)
+		name: settings.OptionAuthPass, argc: []int{3}, pass: 2,
+		load: masterString(func(m *settings.MasterSpec) *string { return &m.AuthPass }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionAuthPass, m, m.AuthPass != "", m.AuthPass)
 		},
 	},
 	{
-		name: monitor.OptionAuthUser, argc: []int{3}, pass: 2,
-		load: masterString(func(m *monitor.MasterSpec) *string { return &m.AuthUser }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionAuthUser, m, m.AuthUser != "", m.AuthUser)
+		name: settings.OptionAuthUser, argc: []int{3}, pass: 2,
+		load: masterString(func(m *settings.MasterSpec) *string { return &m.AuthUser }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionAuthUser, m, m.AuthUser != "", m.AuthUser)
 		},
 	},
 	{
-		name: monitor.OptionRebootDownAfter, alias: monitor.OptionRebootDownAfterAlias, keepAlias: true,
+		name: settings.OptionRebootDownAfter, alias: settings.OptionRebootDownAfterAlias, keepAlias: true,
 		argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.RebootDownAfter }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionRebootDownAfter, m, m.RebootDownAfter != 0, millisText(m.RebootDownAfter))
+		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.RebootDownAfter }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionRebootDownAfter, m, m.RebootDownAfter != 0, millisText(m.RebootDownAfter))
 		},
 	},
 	{
@@ -175,7 +177,7 @@ var sentinelDirectives = []sentinelDirective{
 			l.p.CurrentEpoch = max(l.p.CurrentEpoch, m.spec.ConfigEpoch)
 			return ""
 		}),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.line("config-epoch", m.Name, strconv.FormatUint(m.ConfigEpoch, 10))
 		},
 	},
@@ -185,7 +187,7 @@ var sentinelDirectives = []sentinelDirective{
 			m.spec.LeaderEpoch = strtoull10(argv[2])
 			return ""
 		}),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.line("leader-epoch", m.Name, strconv.FormatUint(m.LeaderEpoch, 10))
 		},
 	},
@@ -203,7 +205,7 @@ var sentinelDirectives = []sentinelDirective{
 			m.spec.KnownReplicas = append(m.spec.KnownReplicas, a)
 			return ""
 		}),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			for _, r := range m.KnownReplicas {
 				w.line("known-replica", m.Name, r.Host, strconv.Itoa(r.Port))
 			}
@@ -224,11 +226,11 @@ var sentinelDirectives = []sentinelDirective{
 					return msgDuplicateSentinel
 				}
 				m.sentinels[argv[4]] = true
-				m.spec.KnownSentinels = append(m.spec.KnownSentinels, monitor.SentinelSpec{Addr: a, RunID: argv[4]})
+				m.spec.KnownSentinels = append(m.spec.KnownSentinels, settings.SentinelSpec{Addr: a, RunID: argv[4]})
 				return ""
 			})(l, argv)
 		},
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			for _, s := range m.KnownSentinels {
 				if s.RunID != "" {
 					w.line("known-sentinel", m.Name, s.Addr.Host, strconv.Itoa(s.Addr.Port), s.RunID)
@@ -237,7 +239,7 @@ var sentinelDirectives = []sentinelDirective{
 		},
 	},
 	{
-		name: monitor.OptionRenameCommand, argc: []int{4}, pass: 2,
+		name: settings.OptionRenameCommand, argc: []int{4}, pass: 2,
 		load: forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
 			key := strings.ToLower(argv[2])
 			if m.renames[key] {
@@ -248,19 +250,19 @@ var sentinelDirectives = []sentinelDirective{
 				// The state file's "not renamed" (SENTINEL SET's too).
 				return ""
 			}
-			m.spec.RenameCommands = append(m.spec.RenameCommands, monitor.Rename{Command: argv[2], Renamed: argv[3]})
+			m.spec.RenameCommands = append(m.spec.RenameCommands, settings.Rename{Command: argv[2], Renamed: argv[3]})
 			return ""
 		}),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			for _, r := range m.RenameCommands {
-				w.line(monitor.OptionRenameCommand, m.Name, r.Command, r.Renamed)
+				w.line(settings.OptionRenameCommand, m.Name, r.Command, r.Renamed)
 			}
 		},
 	},
 	{
-		name: monitor.OptionProxy, argc: []int{4}, pass: 2,
+		name: settings.OptionProxy, argc: []int{4}, pass: 2,
 		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-			a, err := monitor.ParseProxyAddr(argv[2], argv[3])
+			a, err := settings.ParseProxyAddr(argv[2], argv[3])
 			if err != nil {
 				return err.Error()
 			}
@@ -272,54 +274,54 @@ var sentinelDirectives = []sentinelDirective{
 			m.spec.Proxy = append(m.spec.Proxy, a)
 			return ""
 		}),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			for _, a := range m.Proxy {
-				w.line(monitor.OptionProxy, m.Name, a.Host, strconv.Itoa(a.Port))
+				w.line(settings.OptionProxy, m.Name, a.Host, strconv.Itoa(a.Port))
 			}
 		},
 	},
 	{
-		name: monitor.OptionProxyFenceAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgZeroTime, 1, func(m *monitor.MasterSpec) *time.Duration { return &m.ProxyFenceAfter }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionProxyFenceAfter, m, m.ProxyFenceAfter != monitor.DefaultProxyFenceAfter, millisText(m.ProxyFenceAfter))
+		name: settings.OptionProxyFenceAfter, argc: []int{3}, pass: 2,
+		load: masterTime(msgZeroTime, 1, func(m *settings.MasterSpec) *time.Duration { return &m.ProxyFenceAfter }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionProxyFenceAfter, m, m.ProxyFenceAfter != settings.DefaultProxyFenceAfter, millisText(m.ProxyFenceAfter))
 		},
 	},
 	{
-		name: monitor.OptionProxyHold, argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.ProxyHold }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionProxyHold, m, m.ProxyHold != monitor.DefaultProxyHold, millisText(m.ProxyHold))
+		name: settings.OptionProxyHold, argc: []int{3}, pass: 2,
+		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.ProxyHold }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionProxyHold, m, m.ProxyHold != settings.DefaultProxyHold, millisText(m.ProxyHold))
 		},
 	},
 	{
-		name: monitor.OptionProxyFencing, argc: []int{3}, pass: 2,
-		load: masterYesNo(func(m *monitor.MasterSpec) *bool { return &m.ProxyNoFencing }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionProxyFencing, m, m.ProxyNoFencing, yesNoText(!m.ProxyNoFencing))
+		name: settings.OptionProxyFencing, argc: []int{3}, pass: 2,
+		load: masterYesNo(func(m *settings.MasterSpec) *bool { return &m.ProxyNoFencing }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionProxyFencing, m, m.ProxyNoFencing, yesNoText(!m.ProxyNoFencing))
 		},
 	},
 	{
-		name: monitor.OptionProxyProtectedMode, argc: []int{3}, pass: 2,
-		load: masterYesNo(func(m *monitor.MasterSpec) *bool { return &m.ProxyNoProtectedMode }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, yesNoText(!m.ProxyNoProtectedMode))
+		name: settings.OptionProxyProtectedMode, argc: []int{3}, pass: 2,
+		load: masterYesNo(func(m *settings.MasterSpec) *bool { return &m.ProxyNoProtectedMode }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, yesNoText(!m.ProxyNoProtectedMode))
 		},
 	},
 	{
 		// forget-replica-after (go-sentinel's extension, issue 21): 0,
 		// the default, never forgets a replica.
-		name: monitor.OptionForgetReplicaAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.ForgetReplicaAfter }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionForgetReplicaAfter, m, m.ForgetReplicaAfter != 0, millisText(m.ForgetReplicaAfter))
+		name: settings.OptionForgetReplicaAfter, argc: []int{3}, pass: 2,
+		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.ForgetReplicaAfter }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionForgetReplicaAfter, m, m.ForgetReplicaAfter != 0, millisText(m.ForgetReplicaAfter))
 		},
 	},
 	{
 		// voters (go-sentinel's extension, issue 21): the floor of the
 		// number of Sentinels a leader's majority is counted over; 0,
 		// the default, counts the known ones, as Redis.
-		name: monitor.OptionVoters, argc: []int{3}, pass: 2,
+		name: settings.OptionVoters, argc: []int{3}, pass: 2,
 		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 			v := atoi(argv[2])
 			if v < 0 {
@@ -328,17 +330,17 @@ var sentinelDirectives = []sentinelDirective{
 			m.spec.Voters = v
 			return ""
 		}),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionVoters, m, m.Voters != 0, strconv.Itoa(m.Voters))
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionVoters, m, m.Voters != 0, strconv.Itoa(m.Voters))
 		},
 	},
 	{
 		// forget-sentinel-after (go-sentinel's extension): 0, the
 		// default, never forgets a Sentinel; it acts only with voters.
-		name: monitor.OptionForgetSentinelAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *monitor.MasterSpec) *time.Duration { return &m.ForgetSentinelAfter }),
-		writeMaster: func(w *sentinelWriter, m *monitor.MasterSpec) {
-			w.masterOptional(monitor.OptionForgetSentinelAfter, m, m.ForgetSentinelAfter != 0, millisText(m.ForgetSentinelAfter))
+		name: settings.OptionForgetSentinelAfter, argc: []int{3}, pass: 2,
+		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.ForgetSentinelAfter }),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionForgetSentinelAfter, m, m.ForgetSentinelAfter != 0, millisText(m.ForgetSentinelAfter))
 		},
 	},
 	{
@@ -353,7 +355,7 @@ var sentinelDirectives = []sentinelDirective{
 			l.stateFile = l.path(argv[1])
 			return ""
 		},
-		write: func(*sentinelWriter, *monitor.Persisted) {},
+		write: func(*sentinelWriter, *settings.Persisted) {},
 	},
 	{
 		// command-surface (go-sentinel's extension, issue 34): the
@@ -368,7 +370,7 @@ var sentinelDirectives = []sentinelDirective{
 			l.surface = sf
 			return ""
 		},
-		write: func(*sentinelWriter, *monitor.Persisted) {},
+		write: func(*sentinelWriter, *settings.Persisted) {},
 	},
 	{
 		name: "current-epoch", argc: []int{2},
@@ -376,14 +378,14 @@ var sentinelDirectives = []sentinelDirective{
 			l.p.CurrentEpoch = max(l.p.CurrentEpoch, strtoull10(argv[1]))
 			return ""
 		},
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			w.line("current-epoch", strconv.FormatUint(p.CurrentEpoch, 10))
 		},
 	},
 	{
 		name: "announce-ip", argc: []int{2},
-		load: nonEmptySetting(func(p *monitor.Persisted) *string { return &p.AnnounceIP }),
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+		load: nonEmptySetting(func(p *settings.Persisted) *string { return &p.AnnounceIP }),
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			// Written with sdscatrepr, always quoted, as Redis does.
 			if p.AnnounceIP == "" && !w.force {
 				w.st.markProcessed("sentinel announce-ip")
@@ -398,21 +400,21 @@ var sentinelDirectives = []sentinelDirective{
 			l.p.AnnouncePort = atoi(argv[1])
 			return ""
 		},
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			w.optional("announce-port", p.AnnouncePort != 0, strconv.Itoa(p.AnnouncePort))
 		},
 	},
 	{
 		name: "sentinel-user", argc: []int{2},
-		load: nonEmptySetting(func(p *monitor.Persisted) *string { return &p.SentinelUser }),
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+		load: nonEmptySetting(func(p *settings.Persisted) *string { return &p.SentinelUser }),
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			w.optional("sentinel-user", p.SentinelUser != "", p.SentinelUser)
 		},
 	},
 	{
 		name: "sentinel-pass", argc: []int{2},
-		load: nonEmptySetting(func(p *monitor.Persisted) *string { return &p.SentinelPass }),
-		write: func(w *sentinelWriter, p *monitor.Persisted) {
+		load: nonEmptySetting(func(p *settings.Persisted) *string { return &p.SentinelPass }),
+		write: func(w *sentinelWriter, p *settings.Persisted) {
 			w.optional("sentinel-pass", p.SentinelPass != "", p.SentinelPass)
 		},
 	},
@@ -465,7 +467,7 @@ func forMaster(f func(l *sentinelLoader, m *masterState, argv []string) string) 
 
 // masterTime loads a per-master time in milliseconds that must be at
 // least minimum, else msg.
-func masterTime(msg string, minimum int, f func(*monitor.MasterSpec) *time.Duration) func(*sentinelLoader, []string) string {
+func masterTime(msg string, minimum int, f func(*settings.MasterSpec) *time.Duration) func(*sentinelLoader, []string) string {
 	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 		v := atoi(argv[2])
 		*f(&m.spec) = millis(v)
@@ -477,7 +479,7 @@ func masterTime(msg string, minimum int, f func(*monitor.MasterSpec) *time.Durat
 }
 
 // masterScript loads a per-master script path, which must be executable.
-func masterScript(msg string, f func(*monitor.MasterSpec) *string) func(*sentinelLoader, []string) string {
+func masterScript(msg string, f func(*settings.MasterSpec) *string) func(*sentinelLoader, []string) string {
 	return forMaster(func(l *sentinelLoader, m *masterState, argv []string) string {
 		if argv[2] == "" && l.inState {
 			// The state file's "no script" (what SENTINEL SET takes).
@@ -493,7 +495,7 @@ func masterScript(msg string, f func(*monitor.MasterSpec) *string) func(*sentine
 }
 
 // masterString loads a per-master string as it is.
-func masterString(f func(*monitor.MasterSpec) *string) func(*sentinelLoader, []string) string {
+func masterString(f func(*settings.MasterSpec) *string) func(*sentinelLoader, []string) string {
 	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 		*f(&m.spec) = argv[2]
 		return ""
@@ -502,7 +504,7 @@ func masterString(f func(*monitor.MasterSpec) *string) func(*sentinelLoader, []s
 
 // masterYesNo loads a per-master yes/no into a flag that is set by "no"
 // (the settings' zero value is the default, yes).
-func masterYesNo(f func(*monitor.MasterSpec) *bool) func(*sentinelLoader, []string) string {
+func masterYesNo(f func(*settings.MasterSpec) *bool) func(*sentinelLoader, []string) string {
 	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
 		v := yesNo(argv[2])
 		if v < 0 {
@@ -514,7 +516,7 @@ func masterYesNo(f func(*monitor.MasterSpec) *bool) func(*sentinelLoader, []stri
 }
 
 // yesNoSetting loads a global yes/no, else msg.
-func yesNoSetting(msg string, f func(*monitor.Persisted) *bool) func(*sentinelLoader, []string) string {
+func yesNoSetting(msg string, f func(*settings.Persisted) *bool) func(*sentinelLoader, []string) string {
 	return func(l *sentinelLoader, argv []string) string {
 		v := yesNo(argv[1])
 		if v < 0 {
@@ -526,7 +528,7 @@ func yesNoSetting(msg string, f func(*monitor.Persisted) *bool) func(*sentinelLo
 }
 
 // nonEmptySetting loads a global string; an empty one changes nothing.
-func nonEmptySetting(f func(*monitor.Persisted) *string) func(*sentinelLoader, []string) string {
+func nonEmptySetting(f func(*settings.Persisted) *string) func(*sentinelLoader, []string) string {
 	return func(l *sentinelLoader, argv []string) string {
 		if argv[1] != "" {
 			*f(&l.p) = argv[1]
@@ -562,7 +564,7 @@ func (w *sentinelWriter) optional(name string, set bool, value string) {
 }
 
 // masterOptional writes a per-master line when set.
-func (w *sentinelWriter) masterOptional(name string, m *monitor.MasterSpec, set bool, value string) {
+func (w *sentinelWriter) masterOptional(name string, m *settings.MasterSpec, set bool, value string) {
 	if set || w.force {
 		w.line(name, m.Name, value)
 	}
@@ -580,13 +582,13 @@ func millisText(d time.Duration) string { return strconv.FormatInt(d.Millisecond
 // the file first, see masterOrder) with all its per-master lines. Every
 // sentinel option is managed, so lines no longer needed disappear (after
 // SENTINEL REMOVE, or back to a default).
-func (st *rewriteState) sentinel(p monitor.Persisted, opts RewriteOptions) {
+func (st *rewriteState) sentinel(p settings.Persisted, opts RewriteOptions) {
 	w := &sentinelWriter{st: st, defDownAfter: opts.DefaultDownAfter, defFailover: opts.DefaultFailoverTimeout, force: opts.force}
 	if w.defDownAfter == 0 {
-		w.defDownAfter = monitor.DefaultDownAfter
+		w.defDownAfter = settings.DefaultDownAfter
 	}
 	if w.defFailover == 0 {
-		w.defFailover = monitor.DefaultFailoverTimeout
+		w.defFailover = settings.DefaultFailoverTimeout
 	}
 	mastersWritten := false
 	for i := range sentinelDirectives {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 const (
@@ -15,69 +15,69 @@ const (
 	id2 = "fedcba9876543210fedcba9876543210fedcba98"
 )
 
-func addr(h string, p int) monitor.Addr { return monitor.Addr{Host: h, Port: p} }
+func addr(h string, p int) settings.Addr { return settings.Addr{Host: h, Port: p} }
 
 func TestParseSentinelDirectives(t *testing.T) {
 	const mon = "sentinel monitor m 10.0.0.1 6379 2\n"
-	master := func(mod func(m *monitor.MasterSpec)) monitor.Persisted {
-		m := monitor.NewMasterSpec("m", addr("10.0.0.1", 6379), 2)
+	master := func(mod func(m *settings.MasterSpec)) settings.Persisted {
+		m := settings.NewMasterSpec("m", addr("10.0.0.1", 6379), 2)
 		mod(&m)
-		return monitor.Persisted{DenyScriptsReconfig: true, Masters: []monitor.MasterSpec{m}}
+		return settings.Persisted{DenyScriptsReconfig: true, Masters: []settings.MasterSpec{m}}
 	}
-	global := func(mod func(p *monitor.Persisted)) monitor.Persisted {
-		p := master(func(*monitor.MasterSpec) {})
+	global := func(mod func(p *settings.Persisted)) settings.Persisted {
+		p := master(func(*settings.MasterSpec) {})
 		mod(&p)
 		return p
 	}
 	tests := []struct {
 		name string
 		text string
-		want monitor.Persisted
+		want settings.Persisted
 	}{
-		{"monitor", "", master(func(*monitor.MasterSpec) {})},
-		{"down-after", "sentinel down-after-milliseconds m 5000", master(func(m *monitor.MasterSpec) { m.DownAfter = 5 * time.Second })},
-		{"failover-timeout", "sentinel failover-timeout m 60000", master(func(m *monitor.MasterSpec) { m.FailoverTimeout = time.Minute })},
-		{"parallel-syncs", "sentinel parallel-syncs m 5", master(func(m *monitor.MasterSpec) { m.ParallelSyncs = 5 })},
-		{"parallel-syncs lenient", "sentinel parallel-syncs m x", master(func(m *monitor.MasterSpec) { m.ParallelSyncs = 0 })},
-		{"auth-pass", `sentinel auth-pass m "p w"`, master(func(m *monitor.MasterSpec) { m.AuthPass = "p w" })},
-		{"auth-user", "sentinel auth-user m admin", master(func(m *monitor.MasterSpec) { m.AuthUser = "admin" })},
-		{"master-reboot", "sentinel master-reboot-down-after-period m 1000", master(func(m *monitor.MasterSpec) { m.RebootDownAfter = time.Second })},
-		{"primary-reboot", "sentinel primary-reboot-down-after-period m 2000", master(func(m *monitor.MasterSpec) { m.RebootDownAfter = 2 * time.Second })},
-		{"reboot zero", "sentinel master-reboot-down-after-period m 0", master(func(*monitor.MasterSpec) {})},
-		{"config-epoch raises current", "sentinel config-epoch m 7\nsentinel current-epoch 3", global(func(p *monitor.Persisted) {
+		{"monitor", "", master(func(*settings.MasterSpec) {})},
+		{"down-after", "sentinel down-after-milliseconds m 5000", master(func(m *settings.MasterSpec) { m.DownAfter = 5 * time.Second })},
+		{"failover-timeout", "sentinel failover-timeout m 60000", master(func(m *settings.MasterSpec) { m.FailoverTimeout = time.Minute })},
+		{"parallel-syncs", "sentinel parallel-syncs m 5", master(func(m *settings.MasterSpec) { m.ParallelSyncs = 5 })},
+		{"parallel-syncs lenient", "sentinel parallel-syncs m x", master(func(m *settings.MasterSpec) { m.ParallelSyncs = 0 })},
+		{"auth-pass", `sentinel auth-pass m "p w"`, master(func(m *settings.MasterSpec) { m.AuthPass = "p w" })},
+		{"auth-user", "sentinel auth-user m admin", master(func(m *settings.MasterSpec) { m.AuthUser = "admin" })},
+		{"master-reboot", "sentinel master-reboot-down-after-period m 1000", master(func(m *settings.MasterSpec) { m.RebootDownAfter = time.Second })},
+		{"primary-reboot", "sentinel primary-reboot-down-after-period m 2000", master(func(m *settings.MasterSpec) { m.RebootDownAfter = 2 * time.Second })},
+		{"reboot zero", "sentinel master-reboot-down-after-period m 0", master(func(*settings.MasterSpec) {})},
+		{"config-epoch raises current", "sentinel config-epoch m 7\nsentinel current-epoch 3", global(func(p *settings.Persisted) {
 			p.Masters[0].ConfigEpoch = 7
 			p.CurrentEpoch = 7
 		})},
-		{"leader-epoch", "sentinel leader-epoch m 4", master(func(m *monitor.MasterSpec) { m.LeaderEpoch = 4 })},
-		{"known-replica", "sentinel known-replica m 10.0.0.2 6380\nsentinel known-slave m 10.0.0.3 6381\nsentinel known-replica m ::1 6382", master(func(m *monitor.MasterSpec) {
-			m.KnownReplicas = []monitor.Addr{addr("10.0.0.2", 6380), addr("10.0.0.3", 6381), addr("::1", 6382)}
+		{"leader-epoch", "sentinel leader-epoch m 4", master(func(m *settings.MasterSpec) { m.LeaderEpoch = 4 })},
+		{"known-replica", "sentinel known-replica m 10.0.0.2 6380\nsentinel known-slave m 10.0.0.3 6381\nsentinel known-replica m ::1 6382", master(func(m *settings.MasterSpec) {
+			m.KnownReplicas = []settings.Addr{addr("10.0.0.2", 6380), addr("10.0.0.3", 6381), addr("::1", 6382)}
 		})},
-		{"known-replica canonical", "sentinel known-replica m 10.1 6380", master(func(m *monitor.MasterSpec) {
-			m.KnownReplicas = []monitor.Addr{addr("10.0.0.1", 6380)}
+		{"known-replica canonical", "sentinel known-replica m 10.1 6380", master(func(m *settings.MasterSpec) {
+			m.KnownReplicas = []settings.Addr{addr("10.0.0.1", 6380)}
 		})},
-		{"known-sentinel", "sentinel known-sentinel m 10.0.0.5 26379 " + id2, master(func(m *monitor.MasterSpec) {
-			m.KnownSentinels = []monitor.SentinelSpec{{Addr: addr("10.0.0.5", 26379), RunID: id2}}
+		{"known-sentinel", "sentinel known-sentinel m 10.0.0.5 26379 " + id2, master(func(m *settings.MasterSpec) {
+			m.KnownSentinels = []settings.SentinelSpec{{Addr: addr("10.0.0.5", 26379), RunID: id2}}
 		})},
-		{"known-sentinel without runid", "sentinel known-sentinel m 10.0.0.5 26379\nsentinel known-sentinel nosuch 10.0.0.5 26379", master(func(*monitor.MasterSpec) {})},
-		{"rename-command", "sentinel rename-command m CONFIG my-config\nsentinel rename-command m slaveof ''", master(func(m *monitor.MasterSpec) {
-			m.RenameCommands = []monitor.Rename{{Command: "CONFIG", Renamed: "my-config"}, {Command: "slaveof", Renamed: ""}}
+		{"known-sentinel without runid", "sentinel known-sentinel m 10.0.0.5 26379\nsentinel known-sentinel nosuch 10.0.0.5 26379", master(func(*settings.MasterSpec) {})},
+		{"rename-command", "sentinel rename-command m CONFIG my-config\nsentinel rename-command m slaveof ''", master(func(m *settings.MasterSpec) {
+			m.RenameCommands = []settings.Rename{{Command: "CONFIG", Renamed: "my-config"}, {Command: "slaveof", Renamed: ""}}
 		})},
-		{"current-epoch only raises", "sentinel current-epoch 9\nsentinel current-epoch 5", global(func(p *monitor.Persisted) { p.CurrentEpoch = 9 })},
-		{"current-epoch lenient", "sentinel current-epoch 12abc", global(func(p *monitor.Persisted) { p.CurrentEpoch = 12 })},
-		{"myid", "sentinel myid " + id1, global(func(p *monitor.Persisted) { p.MyID = id1 })},
-		{"myid any 40 chars", "sentinel myid " + "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", global(func(p *monitor.Persisted) { p.MyID = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" })},
-		{"announce-ip", "sentinel announce-ip 1.2.3.4", global(func(p *monitor.Persisted) { p.AnnounceIP = "1.2.3.4" })},
-		{"announce-ip empty ignored", "sentinel announce-ip 1.2.3.4\nsentinel announce-ip \"\"", global(func(p *monitor.Persisted) { p.AnnounceIP = "1.2.3.4" })},
-		{"announce-port", "sentinel announce-port 26000", global(func(p *monitor.Persisted) { p.AnnouncePort = 26000 })},
-		{"announce-port lenient", "sentinel announce-port abc", global(func(p *monitor.Persisted) { p.AnnouncePort = 0 })},
-		{"deny-scripts-reconfig", "sentinel deny-scripts-reconfig no", global(func(p *monitor.Persisted) { p.DenyScriptsReconfig = false })},
-		{"resolve-hostnames", "sentinel resolve-hostnames YES", global(func(p *monitor.Persisted) { p.ResolveHostnames = true })},
-		{"announce-hostnames", "sentinel announce-hostnames yes", global(func(p *monitor.Persisted) { p.AnnounceHostnames = true })},
-		{"sentinel-user", "sentinel sentinel-user su", global(func(p *monitor.Persisted) { p.SentinelUser = "su" })},
-		{"sentinel-pass", "sentinel sentinel-pass sp", global(func(p *monitor.Persisted) { p.SentinelPass = "sp" })},
-		{"sentinel-pass empty ignored", `sentinel sentinel-pass ""`, global(func(*monitor.Persisted) {})},
-		{"bare sentinel", "sentinel\nSENTINEL", global(func(*monitor.Persisted) {})},
-		{"upper case", "SENTINEL DOWN-AFTER-MILLISECONDS m 100\nSentinel Parallel-Syncs m 3", master(func(m *monitor.MasterSpec) {
+		{"current-epoch only raises", "sentinel current-epoch 9\nsentinel current-epoch 5", global(func(p *settings.Persisted) { p.CurrentEpoch = 9 })},
+		{"current-epoch lenient", "sentinel current-epoch 12abc", global(func(p *settings.Persisted) { p.CurrentEpoch = 12 })},
+		{"myid", "sentinel myid " + id1, global(func(p *settings.Persisted) { p.MyID = id1 })},
+		{"myid any 40 chars", "sentinel myid " + "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", global(func(p *settings.Persisted) { p.MyID = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" })},
+		{"announce-ip", "sentinel announce-ip 1.2.3.4", global(func(p *settings.Persisted) { p.AnnounceIP = "1.2.3.4" })},
+		{"announce-ip empty ignored", "sentinel announce-ip 1.2.3.4\nsentinel announce-ip \"\"", global(func(p *settings.Persisted) { p.AnnounceIP = "1.2.3.4" })},
+		{"announce-port", "sentinel announce-port 26000", global(func(p *settings.Persisted) { p.AnnouncePort = 26000 })},
+		{"announce-port lenient", "sentinel announce-port abc", global(func(p *settings.Persisted) { p.AnnouncePort = 0 })},
+		{"deny-scripts-reconfig", "sentinel deny-scripts-reconfig no", global(func(p *settings.Persisted) { p.DenyScriptsReconfig = false })},
+		{"resolve-hostnames", "sentinel resolve-hostnames YES", global(func(p *settings.Persisted) { p.ResolveHostnames = true })},
+		{"announce-hostnames", "sentinel announce-hostnames yes", global(func(p *settings.Persisted) { p.AnnounceHostnames = true })},
+		{"sentinel-user", "sentinel sentinel-user su", global(func(p *settings.Persisted) { p.SentinelUser = "su" })},
+		{"sentinel-pass", "sentinel sentinel-pass sp", global(func(p *settings.Persisted) { p.SentinelPass = "sp" })},
+		{"sentinel-pass empty ignored", `sentinel sentinel-pass ""`, global(func(*settings.Persisted) {})},
+		{"bare sentinel", "sentinel\nSENTINEL", global(func(*settings.Persisted) {})},
+		{"upper case", "SENTINEL DOWN-AFTER-MILLISECONDS m 100\nSentinel Parallel-Syncs m 3", master(func(m *settings.MasterSpec) {
 			m.DownAfter = 100 * time.Millisecond
 			m.ParallelSyncs = 3
 		})},
@@ -273,11 +273,11 @@ func TestParseUpstreamHarnessConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := monitor.NewMasterSpec("setmaster", addr("10.0.0.1", 30000), 2)
+	m := settings.NewMasterSpec("setmaster", addr("10.0.0.1", 30000), 2)
 	m.DownAfter = 20 * time.Second
 	m.ParallelSyncs = 2
 	m.FailoverTimeout = 4 * time.Minute
-	want := monitor.Persisted{Masters: []monitor.MasterSpec{m}}
+	want := settings.Persisted{Masters: []settings.MasterSpec{m}}
 	if !reflect.DeepEqual(c.Sentinel, want) {
 		t.Errorf("Sentinel = %+v, want %+v", c.Sentinel, want)
 	}

@@ -3,7 +3,7 @@ package config
 import (
 	"strings"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Sentinel-mode defaults of the generic directives, and the redis-server
@@ -127,7 +127,7 @@ type Server struct {
 
 	// RenameCommands are the generic `rename-command` mappings in file
 	// order; Renamed is empty when the command was removed.
-	RenameCommands []monitor.Rename
+	RenameCommands []settings.Rename
 }
 
 // DefaultServer returns the generic settings of a Sentinel whose config

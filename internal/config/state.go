@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -235,7 +235,7 @@ func stateLineMessage(argv []string) string {
 // the config file's, and a removed-master line for each master of the
 // config file (base.Masters) that p does not monitor. A zero base writes
 // every setting.
-func StateBytes(loglevel string, p monitor.Persisted, base StateBase, opts RewriteOptions) []byte {
+func StateBytes(loglevel string, p settings.Persisted, base StateBase, opts RewriteOptions) []byte {
 	out := []byte(stateHeader)
 	for _, l := range stateDiff(loglevel, p, base, opts) {
 		out = append(out, l+"\n"...)

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -19,7 +19,7 @@ type StateBase struct {
 	// Loglevel is the config file's log level.
 	Loglevel string
 	// Sentinel is the state the config file's sentinel lines load to.
-	Sentinel monitor.Persisted
+	Sentinel settings.Persisted
 	// Masters are the names of the masters the config file declares
 	// (Config.ConfigMasters).
 	Masters []string
@@ -39,9 +39,9 @@ var loglevelKey = stateKey{name: "loglevel"}
 // state file holding a master's monitor line holds them too (an absent
 // one is empty), and the config file's lines of them are not applied.
 var carriedLists = map[string]bool{
-	"known-replica":     true,
-	"known-sentinel":    true,
-	monitor.OptionProxy: true,
+	"known-replica":      true,
+	"known-sentinel":     true,
+	settings.OptionProxy: true,
 }
 
 // lineKey returns the key of a queued sentinel line (argv without the
@@ -69,7 +69,7 @@ type stateLine struct {
 // keyedLines returns the lines of p and loglevel in their forced form
 // (every setting written, at its default too), grouped by key, and the
 // keys in the order written.
-func keyedLines(p monitor.Persisted, loglevel string, opts RewriteOptions) ([]stateKey, map[stateKey][]stateLine) {
+func keyedLines(p settings.Persisted, loglevel string, opts RewriteOptions) ([]stateKey, map[stateKey][]stateLine) {
 	st := readRewriteState(nil, nil)
 	st.needsSignature = false
 	opts.force = true
@@ -120,7 +120,7 @@ func sameLines(a, b []stateLine) bool {
 // empty, its monitor line and all its carried lists; for a rename-command
 // list emptied at runtime, a "not renamed" line (`rename-command m C C`)
 // for each command the base renames.
-func stateDiff(loglevel string, p monitor.Persisted, base StateBase, opts RewriteOptions) []string {
+func stateDiff(loglevel string, p settings.Persisted, base StateBase, opts RewriteOptions) []string {
 	order, cur := keyedLines(p, loglevel, opts)
 	_, old := keyedLines(base.Sentinel, base.Loglevel, opts)
 	carry := map[string]bool{}
@@ -143,12 +143,12 @@ func stateDiff(loglevel string, p monitor.Persisted, base StateBase, opts Rewrit
 		}
 	}
 	for _, m := range p.Masters {
-		k := stateKey{name: monitor.OptionRenameCommand, master: m.Name}
+		k := stateKey{name: settings.OptionRenameCommand, master: m.Name}
 		if len(cur[k]) > 0 {
 			continue
 		}
 		for _, l := range old[k] {
-			out = append(out, "sentinel "+quoteWords([]string{monitor.OptionRenameCommand, m.Name, l.argv[2], l.argv[2]}))
+			out = append(out, "sentinel "+quoteWords([]string{settings.OptionRenameCommand, m.Name, l.argv[2], l.argv[2]}))
 		}
 	}
 	return out

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -36,7 +36,7 @@ func TestStateDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	master := func(p *monitor.Persisted, name string) *monitor.MasterSpec {
+	master := func(p *settings.Persisted, name string) *settings.MasterSpec {
 		for i := range p.Masters {
 			if p.Masters[i].Name == name {
 				return &p.Masters[i]
@@ -47,56 +47,56 @@ func TestStateDiff(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		change   func(p *monitor.Persisted)
+		change   func(p *settings.Persisted)
 		loglevel string
 		present  []string
 		absent   []string
 	}{
-		{"untouched: nothing but the header", func(*monitor.Persisted) {}, "notice",
+		{"untouched: nothing but the header", func(*settings.Persisted) {}, "notice",
 			nil, []string{"sentinel ", "loglevel"}},
-		{"learned facts: myid, epoch, a Sentinel", func(p *monitor.Persisted) {
+		{"learned facts: myid, epoch, a Sentinel", func(p *settings.Persisted) {
 			p.MyID, p.CurrentEpoch = id, 4
-			master(p, "m").KnownSentinels = []monitor.SentinelSpec{{Addr: monitor.Addr{Host: "10.0.0.9", Port: 26379}, RunID: id}}
+			master(p, "m").KnownSentinels = []settings.SentinelSpec{{Addr: settings.Addr{Host: "10.0.0.9", Port: 26379}, RunID: id}}
 		}, "notice",
 			[]string{"sentinel myid " + id, "sentinel current-epoch 4", "sentinel known-sentinel m 10.0.0.9 26379 " + id},
 			[]string{"monitor", "down-after", "auth-pass", "known-replica", "announce-ip", "loglevel"}},
-		{"set back to the default: written in its forced form", func(p *monitor.Persisted) {
+		{"set back to the default: written in its forced form", func(p *settings.Persisted) {
 			m := master(p, "m")
-			m.DownAfter, m.AuthPass = monitor.DefaultDownAfter, ""
+			m.DownAfter, m.AuthPass = settings.DefaultDownAfter, ""
 			p.AnnounceIP = ""
 		}, "debug",
 			[]string{"sentinel down-after-milliseconds m 30000", `sentinel auth-pass m ""`, `sentinel announce-ip ""`, "loglevel debug"},
 			[]string{"monitor", "known-replica", "rename-command", "myid"}},
-		{"a setting the runtime set on the other master", func(p *monitor.Persisted) {
+		{"a setting the runtime set on the other master", func(p *settings.Persisted) {
 			master(p, "b").ForgetReplicaAfter = 60 * time.Second
 		}, "notice",
 			[]string{"sentinel forget-replica-after b 60000"}, []string{"sentinel monitor", " m "}},
-		{"a failover: the monitor line with the carried lists", func(p *monitor.Persisted) {
+		{"a failover: the monitor line with the carried lists", func(p *settings.Persisted) {
 			m := master(p, "m")
-			m.Addr, m.ConfigEpoch = monitor.Addr{Host: "10.0.0.5", Port: 6379}, 1
+			m.Addr, m.ConfigEpoch = settings.Addr{Host: "10.0.0.5", Port: 6379}, 1
 			p.CurrentEpoch = 1
-			m.KnownReplicas = []monitor.Addr{{Host: "10.0.0.1", Port: 6379}}
+			m.KnownReplicas = []settings.Addr{{Host: "10.0.0.1", Port: 6379}}
 		}, "notice",
 			[]string{"sentinel current-epoch 1", "sentinel monitor m 10.0.0.5 6379 2", "sentinel config-epoch m 1", "sentinel known-replica m 10.0.0.1 6379"},
 			[]string{"down-after", "auth-pass", "rename-command", " b "}},
-		{"a list emptied (SENTINEL RESET): the monitor line says so", func(p *monitor.Persisted) {
+		{"a list emptied (SENTINEL RESET): the monitor line says so", func(p *settings.Persisted) {
 			master(p, "m").KnownReplicas = nil
 		}, "notice",
 			[]string{"sentinel monitor m 10.0.0.1 6379 2"}, []string{"known-replica", "down-after"}},
-		{"a rename undone: a rename to itself", func(p *monitor.Persisted) {
+		{"a rename undone: a rename to itself", func(p *settings.Persisted) {
 			master(p, "m").RenameCommands = nil
 		}, "notice",
 			[]string{"sentinel rename-command m CONFIG CONFIG"}, []string{"monitor", "C2"}},
-		{"a script cleared: the empty path SENTINEL SET takes", func(p *monitor.Persisted) {
+		{"a script cleared: the empty path SENTINEL SET takes", func(p *settings.Persisted) {
 			master(p, "m").NotificationScript = ""
 		}, "notice",
 			[]string{`sentinel notification-script m ""`}, []string{"monitor", "/bin/sh"}},
-		{"a master added at runtime: all its lines", func(p *monitor.Persisted) {
-			p.Masters = append(p.Masters, monitor.NewMasterSpec("n", monitor.Addr{Host: "10.0.2.1", Port: 6379}, 1))
+		{"a master added at runtime: all its lines", func(p *settings.Persisted) {
+			p.Masters = append(p.Masters, settings.NewMasterSpec("n", settings.Addr{Host: "10.0.2.1", Port: 6379}, 1))
 		}, "notice",
 			[]string{"sentinel monitor n 10.0.2.1 6379 1", "sentinel down-after-milliseconds n 30000", `sentinel auth-pass n ""`, "sentinel config-epoch n 0"},
 			[]string{" m ", " b "}},
-		{"a config master removed: removed-master only", func(p *monitor.Persisted) {
+		{"a config master removed: removed-master only", func(p *settings.Persisted) {
 			p.Masters = p.Masters[1:]
 		}, "notice",
 			[]string{"sentinel removed-master b"}, []string{"monitor"}},
@@ -104,7 +104,7 @@ func TestStateDiff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := c.Sentinel
-			p.Masters = append([]monitor.MasterSpec(nil), c.Sentinel.Masters...)
+			p.Masters = append([]settings.MasterSpec(nil), c.Sentinel.Masters...)
 			tt.change(&p)
 			out := string(StateBytes(tt.loglevel, p, c.StateBase(), RewriteOptions{Cwd: dir}))
 			body := strings.TrimPrefix(out, stateHeader)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // dial connects to addr as the link's TCP (and, with a TLS config, TLS)
@@ -23,7 +24,7 @@ import (
 // first the name resolved to; it is "" when addr.Host is an IP or did
 // not resolve. So a name that moved is followed at the next reconnect,
 // and the core learns where it points even when the dial fails.
-func (l *Links) dial(ctx context.Context, addr monitor.Addr) (conn, raw net.Conn, ip string, err error) {
+func (l *Links) dial(ctx context.Context, addr settings.Addr) (conn, raw net.Conn, ip string, err error) {
 	d := net.Dialer{Timeout: l.opts.DialTimeout}
 	if l.opts.SourceAddr != "" {
 		src := net.ParseIP(l.opts.SourceAddr)
@@ -131,16 +132,16 @@ func renamed(renames map[string]string, cmd string) string {
 }
 
 // hostPort is addr in the host:port form net.Dial takes (IPv6 in brackets).
-func hostPort(addr monitor.Addr) string {
+func hostPort(addr settings.Addr) string {
 	return net.JoinHostPort(addr.Host, strconv.Itoa(addr.Port))
 }
 
 // localAddr is the local end of a TCP connection as an Addr (IPv6 without
 // brackets or zone).
-func localAddr(c net.Conn) (monitor.Addr, bool) {
+func localAddr(c net.Conn) (settings.Addr, bool) {
 	t, ok := c.LocalAddr().(*net.TCPAddr)
 	if !ok {
-		return monitor.Addr{}, false
+		return settings.Addr{}, false
 	}
-	return monitor.Addr{Host: t.IP.String(), Port: t.Port}, true
+	return settings.Addr{Host: t.IP.String(), Port: t.Port}, true
 }

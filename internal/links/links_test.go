@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 const helloCh = "__sentinel__:hello"
 
 // openCmd opens a command link and consumes its LinkLocalAddr.
-func openCmd(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) monitor.Addr {
+func openCmd(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) settings.Addr {
 	t.Helper()
 	spec.Kind = monitor.CmdLink
 	if !l.Apply(spec) {
@@ -369,7 +370,7 @@ func TestLinksPubSubMessages(t *testing.T) {
 }
 
 func TestLinksDialFailure(t *testing.T) {
-	addr := monitor.Addr{Host: "127.0.0.1", Port: freePort(t)}
+	addr := settings.Addr{Host: "127.0.0.1", Port: freePort(t)}
 	l, s := newTestLinks(t, Options{})
 	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: addr})
 	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
@@ -421,7 +422,7 @@ func TestLinksIPv6LocalAddr(t *testing.T) {
 		}
 	}()
 	l, s := newTestLinks(t, Options{})
-	got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: monitor.Addr{Host: "::1", Port: port}})
+	got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: settings.Addr{Host: "::1", Port: port}})
 	if got.Host != "::1" || got.Port == 0 {
 		t.Errorf("local address %+v", got)
 	}
@@ -515,8 +516,8 @@ func TestLinksCloseEndsEverything(t *testing.T) {
 	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
 	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"BLPOP", "never", "0"}})
 	// A dial that would hang (black-holed address) and one that fails.
-	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.CmdLink, Addr: monitor.Addr{Host: "192.0.2.1", Port: 6379}})
-	l.Apply(monitor.OpenLink{ID: 4, Kind: monitor.CmdLink, Addr: monitor.Addr{Host: "127.0.0.1", Port: freePort(t)}})
+	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.CmdLink, Addr: settings.Addr{Host: "192.0.2.1", Port: 6379}})
+	l.Apply(monitor.OpenLink{ID: 4, Kind: monitor.CmdLink, Addr: settings.Addr{Host: "127.0.0.1", Port: freePort(t)}})
 	// A link that is open but idle, never sent anything.
 	l.Apply(monitor.OpenLink{ID: 5, Kind: monitor.CmdLink, Addr: srv.addr})
 
@@ -585,7 +586,7 @@ func TestLinksWriteBehindUnanswered(t *testing.T) {
 	t.Cleanup(func() { ln.Close() })
 	port := ln.Addr().(*net.TCPAddr).Port
 	l, s := newTestLinks(t, Options{})
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: monitor.Addr{Host: "127.0.0.1", Port: port}})
+	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: settings.Addr{Host: "127.0.0.1", Port: port}})
 	srv, err := ln.Accept()
 	if err != nil {
 		t.Fatal(err)

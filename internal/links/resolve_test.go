@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // fakeResolver answers LookupHost from a table the test changes, as a
@@ -116,7 +117,7 @@ func TestLinksResolveAtEveryDial(t *testing.T) {
 	l := New(Options{Deliver: func(i monitor.Input) { in <- i }, LookupHost: res.lookup, Logf: t.Logf,
 		DialTimeout: 2 * time.Second, TwoLinks: true})
 	t.Cleanup(l.Close)
-	addr := monitor.Addr{Host: "redis-1", Port: port}
+	addr := settings.Addr{Host: "redis-1", Port: port}
 
 	open := func(id monitor.LinkID, kind monitor.LinkKind) {
 		t.Helper()
@@ -219,7 +220,7 @@ func TestLinksIPNotResolved(t *testing.T) {
 			return nil, errors.New("resolver called for an IP")
 		}})
 	t.Cleanup(l.Close)
-	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: monitor.Addr{Host: "127.0.0.1", Port: port}})
+	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: settings.Addr{Host: "127.0.0.1", Port: port}})
 	expect[monitor.LinkConnected](t, in.next(t))
 	<-accepted
 	l.Close()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // waitLimit bounds every wait in these tests.
@@ -23,7 +24,7 @@ const waitLimit = 10 * time.Second
 
 // testServer is a redis-server process started for one test.
 type testServer struct {
-	addr   monitor.Addr
+	addr   settings.Addr
 	cmd    *exec.Cmd
 	exited chan struct{}
 	once   sync.Once
@@ -52,7 +53,7 @@ func startServer(t testing.TB, conf ...string) *testServer {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := &testServer{addr: monitor.Addr{Host: "127.0.0.1", Port: port}, exited: make(chan struct{})}
+		s := &testServer{addr: settings.Addr{Host: "127.0.0.1", Port: port}, exited: make(chan struct{})}
 		s.cmd = exec.Command(bin, path)
 		s.cmd.Stdout, s.cmd.Stderr = logf, logf
 		if err := s.cmd.Start(); err != nil {
@@ -123,7 +124,7 @@ type redisErr string
 
 func (e redisErr) Error() string { return string(e) }
 
-func dialRaw(t testing.TB, addr monitor.Addr, auth ...string) *rawClient {
+func dialRaw(t testing.TB, addr settings.Addr, auth ...string) *rawClient {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", hostPort(addr), waitLimit)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/config"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Options tune Check.
@@ -26,7 +26,7 @@ type Options struct {
 // learned about it (nil for a static check) and the Sentinel count the
 // rules use.
 type target struct {
-	spec monitor.MasterSpec
+	spec settings.MasterSpec
 	live *MasterFacts
 	opts Options
 	// sentinels is the number of Sentinels watching the master, counting

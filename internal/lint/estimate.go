@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // The Redis 7.0 Sentinel timings the failover estimate is built from
@@ -21,7 +22,7 @@ const (
 	failoverInfoPeriod = time.Second
 	// tick is the longest interval between two runs of the Sentinel timer
 	// (10 to 19 Hz, so 52 to 100 ms).
-	tick = monitor.TickMaxInterval
+	tick = settings.TickMaxInterval
 	// tickMean is the mean interval between two runs of that timer (the
 	// mean of 1000/hz ms over hz = 10..19); an event waits about half of
 	// it for the next run.

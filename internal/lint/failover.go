@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // The first Redis version with the FAILOVER command, CLIENT PAUSE ...
@@ -45,7 +45,7 @@ var FailoverCommands = []FailoverCommand{
 }
 
 // renamed returns cmd under m's rename-command mapping.
-func renamed(m monitor.MasterSpec, cmd string) string {
+func renamed(m settings.MasterSpec, cmd string) string {
 	for _, r := range m.RenameCommands {
 		if strings.EqualFold(r.Command, cmd) {
 			return r.Renamed
@@ -56,7 +56,7 @@ func renamed(m monitor.MasterSpec, cmd string) string {
 
 // ACLName is c as an ACL rule names it on m's instances: "client|pause",
 // with the command under its rename-command name.
-func (c FailoverCommand) ACLName(m monitor.MasterSpec) string {
+func (c FailoverCommand) ACLName(m settings.MasterSpec) string {
 	n := strings.ToLower(renamed(m, c.Name))
 	if c.Sub != "" {
 		n += "|" + strings.ToLower(c.Sub)
@@ -65,7 +65,7 @@ func (c FailoverCommand) ACLName(m monitor.MasterSpec) string {
 }
 
 // Argv is c as Sentinel sends it to m's instances.
-func (c FailoverCommand) Argv(m monitor.MasterSpec) []string {
+func (c FailoverCommand) Argv(m settings.MasterSpec) []string {
 	argv := []string{renamed(m, c.Name)}
 	if c.Sub != "" {
 		argv = append(argv, c.Sub)
@@ -75,7 +75,7 @@ func (c FailoverCommand) Argv(m monitor.MasterSpec) []string {
 
 // SentinelUser is the user Sentinel logs in to m's instances as: its
 // auth-user when auth-pass is set too, else "default".
-func SentinelUser(m monitor.MasterSpec) string {
+func SentinelUser(m settings.MasterSpec) string {
 	if m.AuthPass != "" && m.AuthUser != "" {
 		return m.AuthUser
 	}
@@ -84,7 +84,7 @@ func SentinelUser(m monitor.MasterSpec) string {
 
 // failoverACLRules are the distinct ACL rules granting FailoverCommands on
 // m's instances, in order: "+multi +client|pause ...".
-func failoverACLRules(m monitor.MasterSpec) string {
+func failoverACLRules(m settings.MasterSpec) string {
 	var rules []string
 	seen := map[string]bool{}
 	for _, c := range FailoverCommands {

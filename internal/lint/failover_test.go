@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // withServer returns i reporting version v (Valkey when valkey) and, when
@@ -127,7 +127,7 @@ func TestSentinelUser(t *testing.T) {
 		{"sentinel-user", "", "default"},
 		{"sentinel-user", "pw", "sentinel-user"},
 	} {
-		var m monitor.MasterSpec
+		var m settings.MasterSpec
 		m.AuthUser, m.AuthPass = tc.user, tc.pass
 		if got := SentinelUser(m); got != tc.want {
 			t.Errorf("auth-user %q auth-pass %q: %q, want %q", tc.user, tc.pass, got, tc.want)
@@ -136,8 +136,8 @@ func TestSentinelUser(t *testing.T) {
 }
 
 func TestFailoverCommandNames(t *testing.T) {
-	var m monitor.MasterSpec
-	m.RenameCommands = []monitor.Rename{{Command: "client", Renamed: "MYCLIENT"}}
+	var m settings.MasterSpec
+	m.RenameCommands = []settings.Rename{{Command: "client", Renamed: "MYCLIENT"}}
 	c := FailoverCommand{Name: "CLIENT", Sub: "PAUSE", Args: []string{"10000", "WRITE"}}
 	if got := c.ACLName(m); got != "myclient|pause" {
 		t.Errorf("ACL name %q", got)
@@ -148,7 +148,7 @@ func TestFailoverCommandNames(t *testing.T) {
 	if got := (FailoverCommand{Name: "MULTI"}).ACLName(m); got != "multi" {
 		t.Errorf("ACL name %q", got)
 	}
-	if got := failoverACLRules(monitor.MasterSpec{}); got != "+failover +client|pause +client|unpause +client|kill +config|rewrite +multi +exec" {
+	if got := failoverACLRules(settings.MasterSpec{}); got != "+failover +client|pause +client|unpause +client|kill +config|rewrite +multi +exec" {
 		t.Errorf("rules %q", got)
 	}
 }

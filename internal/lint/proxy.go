@@ -5,7 +5,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // ProxyFenceMargin is the least gap check accepts between
@@ -58,7 +58,7 @@ func proxyRules(t *target) []Finding {
 					what = "forwards clients from any host (proxy-protected-mode no) to instances that ask for no password"
 				}
 				out = append(out, t.finding(sev, RuleProxyOpen,
-					fmt.Sprintf("the proxy of %s listens on %s, not a loopback address, and %s.", s.Name, monitor.FormatProxyAddrs([]monitor.Addr{a}), what),
+					fmt.Sprintf("the proxy of %s listens on %s, not a loopback address, and %s.", s.Name, settings.FormatProxyAddrs([]settings.Addr{a}), what),
 					fmt.Sprintf("Set a password on the data nodes (requirepass, and `sentinel auth-pass %s ...`), or listen on 127.0.0.1.", s.Name)))
 				break
 			}

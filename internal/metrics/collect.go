@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/buildinfo"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Label sets: redis_exporter's for its metrics, master_name alone for
@@ -135,7 +136,7 @@ func bool01(b bool) float64 {
 	return 0
 }
 
-func hostPort(a monitor.Addr) string { return a.Host + ":" + strconv.Itoa(a.Port) }
+func hostPort(a settings.Addr) string { return a.Host + ":" + strconv.Itoa(a.Port) }
 
 func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 	v := snap.view

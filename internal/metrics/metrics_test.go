@@ -13,6 +13,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -22,13 +23,13 @@ var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // the calling goroutine, as the tests own the core.
 func newCore(t testing.TB) (*monitor.Sentinel, ReadFunc) {
 	t.Helper()
-	spec := monitor.NewMasterSpec("m", monitor.Addr{Host: "10.0.0.1", Port: 6379}, 2)
-	spec.KnownReplicas = []monitor.Addr{{Host: "10.0.0.2", Port: 6379}, {Host: "10.0.0.3", Port: 6379}}
-	spec.KnownSentinels = []monitor.SentinelSpec{
-		{Addr: monitor.Addr{Host: "10.0.1.1", Port: 26379}, RunID: strings.Repeat("a", 40)},
-		{Addr: monitor.Addr{Host: "10.0.1.2", Port: 26379}, RunID: strings.Repeat("b", 40)},
+	spec := settings.NewMasterSpec("m", settings.Addr{Host: "10.0.0.1", Port: 6379}, 2)
+	spec.KnownReplicas = []settings.Addr{{Host: "10.0.0.2", Port: 6379}, {Host: "10.0.0.3", Port: 6379}}
+	spec.KnownSentinels = []settings.SentinelSpec{
+		{Addr: settings.Addr{Host: "10.0.1.1", Port: 26379}, RunID: strings.Repeat("a", 40)},
+		{Addr: settings.Addr{Host: "10.0.1.2", Port: 26379}, RunID: strings.Repeat("b", 40)},
 	}
-	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("c", 40), CurrentEpoch: 3, Masters: []monitor.MasterSpec{spec}},
+	core := monitor.New(settings.Persisted{MyID: strings.Repeat("c", 40), CurrentEpoch: 3, Masters: []settings.MasterSpec{spec}},
 		monitor.Options{}, rand.New(rand.NewSource(1)), t0)
 	core.Ready()
 	read := func(fn func(*monitor.Sentinel, time.Time)) error {

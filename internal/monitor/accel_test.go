@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestAccelScaled checks the budget of the fast periods: full speed up to
@@ -50,9 +51,9 @@ func TestRedialBudget(t *testing.T) {
 		{300, 1, 4},
 	} {
 		t.Run(fmt.Sprint(tt.lost), func(t *testing.T) {
-			p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(3)))}
+			p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(3)))}
 			for k := range tt.lost {
-				p.Masters = append(p.Masters, NewMasterSpec(fmt.Sprintf("m%d", k), Addr{"10.0.0.1", 7000 + k}, 2))
+				p.Masters = append(p.Masters, settings.NewMasterSpec(fmt.Sprintf("m%d", k), settings.Addr{Host: "10.0.0.1", Port: 7000 + k}, 2))
 			}
 			s := New(p, Options{Accel: DefaultAccel()}, rand.New(rand.NewSource(1)), t0)
 			s.Ready()
@@ -88,9 +89,9 @@ func TestRedialBudget(t *testing.T) {
 // vote as the core does, by address, through a resolved hostname, in
 // TILT, and that it leaves every ask for a vote to the core.
 func TestAnswerAskFromView(t *testing.T) {
-	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), Masters: []MasterSpec{
-		NewMasterSpec("a", Addr{"10.0.0.1", 7000}, 2),
-		NewMasterSpec("b", Addr{"redis-b.example", 7001}, 2),
+	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), Masters: []settings.MasterSpec{
+		settings.NewMasterSpec("a", settings.Addr{Host: "10.0.0.1", Port: 7000}, 2),
+		settings.NewMasterSpec("b", settings.Addr{Host: "redis-b.example", Port: 7001}, 2),
 	}}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
@@ -131,10 +132,10 @@ func TestAnswerAskFromView(t *testing.T) {
 // reached update_config switches in the same tick (Redis switches one per
 // tick).
 func TestSwitchesAllDueInOneTick(t *testing.T) {
-	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(3)))}
+	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(3)))}
 	for k := range 3 {
-		spec := NewMasterSpec(fmt.Sprintf("m%d", k), Addr{"10.0.0.1", 7000 + k}, 1)
-		spec.KnownReplicas = []Addr{{"10.0.0.2", 7000 + k}}
+		spec := settings.NewMasterSpec(fmt.Sprintf("m%d", k), settings.Addr{Host: "10.0.0.1", Port: 7000 + k}, 1)
+		spec.KnownReplicas = []settings.Addr{{Host: "10.0.0.2", Port: 7000 + k}}
 		p.Masters = append(p.Masters, spec)
 	}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)

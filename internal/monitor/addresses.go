@@ -2,39 +2,21 @@ package monitor
 
 import (
 	"maps"
-	"net/netip"
 	"strconv"
 	"strings"
 
-	"github.com/go-sentinel/go-sentinel/internal/ipaddr"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
-
-// canonicalIP returns the canonical text of a numeric IPv4 (in any
-// inet_aton form, such as "127.1") or IPv6 address (a zone dropped), read
-// as the config file reads it, or false for anything else. IPv4-mapped
-// IPv6 is shown as IPv4 (Redis keeps "::ffff:a.b.c.d"), so that a peer
-// writing its address either way is one peer. It only parses text: the
-// core does no I/O.
-func canonicalIP(host string) (string, bool) {
-	ip, ok := ipaddr.Canonical(host)
-	if !ok {
-		return "", false
-	}
-	if a, err := netip.ParseAddr(ip); err == nil && a.Is4In6() {
-		return a.Unmap().String(), true
-	}
-	return ip, true
-}
 
 // validAddr checks an address given by a peer: a numeric IP, stored in
 // canonical form, or with resolve-hostnames on also a hostname, stored as
 // written.
-func (s *Sentinel) validAddr(a Addr) (Addr, bool) {
+func (s *Sentinel) validAddr(a settings.Addr) (settings.Addr, bool) {
 	if a.Port < 0 || a.Port > 65535 {
 		return a, false
 	}
-	if ip, ok := canonicalIP(a.Host); ok {
-		return Addr{Host: ip, Port: a.Port}, true
+	if ip, ok := settings.CanonicalIP(a.Host); ok {
+		return settings.Addr{Host: ip, Port: a.Port}, true
 	}
 	return a, s.global.ResolveHostnames && a.Host != ""
 }
@@ -42,20 +24,20 @@ func (s *Sentinel) validAddr(a Addr) (Addr, bool) {
 // sameInstanceAddr compares a stored address with one a peer reported,
 // as Redis resolves the reported one before comparing: the same port and
 // the same host by addrMatchesHost.
-func (s *Sentinel) sameInstanceAddr(stored, reported Addr) bool {
+func (s *Sentinel) sameInstanceAddr(stored, reported settings.Addr) bool {
 	return stored.Port == reported.Port && s.addrMatchesHost(stored, reported.Host)
 }
 
 // addrMatchesHost compares a stored address with a host string a peer
 // reported (§14.4): equal IPs, where a hostname counts as the IP it was
 // resolved to when a link connected, or else equal hostnames.
-func (s *Sentinel) addrMatchesHost(a Addr, host string) bool {
+func (s *Sentinel) addrMatchesHost(a settings.Addr, host string) bool {
 	return addrMatchesHost(s.resolved, a, host)
 }
 
 // addrMatchesHost is Sentinel.addrMatchesHost with the hostnames resolved
 // so far, for the core and its View alike.
-func addrMatchesHost(resolved map[string]string, a Addr, host string) bool {
+func addrMatchesHost(resolved map[string]string, a settings.Addr, host string) bool {
 	if ip, ok := ipOf(resolved, host); ok {
 		if aip, ok := ipOf(resolved, a.Host); ok {
 			return ip == aip
@@ -67,11 +49,11 @@ func addrMatchesHost(resolved map[string]string, a Addr, host string) bool {
 // ipOf returns the canonical IP of a numeric host, or the IP a hostname
 // resolved to, if known.
 func ipOf(resolved map[string]string, host string) (string, bool) {
-	if ip, ok := canonicalIP(host); ok {
+	if ip, ok := settings.CanonicalIP(host); ok {
 		return ip, true
 	}
 	if ip, ok := resolved[strings.ToLower(host)]; ok {
-		return canonicalIP(ip)
+		return settings.CanonicalIP(ip)
 	}
 	return "", false
 }
@@ -96,7 +78,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 	s.resolved = r
 	s.resolvedGen++
 	s.changedAll()
-	ip, ok := canonicalIP(in.IP)
+	ip, ok := settings.CanonicalIP(in.IP)
 	if !ok {
 		return
 	}
@@ -104,7 +86,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 		s.formerIPs = make(map[string]string)
 	}
 	delete(s.formerIPs, ip)
-	if prev, ok := canonicalIP(old); had && ok {
+	if prev, ok := settings.CanonicalIP(old); had && ok {
 		s.formerIPs[prev] = host
 	}
 	for _, name := range s.names {
@@ -120,7 +102,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 				if dup == named || dup.addr.Port != named.addr.Port {
 					continue
 				}
-				if dip, ok := canonicalIP(dup.addr.Host); ok && dip == ip {
+				if dip, ok := settings.CanonicalIP(dup.addr.Host); ok && dip == ip {
 					s.event(LevelNotice, EventReplicaMerged, dup, " into "+named.name)
 					s.dropReplica(m, dup)
 					s.persistSoon("merged replica")
@@ -138,7 +120,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 // of before the name moved (a master still lists the old connection of a
 // replica that moved until its replication timeout: it is not another
 // replica).
-func (s *Sentinel) findReplicaByName(m *master, a Addr) *instance {
+func (s *Sentinel) findReplicaByName(m *master, a settings.Addr) *instance {
 	if r := s.findReplica(m, a); r != nil || !s.global.ResolveHostnames {
 		return r
 	}
@@ -147,7 +129,7 @@ func (s *Sentinel) findReplicaByName(m *master, a Addr) *instance {
 			return r
 		}
 	}
-	if ip, ok := canonicalIP(a.Host); ok {
+	if ip, ok := settings.CanonicalIP(a.Host); ok {
 		if host, ok := s.formerIPs[ip]; ok {
 			for _, r := range m.sortedReplicas() {
 				if r.addr.Port == a.Port && strings.EqualFold(r.addr.Host, host) {
@@ -162,11 +144,11 @@ func (s *Sentinel) findReplicaByName(m *master, a Addr) *instance {
 // forgetFormerIPs drops the former addresses of m's replicas that m's
 // INFO no longer lists (listed): once the master let the old connection
 // go, an instance at that address is another one.
-func (s *Sentinel) forgetFormerIPs(m *master, listed []Addr) {
+func (s *Sentinel) forgetFormerIPs(m *master, listed []settings.Addr) {
 	for ip, host := range s.formerIPs {
 		still := false
 		for _, a := range listed {
-			if lip, ok := canonicalIP(a.Host); ok && lip == ip {
+			if lip, ok := settings.CanonicalIP(a.Host); ok && lip == ip {
 				still = true
 				break
 			}
@@ -189,15 +171,15 @@ func (s *Sentinel) forgetFormerIPs(m *master, listed []Addr) {
 // the name the replica was known by, so that the new master is still
 // followed by name, and the old entry of the promoted replica is not
 // kept beside it as a replica of itself.
-func (s *Sentinel) namedAddr(m *master, a Addr) Addr {
+func (s *Sentinel) namedAddr(m *master, a settings.Addr) settings.Addr {
 	if !s.global.ResolveHostnames {
 		return a
 	}
-	if _, ok := canonicalIP(a.Host); !ok {
+	if _, ok := settings.CanonicalIP(a.Host); !ok {
 		return a
 	}
 	for _, r := range m.sortedReplicas() {
-		if _, isIP := canonicalIP(r.addr.Host); !isIP && s.sameInstanceAddr(r.addr, a) {
+		if _, isIP := settings.CanonicalIP(r.addr.Host); !isIP && s.sameInstanceAddr(r.addr, a) {
 			return r.addr
 		}
 	}
@@ -207,18 +189,18 @@ func (s *Sentinel) namedAddr(m *master, a Addr) Addr {
 // announceAddr is the address as shown and sent: the host as stored when
 // announce-hostnames is on; otherwise the IP a stored hostname resolved
 // to, once known.
-func (s *Sentinel) announceAddr(a Addr) Addr {
+func (s *Sentinel) announceAddr(a settings.Addr) settings.Addr {
 	if s.global.AnnounceHostnames || len(s.resolved) == 0 {
 		return a
 	}
 	if ip, ok := s.resolved[strings.ToLower(a.Host)]; ok {
-		return Addr{Host: ip, Port: a.Port}
+		return settings.Addr{Host: ip, Port: a.Port}
 	}
 	return a
 }
 
-func (s *Sentinel) announceHost(a Addr) string { return s.announceAddr(a).Host }
+func (s *Sentinel) announceHost(a settings.Addr) string { return s.announceAddr(a).Host }
 
 // addrText is a as EXPLAIN and the log lines show an address: host:port,
 // without brackets around an IPv6 host, as Redis prints them.
-func addrText(a Addr) string { return a.Host + ":" + strconv.Itoa(a.Port) }
+func addrText(a settings.Addr) string { return a.Host + ":" + strconv.Itoa(a.Port) }

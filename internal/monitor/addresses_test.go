@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // helloMasterIP starts a core monitoring m at redis-0 with the given
@@ -15,22 +16,22 @@ import (
 // published after each.
 func helloMasterIP(t *testing.T, announce bool, ips ...string) []string {
 	t.Helper()
-	p := Persisted{MyID: strings.Repeat("c", 40), ResolveHostnames: true, AnnounceHostnames: announce,
-		Masters: []MasterSpec{NewMasterSpec("m", Addr{"redis-0", 6379}, 2)}}
+	p := settings.Persisted{MyID: strings.Repeat("c", 40), ResolveHostnames: true, AnnounceHostnames: announce,
+		Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "redis-0", Port: 6379}, 2)}}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
 	now := t0.Add(100 * time.Millisecond)
 	s.Tick(now)
 	for _, a := range s.Ready().Actions {
 		if o, ok := a.(OpenLink); ok {
-			if o.Addr != (Addr{"redis-0", 6379}) {
+			if o.Addr != (settings.Addr{Host: "redis-0", Port: 6379}) {
 				t.Fatalf("link opened to %+v, want the name", o.Addr)
 			}
 			if _, err := s.Step(now, LinkConnected{ID: o.ID}); err != nil {
 				t.Fatal(err)
 			}
 			if o.Kind == CmdLink {
-				if _, err := s.Step(now, LinkLocalAddr{ID: o.ID, Addr: Addr{"10.0.0.9", 40000}}); err != nil {
+				if _, err := s.Step(now, LinkLocalAddr{ID: o.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -7,19 +7,20 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // benchCore builds a core watching n masters with 2 replicas and 2 other
 // Sentinels each, every link open and answering.
 func benchCore(b testing.TB, n int) (*Sentinel, time.Time) {
 	b.Helper()
-	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(1)))}
+	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(1)))}
 	for i := 0; i < n; i++ {
-		m := NewMasterSpec(fmt.Sprintf("m%03d", i), Addr{"10.0.0.1", 7000 + i}, 2)
-		m.KnownReplicas = []Addr{{"10.0.0.2", 7000 + i}, {"10.0.0.3", 7000 + i}}
-		m.KnownSentinels = []SentinelSpec{
-			{Addr{"10.0.1.1", 26379}, "1111111111111111111111111111111111111111"},
-			{Addr{"10.0.1.2", 26379}, "2222222222222222222222222222222222222222"},
+		m := settings.NewMasterSpec(fmt.Sprintf("m%03d", i), settings.Addr{Host: "10.0.0.1", Port: 7000 + i}, 2)
+		m.KnownReplicas = []settings.Addr{{Host: "10.0.0.2", Port: 7000 + i}, {Host: "10.0.0.3", Port: 7000 + i}}
+		m.KnownSentinels = []settings.SentinelSpec{
+			{Addr: settings.Addr{Host: "10.0.1.1", Port: 26379}, RunID: "1111111111111111111111111111111111111111"},
+			{Addr: settings.Addr{Host: "10.0.1.2", Port: 26379}, RunID: "2222222222222222222222222222222222222222"},
 		}
 		p.Masters = append(p.Masters, m)
 	}
@@ -43,7 +44,7 @@ func answerOne(s *Sentinel, a Action, now time.Time) {
 	case OpenLink:
 		s.Step(now, LinkConnected{ID: a.ID})
 		if a.Kind == CmdLink {
-			s.Step(now, LinkLocalAddr{ID: a.ID, Addr: Addr{"10.0.0.9", 40000}})
+			s.Step(now, LinkLocalAddr{ID: a.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}})
 		}
 	case Send:
 		var rep Reply

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestHelloNonCanonicalAddressIsNotAChange feeds the same peer's hello
@@ -19,8 +20,8 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 		{"IPv6 upper case", "2001:db8::1", "2001:DB8::2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), Masters: []MasterSpec{
-				NewMasterSpec("m", Addr{tc.master, 6379}, 2),
+			p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), Masters: []settings.MasterSpec{
+				settings.NewMasterSpec("m", settings.Addr{Host: tc.master, Port: 6379}, 2),
 			}}
 			s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 			s.Ready()
@@ -66,16 +67,16 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 
 func TestSameAddr(t *testing.T) {
 	for _, tc := range []struct {
-		a, b Addr
+		a, b settings.Addr
 		want bool
 	}{
-		{Addr{"10.0.0.1", 1}, Addr{"10.0.0.1", 1}, true},
-		{Addr{"10.0.0.1", 1}, Addr{"10.0.0.1", 2}, false},
-		{Addr{"10.0.0.1", 1}, Addr{"::ffff:10.0.0.1", 1}, true},
-		{Addr{"2001:db8::1", 1}, Addr{"2001:DB8:0:0::1", 1}, true},
-		{Addr{"host.example", 1}, Addr{"HOST.example", 1}, true},
-		{Addr{"host.example", 1}, Addr{"10.0.0.1", 1}, false},
-		{Addr{"10.0.0.1", 1}, Addr{"10.0.0.2", 1}, false},
+		{settings.Addr{Host: "10.0.0.1", Port: 1}, settings.Addr{Host: "10.0.0.1", Port: 1}, true},
+		{settings.Addr{Host: "10.0.0.1", Port: 1}, settings.Addr{Host: "10.0.0.1", Port: 2}, false},
+		{settings.Addr{Host: "10.0.0.1", Port: 1}, settings.Addr{Host: "::ffff:10.0.0.1", Port: 1}, true},
+		{settings.Addr{Host: "2001:db8::1", Port: 1}, settings.Addr{Host: "2001:DB8:0:0::1", Port: 1}, true},
+		{settings.Addr{Host: "host.example", Port: 1}, settings.Addr{Host: "HOST.example", Port: 1}, true},
+		{settings.Addr{Host: "host.example", Port: 1}, settings.Addr{Host: "10.0.0.1", Port: 1}, false},
+		{settings.Addr{Host: "10.0.0.1", Port: 1}, settings.Addr{Host: "10.0.0.2", Port: 1}, false},
 	} {
 		if got := sameAddr(tc.a, tc.b); got != tc.want {
 			t.Errorf("sameAddr(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)

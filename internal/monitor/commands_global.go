@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/glob"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // globalParams are SENTINEL CONFIG's parameters in reply order.
@@ -111,21 +112,21 @@ func (s *Sentinel) configSet(args []string) error {
 // debugParams lists SENTINEL DEBUG's parameters in reply order.
 var debugParams = []struct {
 	name string
-	get  func(*Timing) *time.Duration
+	get  func(*settings.Timing) *time.Duration
 }{
-	{"info-period", func(t *Timing) *time.Duration { return &t.InfoPeriod }},
-	{"ping-period", func(t *Timing) *time.Duration { return &t.PingPeriod }},
-	{"ask-period", func(t *Timing) *time.Duration { return &t.AskPeriod }},
-	{"publish-period", func(t *Timing) *time.Duration { return &t.PublishPeriod }},
-	{"default-down-after", func(t *Timing) *time.Duration { return &t.DefaultDownAfter }},
-	{"default-failover-timeout", func(t *Timing) *time.Duration { return &t.DefaultFailoverTimeout }},
-	{"tilt-trigger", func(t *Timing) *time.Duration { return &t.TiltTrigger }},
-	{"tilt-period", func(t *Timing) *time.Duration { return &t.TiltPeriod }},
-	{"slave-reconf-timeout", func(t *Timing) *time.Duration { return &t.SlaveReconfTimeout }},
-	{"min-link-reconnect-period", func(t *Timing) *time.Duration { return &t.MinLinkReconnectPeriod }},
-	{"election-timeout", func(t *Timing) *time.Duration { return &t.ElectionTimeout }},
-	{"script-max-runtime", func(t *Timing) *time.Duration { return &t.ScriptMaxRuntime }},
-	{"script-retry-delay", func(t *Timing) *time.Duration { return &t.ScriptRetryDelay }},
+	{"info-period", func(t *settings.Timing) *time.Duration { return &t.InfoPeriod }},
+	{"ping-period", func(t *settings.Timing) *time.Duration { return &t.PingPeriod }},
+	{"ask-period", func(t *settings.Timing) *time.Duration { return &t.AskPeriod }},
+	{"publish-period", func(t *settings.Timing) *time.Duration { return &t.PublishPeriod }},
+	{"default-down-after", func(t *settings.Timing) *time.Duration { return &t.DefaultDownAfter }},
+	{"default-failover-timeout", func(t *settings.Timing) *time.Duration { return &t.DefaultFailoverTimeout }},
+	{"tilt-trigger", func(t *settings.Timing) *time.Duration { return &t.TiltTrigger }},
+	{"tilt-period", func(t *settings.Timing) *time.Duration { return &t.TiltPeriod }},
+	{"slave-reconf-timeout", func(t *settings.Timing) *time.Duration { return &t.SlaveReconfTimeout }},
+	{"min-link-reconnect-period", func(t *settings.Timing) *time.Duration { return &t.MinLinkReconnectPeriod }},
+	{"election-timeout", func(t *settings.Timing) *time.Duration { return &t.ElectionTimeout }},
+	{"script-max-runtime", func(t *settings.Timing) *time.Duration { return &t.ScriptMaxRuntime }},
+	{"script-retry-delay", func(t *settings.Timing) *time.Duration { return &t.ScriptRetryDelay }},
 }
 
 // DebugValues returns the timing knobs as SENTINEL DEBUG shows them:

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/glob"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Errors of the runtime commands. Their texts are Redis's reply texts
@@ -61,7 +62,7 @@ func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
 	if quorum <= 0 {
 		return ErrQuorumTooSmall
 	}
-	a, ok := s.validAddr(Addr{Host: host, Port: 0})
+	a, ok := s.validAddr(settings.Addr{Host: host, Port: 0})
 	if !ok {
 		return ErrInvalidAddress
 	}
@@ -72,7 +73,7 @@ func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
 		return ErrDuplicateMaster
 	}
 	a.Port = port
-	spec := NewMasterSpec(name, a, quorum)
+	spec := settings.NewMasterSpec(name, a, quorum)
 	spec.DownAfter = s.timing.DefaultDownAfter
 	spec.FailoverTimeout = s.timing.DefaultFailoverTimeout
 	m := s.addMaster(spec, now)
@@ -153,60 +154,60 @@ func (s *Sentinel) setOptions(in Set) error {
 			return n, nil
 		}
 		switch {
-		case lopt == OptionDownAfter && more > 0:
+		case lopt == settings.OptionDownAfter && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { s.setDownAfter(m, v) }})
 			j++
-		case lopt == OptionFailoverTimeout && more > 0:
+		case lopt == settings.OptionFailoverTimeout && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.FailoverTimeout = msDuration(v) }})
 			j++
-		case lopt == OptionParallelSyncs && more > 0:
+		case lopt == settings.OptionParallelSyncs && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ParallelSyncs = int(v) }})
 			j++
-		case lopt == OptionQuorum && more > 0:
+		case lopt == settings.OptionQuorum && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.Quorum = int(v) }})
 			j++
-		case (lopt == OptionNotificationScript || lopt == OptionClientReconfigScript) && more > 0:
+		case (lopt == settings.OptionNotificationScript || lopt == settings.OptionClientReconfigScript) && more > 0:
 			v := args[j+1]
 			if s.global.DenyScriptsReconfig {
 				return ErrScriptsDenied
 			}
 			if v != "" && !exe[v] {
-				if lopt == OptionNotificationScript {
+				if lopt == settings.OptionNotificationScript {
 					return ErrNotificationScript
 				}
 				return ErrReconfigScript
 			}
-			if lopt == OptionNotificationScript {
+			if lopt == settings.OptionNotificationScript {
 				ops = append(ops, setOp{args[j : j+2], func() { m.settings.NotificationScript = v }})
 			} else {
 				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ClientReconfigScript = v }})
 			}
 			j++
-		case lopt == OptionAuthPass && more > 0:
+		case lopt == settings.OptionAuthPass && more > 0:
 			v := args[j+1]
 			ops = append(ops, setOp{[]string{opt, "******"}, func() { m.settings.AuthPass = v; s.dropDataLinks(m) }})
 			j++
-		case lopt == OptionAuthUser && more > 0:
+		case lopt == settings.OptionAuthUser && more > 0:
 			v := args[j+1]
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.AuthUser = v; s.dropDataLinks(m) }})
 			j++
-		case lopt == OptionRenameCommand && more > 1:
+		case lopt == settings.OptionRenameCommand && more > 1:
 			from, to := args[j+1], args[j+2]
 			if from == "" || to == "" {
 				bad := to
@@ -217,59 +218,59 @@ func (s *Sentinel) setOptions(in Set) error {
 			}
 			ops = append(ops, setOp{args[j : j+3], func() { s.setRename(m, from, to) }})
 			j += 2
-		case (lopt == OptionRebootDownAfter || lopt == OptionRebootDownAfterAlias) && more > 0:
+		case (lopt == settings.OptionRebootDownAfter || lopt == settings.OptionRebootDownAfterAlias) && more > 0:
 			v, err := strconv.ParseInt(args[j+1], 10, 64)
 			if err != nil || v < 0 {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.RebootDownAfter = msDuration(v) }})
 			j++
-		case lopt == OptionProxy && more > 0:
+		case lopt == settings.OptionProxy && more > 0:
 			v := args[j+1]
-			as, err := ParseProxyAddrs(v)
+			as, err := settings.ParseProxyAddrs(v)
 			if err != nil {
 				return &ArgError{Cmd: "SET", Option: opt, Value: v}
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.Proxy = as }})
 			j++
-		case lopt == OptionProxyFenceAfter && more > 0:
+		case lopt == settings.OptionProxyFenceAfter && more > 0:
 			v, err := positive(args[j+1])
 			if err != nil {
 				return err
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyFenceAfter = msDuration(v) }})
 			j++
-		case lopt == OptionProxyHold && more > 0:
+		case lopt == settings.OptionProxyHold && more > 0:
 			v, err := strconv.ParseInt(args[j+1], 10, 64)
 			if err != nil || v < 0 {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyHold = msDuration(v) }})
 			j++
-		case lopt == OptionForgetReplicaAfter && more > 0:
+		case lopt == settings.OptionForgetReplicaAfter && more > 0:
 			v, err := strconv.ParseInt(args[j+1], 10, 64)
 			if err != nil || v < 0 {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ForgetReplicaAfter = msDuration(v) }})
 			j++
-		case (lopt == OptionVoters || lopt == OptionForgetSentinelAfter) && more > 0:
+		case (lopt == settings.OptionVoters || lopt == settings.OptionForgetSentinelAfter) && more > 0:
 			v, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil || v < 0 || (lopt == OptionVoters && v > math.MaxInt32) {
+			if err != nil || v < 0 || (lopt == settings.OptionVoters && v > math.MaxInt32) {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
-			if lopt == OptionVoters {
+			if lopt == settings.OptionVoters {
 				ops = append(ops, setOp{args[j : j+2], func() { m.settings.Voters = int(v) }})
 			} else {
 				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ForgetSentinelAfter = msDuration(v) }})
 			}
 			j++
-		case (lopt == OptionProxyFencing || lopt == OptionProxyProtectedMode) && more > 0:
+		case (lopt == settings.OptionProxyFencing || lopt == settings.OptionProxyProtectedMode) && more > 0:
 			v := strings.ToLower(args[j+1])
 			if v != "yes" && v != "no" {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
-			if lopt == OptionProxyFencing {
+			if lopt == settings.OptionProxyFencing {
 				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyNoFencing = v == "no" }})
 			} else {
 				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyNoProtectedMode = v == "no" }})
@@ -310,7 +311,7 @@ func (s *Sentinel) setRename(m *master, from, to string) {
 		}
 	}
 	if !strings.EqualFold(from, to) {
-		m.settings.RenameCommands = append(m.settings.RenameCommands, Rename{Command: from, Renamed: to})
+		m.settings.RenameCommands = append(m.settings.RenameCommands, settings.Rename{Command: from, Renamed: to})
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -32,11 +33,11 @@ var fuzzT0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // fuzzCore is a core watching mymaster (with one known replica and one
 // known Sentinel) and a second master, at fuzzT0.
 func fuzzCore(resolve bool) *monitor.Sentinel {
-	m := monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2)
-	m.KnownReplicas = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
-	m.KnownSentinels = []monitor.SentinelSpec{{Addr: monitor.Addr{Host: "127.0.0.2", Port: 26379}, RunID: fuzzOtherID}}
-	other := monitor.NewMasterSpec("other", monitor.Addr{Host: "::1", Port: 7000}, 1)
-	p := monitor.Persisted{MyID: fuzzMyID, ResolveHostnames: resolve, Masters: []monitor.MasterSpec{m, other}}
+	m := settings.NewMasterSpec("mymaster", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)
+	m.KnownReplicas = []settings.Addr{{Host: "127.0.0.1", Port: 6380}}
+	m.KnownSentinels = []settings.SentinelSpec{{Addr: settings.Addr{Host: "127.0.0.2", Port: 26379}, RunID: fuzzOtherID}}
+	other := settings.NewMasterSpec("other", settings.Addr{Host: "::1", Port: 7000}, 1)
+	p := settings.Persisted{MyID: fuzzMyID, ResolveHostnames: resolve, Masters: []settings.MasterSpec{m, other}}
 	s := monitor.New(p, monitor.Options{Port: 26379}, rand.New(rand.NewSource(1)), fuzzT0)
 	s.Ready()
 	return s
@@ -60,7 +61,7 @@ func checkPersistable(t *testing.T, s *monitor.Sentinel) {
 	want.Masters = nil
 	for _, m := range snap.Masters {
 		want.CurrentEpoch = max(want.CurrentEpoch, m.ConfigEpoch)
-		var kept []monitor.SentinelSpec
+		var kept []settings.SentinelSpec
 		for _, si := range m.KnownSentinels {
 			if si.RunID != "" {
 				kept = append(kept, si)
@@ -97,8 +98,8 @@ func checkPersistable(t *testing.T, s *monitor.Sentinel) {
 
 // nilEmpty returns p with its masters' empty lists as nil, which the
 // comparison does not care about.
-func nilEmpty(p monitor.Persisted) monitor.Persisted {
-	ms := append([]monitor.MasterSpec(nil), p.Masters...)
+func nilEmpty(p settings.Persisted) settings.Persisted {
+	ms := append([]settings.MasterSpec(nil), p.Masters...)
 	for i := range ms {
 		if len(ms[i].KnownReplicas) == 0 {
 			ms[i].KnownReplicas = nil
@@ -156,8 +157,8 @@ func FuzzInfoThroughCore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, masterInfo, replicaInfo string, resolve bool) {
 		s := fuzzCore(resolve)
 		now := fuzzT0
-		answered := map[monitor.Addr]bool{}
-		links := map[monitor.LinkID]monitor.Addr{}
+		answered := map[settings.Addr]bool{}
+		links := map[monitor.LinkID]settings.Addr{}
 		for i := 0; i < 30 && len(answered) < 2; i++ {
 			now = now.Add(100 * time.Millisecond)
 			s.Tick(now)
@@ -166,7 +167,7 @@ func FuzzInfoThroughCore(f *testing.F) {
 				case monitor.OpenLink:
 					links[a.ID] = a.Addr
 					if a.Kind == monitor.CmdLink {
-						_, _ = s.Step(now, monitor.LinkLocalAddr{ID: a.ID, Addr: monitor.Addr{Host: "127.0.0.1", Port: 40000}})
+						_, _ = s.Step(now, monitor.LinkLocalAddr{ID: a.ID, Addr: settings.Addr{Host: "127.0.0.1", Port: 40000}})
 					}
 				case monitor.Send:
 					if len(a.Args) == 0 || a.Args[0] != "INFO" {
@@ -175,9 +176,9 @@ func FuzzInfoThroughCore(f *testing.F) {
 					addr := links[a.ID]
 					var text string
 					switch addr {
-					case monitor.Addr{Host: "127.0.0.1", Port: 6379}:
+					case settings.Addr{Host: "127.0.0.1", Port: 6379}:
 						text = masterInfo
-					case monitor.Addr{Host: "127.0.0.1", Port: 6380}:
+					case settings.Addr{Host: "127.0.0.1", Port: 6380}:
 						text = replicaInfo
 					default:
 						continue

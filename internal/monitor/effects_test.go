@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // allActions holds one value of every action type. TestApplyHandlesEveryAction
@@ -122,7 +124,7 @@ func TestApplyOrder(t *testing.T) {
 // the Ready ends with the Exit and nothing more ever comes out, as Redis
 // exits on the spot.
 func TestNothingAfterSimulatedCrash(t *testing.T) {
-	p := Persisted{MyID: strings.Repeat("c", 40), Masters: []MasterSpec{NewMasterSpec("m", Addr{"127.0.0.1", 6379}, 1)}}
+	p := settings.Persisted{MyID: strings.Repeat("c", 40), Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 1)}}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
 	s.crash()

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 func masterCore(t *testing.T, quorum int) *Sentinel {
 	t.Helper()
-	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(11))), Masters: []MasterSpec{
-		NewMasterSpec("m", Addr{"127.0.0.1", 6379}, quorum),
+	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(11))), Masters: []settings.MasterSpec{
+		settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, quorum),
 	}}
 	s := New(p, Options{Port: 26379}, rand.New(rand.NewSource(12)), t0)
 	s.Ready()

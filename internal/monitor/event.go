@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/go-sentinel/go-sentinel/internal/settings"
+
 // Level is the importance of an event or log line, in Redis's four steps.
 // The core has its own type so it never imports a logging library; adapters
 // map it onto theirs.
@@ -30,7 +32,7 @@ type Event struct {
 	// Msg already says the same for people.
 	Role  string
 	Name  string
-	Addr  Addr
+	Addr  settings.Addr
 	Epoch uint64
 	// Timeline is the failover's record, set on EventFailoverTimeline
 	// events only (the metrics count its phases).

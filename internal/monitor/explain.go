@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Stage is how far along the failure pipeline a master is, as one
@@ -49,8 +50,8 @@ type Explanation struct {
 
 // ProxyView is what EXPLAIN shows of a master's proxy.
 type ProxyView struct {
-	Listen     []Addr `json:"listen"`
-	Forwarding bool   `json:"forwarding"`
+	Listen     []settings.Addr `json:"listen"`
+	Forwarding bool            `json:"forwarding"`
 	// Reason is why it is fenced; "" while it forwards.
 	Reason       string `json:"reason,omitempty"`
 	FenceAfterMs int64  `json:"fence_after_ms"`

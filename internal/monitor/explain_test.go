@@ -8,19 +8,20 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // explainFixture is a core monitoring "m" with two replicas and two other
 // Sentinels, all connected and fresh at t0+10s, the master answering.
 func explainFixture(t *testing.T, quorum int) (*Sentinel, *master, time.Time) {
 	t.Helper()
-	spec := NewMasterSpec("m", Addr{"10.0.0.1", 6379}, quorum)
-	spec.KnownReplicas = []Addr{{"10.0.0.2", 6379}, {"10.0.0.3", 6379}}
-	spec.KnownSentinels = []SentinelSpec{
-		{Addr: Addr{"10.0.1.1", 26379}, RunID: strings.Repeat("a", 40)},
-		{Addr: Addr{"10.0.1.2", 26379}, RunID: strings.Repeat("b", 40)},
+	spec := settings.NewMasterSpec("m", settings.Addr{Host: "10.0.0.1", Port: 6379}, quorum)
+	spec.KnownReplicas = []settings.Addr{{Host: "10.0.0.2", Port: 6379}, {Host: "10.0.0.3", Port: 6379}}
+	spec.KnownSentinels = []settings.SentinelSpec{
+		{Addr: settings.Addr{Host: "10.0.1.1", Port: 26379}, RunID: strings.Repeat("a", 40)},
+		{Addr: settings.Addr{Host: "10.0.1.2", Port: 26379}, RunID: strings.Repeat("b", 40)},
 	}
-	s := New(Persisted{MyID: strings.Repeat("c", 40), Masters: []MasterSpec{spec}}, Options{}, rand.New(rand.NewSource(1)), t0)
+	s := New(settings.Persisted{MyID: strings.Repeat("c", 40), Masters: []settings.MasterSpec{spec}}, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
 	now := t0.Add(10 * time.Second)
 	m := s.masters["m"]

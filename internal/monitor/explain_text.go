@@ -3,6 +3,8 @@ package monitor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Text renders an Explanation for people: the stage and the reasons
@@ -72,7 +74,7 @@ func (e Explanation) Text() string {
 			state = "fenced: " + p.Reason
 		}
 		w("proxy: %s on %s; proxy-fence-after %s (fencing %s), proxy-hold %s, protected mode %s",
-			state, FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), yesno(p.Fencing), msText(p.HoldMs), yesno(p.Protected))
+			state, settings.FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), yesno(p.Fencing), msText(p.HoldMs), yesno(p.Protected))
 	}
 	for _, r := range e.Replicas {
 		switch {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Errors of SENTINEL FAILOVER; the RESP layer spells them as Redis and
@@ -420,7 +421,7 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 
 // announceSwitch emits +switch-master for m, from the address it had to
 // the address to (as announced).
-func (s *Sentinel) announceSwitch(m *master, from, to Addr) {
+func (s *Sentinel) announceSwitch(m *master, from, to settings.Addr) {
 	s.eventFor(LevelWarning, EventSwitchMaster, m, m.name+" "+s.announceHost(from)+" "+strconv.Itoa(from.Port)+
 		" "+to.Host+" "+strconv.Itoa(to.Port))
 }
@@ -454,7 +455,7 @@ func (s *Sentinel) abortFailover(m *master, now int64, typ EventType, msg string
 
 // clientReconfigScript queues the master's client-reconfig-script with
 // `<master> <role> start <from-ip> <from-port> <to-ip> <to-port>`.
-func (s *Sentinel) clientReconfigScript(m *master, role string, from, to Addr) {
+func (s *Sentinel) clientReconfigScript(m *master, role string, from, to settings.Addr) {
 	if m.settings.ClientReconfigScript == "" {
 		return
 	}

@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/go-sentinel/go-sentinel/internal/settings"
+
 // The rule that forgets stale replicas (go-sentinel's extension, issue
 // 21): in Kubernetes a replica pod comes back with a new address, the
 // master lists it there, and Redis keeps the old address as a replica
@@ -37,7 +39,7 @@ package monitor
 // (replicas of a replica), when m forgets replicas: a forgotten replica
 // that comes back following another replica is found that way. The
 // master's own address is never added as its replica.
-func (s *Sentinel) discoverChained(m *master, listed []Addr, now int64) {
+func (s *Sentinel) discoverChained(m *master, listed []settings.Addr, now int64) {
 	if m.settings.ForgetReplicaAfter <= 0 {
 		return
 	}
@@ -54,7 +56,7 @@ func (s *Sentinel) discoverChained(m *master, listed []Addr, now int64) {
 type replicaListing struct {
 	// at is the infoRefresh of the INFO parsed; 0: none yet.
 	at    int64
-	addrs []Addr
+	addrs []settings.Addr
 }
 
 // forgetReplicas forgets the replicas of m that forgettable allows, with

@@ -3,6 +3,8 @@ package monitor
 import (
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestVotersFieldsInMaster: SENTINEL MASTER shows voters and
@@ -15,7 +17,7 @@ func TestVotersFieldsInMaster(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range kv {
-		if f.Key == OptionVoters || f.Key == OptionForgetSentinelAfter {
+		if f.Key == settings.OptionVoters || f.Key == settings.OptionForgetSentinelAfter {
 			t.Fatalf("SENTINEL MASTER shows %s=%s while it is not set", f.Key, f.Value)
 		}
 	}
@@ -27,8 +29,8 @@ func TestVotersFieldsInMaster(t *testing.T) {
 	for _, f := range kv {
 		got[f.Key] = f.Value
 	}
-	if got[OptionVoters] != "5" || got[OptionForgetSentinelAfter] != "3000" {
-		t.Fatalf("SENTINEL MASTER after SET: voters=%q forget-sentinel-after=%q", got[OptionVoters], got[OptionForgetSentinelAfter])
+	if got[settings.OptionVoters] != "5" || got[settings.OptionForgetSentinelAfter] != "3000" {
+		t.Fatalf("SENTINEL MASTER after SET: voters=%q forget-sentinel-after=%q", got[settings.OptionVoters], got[settings.OptionForgetSentinelAfter])
 	}
 	if m := s.Snapshot().Masters[0]; m.Voters != 5 || m.ForgetSentinelAfter != 3*time.Second {
 		t.Fatalf("snapshot: voters %d, forget-sentinel-after %v", m.Voters, m.ForgetSentinelAfter)

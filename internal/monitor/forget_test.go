@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // masterField returns the value of field k in SENTINEL MASTER m's reply,
@@ -29,11 +31,11 @@ func masterField(t *testing.T, s *Sentinel, k string) (string, bool) {
 // reply is Redis's own for a master that does not use it.
 func TestSetForgetReplicaAfter(t *testing.T) {
 	s := masterCore(t, 2)
-	if _, ok := masterField(t, s, OptionForgetReplicaAfter); ok {
+	if _, ok := masterField(t, s, settings.OptionForgetReplicaAfter); ok {
 		t.Fatal("SENTINEL MASTER shows forget-replica-after while it is 0")
 	}
 	for _, bad := range []string{"-1", "abc", "1.5", ""} {
-		err := command(s, Set{Name: "m", Args: []string{"quorum", "5", OptionForgetReplicaAfter, bad}})
+		err := command(s, Set{Name: "m", Args: []string{"quorum", "5", settings.OptionForgetReplicaAfter, bad}})
 		want := "Invalid argument '" + bad + "' for SENTINEL SET 'forget-replica-after'"
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Fatalf("SET forget-replica-after %q: err = %v, want %q", bad, err, want)
@@ -51,13 +53,13 @@ func TestSetForgetReplicaAfter(t *testing.T) {
 	if got := s.Snapshot().Masters[0].ForgetReplicaAfter; got != 5*time.Second {
 		t.Fatalf("forget-replica-after = %v, want 5s", got)
 	}
-	if v, ok := masterField(t, s, OptionForgetReplicaAfter); !ok || v != "5000" {
+	if v, ok := masterField(t, s, settings.OptionForgetReplicaAfter); !ok || v != "5000" {
 		t.Fatalf("SENTINEL MASTER forget-replica-after = %q (shown %v), want 5000", v, ok)
 	}
-	if err := command(s, Set{Name: "m", Args: []string{OptionForgetReplicaAfter, "0"}}); err != nil {
+	if err := command(s, Set{Name: "m", Args: []string{settings.OptionForgetReplicaAfter, "0"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := masterField(t, s, OptionForgetReplicaAfter); ok {
+	if _, ok := masterField(t, s, settings.OptionForgetReplicaAfter); ok {
 		t.Fatal("SENTINEL MASTER shows forget-replica-after after it was set to 0")
 	}
 }
@@ -121,7 +123,7 @@ func TestForgetReplicaGuards(t *testing.T) {
 			s := masterCore(t, 2)
 			m := s.masters["m"]
 			m.settings.ForgetReplicaAfter = after * time.Millisecond
-			r := s.createReplica(m, Addr{"10.0.0.3", 6379}, start)
+			r := s.createReplica(m, settings.Addr{Host: "10.0.0.3", Port: 6379}, start)
 			r.link.actPingTime = start + 1000
 			r.link.lastAvailTime = start
 			r.infoRefresh = start + 500
@@ -173,7 +175,7 @@ func TestForgetReplicaDiscoversChained(t *testing.T) {
 		if on {
 			m.settings.ForgetReplicaAfter = 5 * time.Second
 		}
-		r := s.createReplica(m, Addr{"10.0.0.3", 6379}, t0.UnixMilli())
+		r := s.createReplica(m, settings.Addr{Host: "10.0.0.3", Port: 6379}, t0.UnixMilli())
 		s.refreshFromInfo(r, info, t0.UnixMilli())
 		var names []string
 		for _, x := range m.sortedReplicas() {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // helloPort is the port we announce: announce-port, else the TLS port
@@ -72,7 +73,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if m == nil {
 		return
 	}
-	addr := Addr{Host: h.SentinelIP, Port: h.SentinelPort}
+	addr := settings.Addr{Host: h.SentinelIP, Port: h.SentinelPort}
 	var si *instance
 	for _, cand := range m.sentinels {
 		if cand.runID == h.RunID && s.sameInstanceAddr(cand.addr, addr) {
@@ -152,11 +153,11 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int6
 		old = announced // we announced the replica we had promoted
 	}
 	s.event(LevelWarning, EventConfigUpdateFrom, si, "")
-	s.announceSwitch(m, old, Addr{Host: h.MasterIP, Port: h.MasterPort})
+	s.announceSwitch(m, old, settings.Addr{Host: h.MasterIP, Port: h.MasterPort})
 	m.beginTimeline(false)
 	m.mark(PhaseConfigHop, now, si.name)
 	m.endTimeline(PhaseSwitched, now, h.MasterIP+" "+strconv.Itoa(h.MasterPort))
-	if s.resetMasterAndChangeAddress(m, Addr{Host: h.MasterIP, Port: h.MasterPort}, now) {
+	if s.resetMasterAndChangeAddress(m, settings.Addr{Host: h.MasterIP, Port: h.MasterPort}, now) {
 		s.clientReconfigScript(m, "observer", old, m.addr)
 	}
 }

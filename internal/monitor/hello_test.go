@@ -5,12 +5,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestHelloChannelOnTheWire: the pub/sub links subscribe to, and hellos
 // are published on, Redis's channel __sentinel__:hello.
 func TestHelloChannelOnTheWire(t *testing.T) {
-	p := Persisted{MyID: strings.Repeat("c", 40), Masters: []MasterSpec{NewMasterSpec("m", Addr{"10.0.0.1", 6379}, 2)}}
+	p := settings.Persisted{MyID: strings.Repeat("c", 40), Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "10.0.0.1", Port: 6379}, 2)}}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
 	s.Tick(t0.Add(100 * time.Millisecond))
@@ -30,7 +32,7 @@ func TestHelloChannelOnTheWire(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Step(t0, LinkLocalAddr{ID: cc, Addr: Addr{"10.0.0.9", 40000}}); err != nil {
+	if _, err := s.Step(t0, LinkLocalAddr{ID: cc, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}); err != nil {
 		t.Fatal(err)
 	}
 	s.Tick(t0.Add(2500 * time.Millisecond))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/cnum"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // The reported roles ParseInfo recognises in the `role:` line.
@@ -34,7 +35,7 @@ type InfoReport struct {
 	// duplicates included. Redis reads them only when the instance is a
 	// master object; ParseInfo parses them whenever present and the caller
 	// decides.
-	Replicas []Addr
+	Replicas []settings.Addr
 	// MasterLinkDownTime is master_link_down_since_seconds × 1000 ms
 	// (-1 becomes -1000 ms); 0 if absent. It is read whatever the role.
 	MasterLinkDownTime time.Duration
@@ -138,7 +139,7 @@ func ParseInfo(text string) InfoReport {
 
 // ReplicaName is the name Sentinel gives a replica at a: "host:port", or
 // "[host]:port" when host contains a colon (an IPv6 address).
-func ReplicaName(a Addr) string {
+func ReplicaName(a settings.Addr) string {
 	port := strconv.Itoa(a.Port)
 	if strings.Contains(a.Host, ":") {
 		return "[" + a.Host + "]:" + port
@@ -153,11 +154,11 @@ func ReplicaName(a Addr) string {
 // takes the text between the first colon and the next comma as ip and the
 // number after that comma as port, and needs a second comma. ok is false for
 // lines Redis skips.
-func parseInfoReplicaLine(l string) (a Addr, ok bool) {
+func parseInfoReplicaLine(l string) (a settings.Addr, ok bool) {
 	if at := strings.Index(l, "ip="); at >= 0 {
 		p := strings.Index(l, "port=")
 		if p < 0 {
-			return Addr{}, false
+			return settings.Addr{}, false
 		}
 		ip := l[at+3:]
 		if end := strings.IndexByte(ip, ','); end >= 0 {
@@ -165,22 +166,22 @@ func parseInfoReplicaLine(l string) (a Addr, ok bool) {
 		}
 		// atoi stops at the comma or at the NUL Redis writes there, so
 		// reading the rest of the line gives the same number.
-		return Addr{Host: ip, Port: cnum.Atoi(l[p+5:])}, true
+		return settings.Addr{Host: ip, Port: cnum.Atoi(l[p+5:])}, true
 	}
 	colon := strings.IndexByte(l, ':')
 	if colon < 0 {
-		return Addr{}, false
+		return settings.Addr{}, false
 	}
 	rest := l[colon+1:]
 	comma := strings.IndexByte(rest, ',')
 	if comma < 0 {
-		return Addr{}, false
+		return settings.Addr{}, false
 	}
 	port := rest[comma+1:]
 	if strings.IndexByte(port, ',') < 0 {
-		return Addr{}, false
+		return settings.Addr{}, false
 	}
-	return Addr{Host: rest[:comma], Port: cnum.Atoi(port)}, true
+	return settings.Addr{Host: rest[:comma], Port: cnum.Atoi(port)}, true
 }
 
 // isUpASCIIFold reports whether s is "up" compared ASCII case-insensitively,

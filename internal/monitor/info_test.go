@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // infoDefaults is the report of an INFO text that carries no known field.
@@ -44,7 +46,7 @@ func TestParseInfoCaptured(t *testing.T) {
 			r.RunID = "1ec5ab9b98d3f43cf4a8df57ea890bb86ceea2a1"
 			r.Role = InfoRoleMaster
 			r.MasterFailoverState, r.HasMasterFailoverState = FailoverStateNone, true
-			r.Replicas = []Addr{{"127.0.0.1", 17312}, {"127.0.0.1", 17313}}
+			r.Replicas = []settings.Addr{{Host: "127.0.0.1", Port: 17312}, {Host: "127.0.0.1", Port: 17313}}
 		})},
 		{"info-7.0.15-replica.txt", infoWith(func(r *InfoReport) {
 			r.RunID = "cf272e657b605593ceb884c7bc6292b5128743ea"
@@ -288,46 +290,46 @@ func TestParseInfo(t *testing.T) {
 
 		// slave<digit> lines.
 		{"new format", crlf("slave0:ip=10.0.0.1,port=6380,state=online,offset=1,lag=0", "slave12:ip=10.0.0.2,port=6381,state=wait_bgsave,offset=0,lag=0"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"10.0.0.1", 6380}, {"10.0.0.2", 6381}}
+			r.Replicas = []settings.Addr{{Host: "10.0.0.1", Port: 6380}, {Host: "10.0.0.2", Port: 6381}}
 		})},
 		{"new format ipv6 and hostname", crlf("slave0:ip=::1,port=6380,state=online", "slave1:ip=replica.example,port=6381"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"::1", 6380}, {"replica.example", 6381}}
+			r.Replicas = []settings.Addr{{Host: "::1", Port: 6380}, {Host: "replica.example", Port: 6381}}
 		})},
 		{"new format port first", crlf("slave0:port=6380,ip=10.0.0.1"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"10.0.0.1", 6380}}
+			r.Replicas = []settings.Addr{{Host: "10.0.0.1", Port: 6380}}
 		})},
 		{"new format without port is skipped", crlf("slave0:ip=10.0.0.1,state=online"), infoDefaults()},
 		{"new format first port= wins", crlf("slave0:ip=10.0.0.1,sport=7,port=9"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"10.0.0.1", 7}}
+			r.Replicas = []settings.Addr{{Host: "10.0.0.1", Port: 7}}
 		})},
 		{"new format ip= anywhere", crlf("slave0:xip=10.0.0.1,port=9"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"10.0.0.1", 9}}
+			r.Replicas = []settings.Addr{{Host: "10.0.0.1", Port: 9}}
 		})},
 		{"new format empty ip and bad port", crlf("slave0:ip=,port=abc"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"", 0}}
+			r.Replicas = []settings.Addr{{Host: "", Port: 0}}
 		})},
 		{"new format port inside ip value", crlf("slave0:ip=port=5"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"port=5", 5}}
+			r.Replicas = []settings.Addr{{Host: "port=5", Port: 5}}
 		})},
 		{"old format", crlf("slave0:10.0.0.1,6380,online", "slave1:::1,6381,online"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"10.0.0.1", 6380}, {"::1", 6381}}
+			r.Replicas = []settings.Addr{{Host: "10.0.0.1", Port: 6380}, {Host: "::1", Port: 6381}}
 		})},
 		{"old format needs a second comma", crlf("slave0:10.0.0.1,6380"), infoDefaults()},
 		{"old format needs a colon", crlf("slave0 10.0.0.1,6380,online"), infoDefaults()},
 		{"old format empty fields", crlf("slave0:,,"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"", 0}}
+			r.Replicas = []settings.Addr{{Host: "", Port: 0}}
 		})},
 		{"old format port atoi", crlf("slave0:h, 6380x,online"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"h", 6380}}
+			r.Replicas = []settings.Addr{{Host: "h", Port: 6380}}
 		})},
 		{"duplicates kept in order", crlf("slave1:ip=b,port=2", "slave0:ip=a,port=1", "slave2:ip=b,port=2"), infoWith(func(r *InfoReport) {
-			r.Replicas = []Addr{{"b", 2}, {"a", 1}, {"b", 2}}
+			r.Replicas = []settings.Addr{{Host: "b", Port: 2}, {Host: "a", Port: 1}, {Host: "b", Port: 2}}
 		})},
 		{"not slave<digit>", crlf("slave:ip=a,port=1", "slaves0:ip=a,port=1", "Slave0:ip=a,port=1", "slave0", "slave_read_only:1", " slave0:ip=a,port=1"), infoDefaults()},
 		{"slave0: alone is skipped", crlf("slave0:"), infoDefaults()},
 		{"slave lines parsed whatever the role", crlf("role:slave", "slave0:ip=a,port=1"), infoWith(func(r *InfoReport) {
 			r.Role = InfoRoleSlave
-			r.Replicas = []Addr{{"a", 1}}
+			r.Replicas = []settings.Addr{{Host: "a", Port: 1}}
 		})},
 	}
 	for _, tt := range tests {
@@ -342,15 +344,15 @@ func TestParseInfo(t *testing.T) {
 
 func TestReplicaName(t *testing.T) {
 	tests := []struct {
-		addr Addr
+		addr settings.Addr
 		want string
 	}{
-		{Addr{"127.0.0.1", 6379}, "127.0.0.1:6379"},
-		{Addr{"::1", 6380}, "[::1]:6380"},
-		{Addr{"fe80::1%eth0", 1}, "[fe80::1%eth0]:1"},
-		{Addr{"replica.example", 7000}, "replica.example:7000"},
-		{Addr{"", 0}, ":0"},
-		{Addr{"h", -1}, "h:-1"},
+		{settings.Addr{Host: "127.0.0.1", Port: 6379}, "127.0.0.1:6379"},
+		{settings.Addr{Host: "::1", Port: 6380}, "[::1]:6380"},
+		{settings.Addr{Host: "fe80::1%eth0", Port: 1}, "[fe80::1%eth0]:1"},
+		{settings.Addr{Host: "replica.example", Port: 7000}, "replica.example:7000"},
+		{settings.Addr{Host: "", Port: 0}, ":0"},
+		{settings.Addr{Host: "h", Port: -1}, "h:-1"},
 	}
 	for _, tt := range tests {
 		if got := ReplicaName(tt.addr); got != tt.want {

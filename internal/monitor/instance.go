@@ -3,6 +3,8 @@ package monitor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // kind is what an instance object stands for.
@@ -80,7 +82,7 @@ var flagNamesAfterKind = []struct {
 type instance struct {
 	kind   kind
 	name   string // master name, `ip:port` of a replica, run id of a sentinel
-	addr   Addr
+	addr   settings.Addr
 	runID  string
 	master *master // the master this object belongs to (itself for a master)
 	link   *link
@@ -176,7 +178,7 @@ func flagString(k kind, flags flag, disconnected, reboot bool) string {
 // prefix is the instance part of an event message (§11.1 of the
 // reference): `master <name> <ip> <port>`, or for replicas and sentinels
 // `<type> <name> <ip> <port> @ <master> <master-ip> <master-port>`.
-func (i *instance) prefix(announce func(Addr) string) string {
+func (i *instance) prefix(announce func(settings.Addr) string) string {
 	switch i.kind {
 	case kindMaster:
 		return fmt.Sprintf("master %s %s %d", i.name, announce(i.addr), i.addr.Port)
@@ -195,14 +197,14 @@ func (i *instance) prefix(announce func(Addr) string) string {
 // numeric IPs are compared in canonical form (so "::ffff:10.0.0.1" and
 // "10.0.0.1", or "2001:db8:0::1" and "2001:db8::1", are the same host)
 // and hostnames case-insensitively as written.
-func sameAddr(a, b Addr) bool {
+func sameAddr(a, b settings.Addr) bool {
 	if a.Port != b.Port {
 		return false
 	}
 	if strings.EqualFold(a.Host, b.Host) {
 		return true
 	}
-	ai, aok := canonicalIP(a.Host)
-	bi, bok := canonicalIP(b.Host)
+	ai, aok := settings.CanonicalIP(a.Host)
+	bi, bok := settings.CanonicalIP(b.Host)
 	return aok && bok && ai == bi
 }

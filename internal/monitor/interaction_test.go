@@ -13,6 +13,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 	"github.com/go-sentinel/go-sentinel/internal/transcript"
 )
@@ -310,12 +311,12 @@ func (in *interaction) link(s string) monitor.LinkID {
 	return monitor.LinkID(in.num(strings.TrimPrefix(s, "L")))
 }
 
-func (in *interaction) addr(s string) monitor.Addr {
+func (in *interaction) addr(s string) settings.Addr {
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
 		in.fatalf("not an address: %q", s)
 	}
-	return monitor.Addr{Host: s[:i], Port: in.num(s[i+1:])}
+	return settings.Addr{Host: s[:i], Port: in.num(s[i+1:])}
 }
 
 // reply builds a reply from its KIND [VALUE...] notation.

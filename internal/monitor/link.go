@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/go-sentinel/go-sentinel/internal/settings"
+
 // pendingKind tells what a command sent on a link was, so its reply can be
 // routed.
 type pendingKind int
@@ -68,7 +70,7 @@ type link struct {
 	rtt    int64
 	hasRTT bool
 
-	localAddr Addr // local address of the command connection, for hellos
+	localAddr settings.Addr // local address of the command connection, for hellos
 
 	pending map[uint64]pending // commands sent on cc, by tag
 

@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/go-sentinel/go-sentinel/internal/settings"
+
 // LinkID names one connection attempt to an instance. The core gives every
 // OpenLink a new id, so a reply or a close that arrives for an id the core
 // no longer uses (the link was closed and reopened meanwhile) is ignored.
@@ -42,7 +44,7 @@ type Auth struct {
 type OpenLink struct {
 	ID         LinkID
 	Kind       LinkKind
-	Addr       Addr
+	Addr       settings.Addr
 	Auth       Auth
 	ClientName string
 	Channel    string // pub/sub links only
@@ -106,7 +108,7 @@ type LinkClosed struct {
 // it is known (it is what hellos announce when announce-ip is not set).
 type LinkLocalAddr struct {
 	ID   LinkID
-	Addr Addr
+	Addr settings.Addr
 }
 
 // HostResolved reports the IP a hostname resolved to when a link to it

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // master is a monitored master with its settings, its replicas and the
@@ -14,7 +15,7 @@ type master struct {
 
 	// settings are the master's options; its down-after is also the
 	// instance's downAfter, which every object under it copies.
-	settings MasterSettings
+	settings settings.Master
 
 	configEpoch uint64
 	// instance.leader / instance.leaderEpoch hold our own vote.
@@ -128,7 +129,7 @@ func sortedByName(set map[string]*instance) []*instance {
 
 // currentAddr is the address clients should use: the promoted replica's
 // once a failover reached reconf_slaves, else the master's.
-func (m *master) currentAddr() Addr {
+func (m *master) currentAddr() settings.Addr {
 	if m.has(flagFailoverInProgress) && m.promoted != nil && m.failoverState.Promoted() {
 		return m.promoted.addr
 	}
@@ -136,15 +137,15 @@ func (m *master) currentAddr() Addr {
 }
 
 // spec turns the live master back into what the config file persists.
-func (m *master) spec() MasterSpec {
-	s := MasterSpec{
-		Name:           m.name,
-		Addr:           m.currentAddr(),
-		MasterSettings: m.settings,
-		ConfigEpoch:    m.configEpoch,
-		LeaderEpoch:    m.leaderEpoch,
+func (m *master) spec() settings.MasterSpec {
+	s := settings.MasterSpec{
+		Name:        m.name,
+		Addr:        m.currentAddr(),
+		Master:      m.settings,
+		ConfigEpoch: m.configEpoch,
+		LeaderEpoch: m.leaderEpoch,
 	}
-	s.RenameCommands = append([]Rename(nil), m.settings.RenameCommands...)
+	s.RenameCommands = append([]settings.Rename(nil), m.settings.RenameCommands...)
 	cur := m.currentAddr()
 	for _, r := range m.sortedReplicas() {
 		a := r.addr
@@ -157,7 +158,7 @@ func (m *master) spec() MasterSpec {
 		s.KnownReplicas = append(s.KnownReplicas, a)
 	}
 	for _, si := range m.sortedSentinels() {
-		s.KnownSentinels = append(s.KnownSentinels, SentinelSpec{Addr: si.addr, RunID: si.runID})
+		s.KnownSentinels = append(s.KnownSentinels, settings.SentinelSpec{Addr: si.addr, RunID: si.runID})
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // MetricsView is the state a metrics exporter reads at one moment: every
@@ -27,7 +28,7 @@ type MetricsView struct {
 type MasterMetrics struct {
 	Name string
 	// Addr is the master's address as INFO sentinel shows it.
-	Addr   Addr
+	Addr   settings.Addr
 	Status MasterStatus
 	SDown  bool
 	ODown  bool
@@ -71,7 +72,7 @@ type MasterMetrics struct {
 type LinkMetrics struct {
 	Role string // "master", "slave" or "sentinel"
 	Name string
-	Addr Addr
+	Addr settings.Addr
 	// Connected reports a live command connection (and pub/sub one, for
 	// masters and replicas): the opposite of the `disconnected` flag.
 	Connected bool

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 func TestMetricsViewHealthy(t *testing.T) {
@@ -16,7 +18,7 @@ func TestMetricsViewHealthy(t *testing.T) {
 		t.Fatalf("%d masters", len(v.Masters))
 	}
 	mm := v.Masters[0]
-	if mm.Name != "m" || mm.Addr != (Addr{"10.0.0.1", 6379}) || mm.Status != StatusOK || mm.SDown || mm.ODown {
+	if mm.Name != "m" || mm.Addr != (settings.Addr{Host: "10.0.0.1", Port: 6379}) || mm.Status != StatusOK || mm.SDown || mm.ODown {
 		t.Fatalf("master %+v", mm)
 	}
 	if mm.Replicas != 2 || mm.OKReplicas != 2 || mm.Sentinels != 3 || mm.OKSentinels != 3 || mm.Quorum != 2 {
@@ -91,8 +93,8 @@ func TestTimelineEvent(t *testing.T) {
 // sent and not yet answered. The RTT stays the answered one's, as a
 // scrape between a PING and its reply saw nothing before.
 func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
-	spec := NewMasterSpec("m", Addr{"10.0.0.1", 6379}, 1)
-	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(1))), Masters: []MasterSpec{spec}}
+	spec := settings.NewMasterSpec("m", settings.Addr{Host: "10.0.0.1", Port: 6379}, 1)
+	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(1))), Masters: []settings.MasterSpec{spec}}
 	s := New(p, Options{Port: 26379}, rand.New(rand.NewSource(2)), t0)
 	now := t0
 	var pings []Send
@@ -177,7 +179,7 @@ func TestMetricsViewPromotableReplicas(t *testing.T) {
 // sentinel_total_tilt) and the metrics view, and leaving TILT keeps the
 // count.
 func TestTotalTilt(t *testing.T) {
-	s := New(Persisted{MyID: "cccccccccccccccccccccccccccccccccccccccc"}, Options{}, rand.New(rand.NewSource(1)), t0)
+	s := New(settings.Persisted{MyID: "cccccccccccccccccccccccccccccccccccccccc"}, Options{}, rand.New(rand.NewSource(1)), t0)
 	now := t0
 	step := func(d time.Duration) {
 		now = now.Add(d)

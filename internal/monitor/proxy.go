@@ -1,13 +1,11 @@
 package monitor
 
 import (
-	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // This file holds the rule of the master-following proxy (issue 20): when
@@ -75,7 +73,7 @@ func (s *Sentinel) proxyFence(m *master, now int64) string {
 	}
 	if answered < need {
 		return fmt.Sprintf("%d of the %d Sentinels of the master answered within %s %d ms (a PING, and a hello within %d ms), %d needed",
-			answered, total, OptionProxyFenceAfter, window, helloWindow, need)
+			answered, total, settings.OptionProxyFenceAfter, window, helloWindow, need)
 	}
 	return ""
 }
@@ -148,7 +146,7 @@ func (s *Sentinel) proxyHeadOf(m *master) proxyHead {
 		reason = "not decided yet"
 	}
 	return proxyHead{
-		listen:        FormatProxyAddrs(st.Proxy),
+		listen:        settings.FormatProxyAddrs(st.Proxy),
 		fenceAfter:    st.ProxyFenceAfter.Milliseconds(),
 		hold:          st.ProxyHold.Milliseconds(),
 		fencing:       !st.ProxyNoFencing,
@@ -159,65 +157,10 @@ func (s *Sentinel) proxyHeadOf(m *master) proxyHead {
 	}
 }
 
-// FormatProxyAddrs writes proxy addresses as SENTINEL MASTER shows them
-// and SENTINEL SET <master> proxy takes them: "ip port ip port ...".
-func FormatProxyAddrs(as []Addr) string {
-	var b strings.Builder
-	for k, a := range as {
-		if k > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(a.Host)
-		b.WriteByte(' ')
-		b.WriteString(strconv.Itoa(a.Port))
-	}
-	return b.String()
-}
-
-// ParseProxyAddrs reads what FormatProxyAddrs writes: pairs of an IP
-// address and a port, "" for none. A duplicate is an error.
-func ParseProxyAddrs(v string) ([]Addr, error) {
-	f := strings.Fields(v)
-	if len(f)%2 != 0 {
-		return nil, fmt.Errorf("%w: %q is not pairs of an address and a port", ErrProxyAddr, v)
-	}
-	var out []Addr
-	for k := 0; k < len(f); k += 2 {
-		a, err := ParseProxyAddr(f[k], f[k+1])
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range out {
-			if o == a {
-				return nil, fmt.Errorf("%w: %s %d given twice", ErrProxyAddr, a.Host, a.Port)
-			}
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
-
-// ParseProxyAddr checks one proxy address: an IP address (the proxy
-// listens on it; "*" is not taken) and a port from 1 to 65535.
-func ParseProxyAddr(host, port string) (Addr, error) {
-	p, err := strconv.Atoi(port)
-	if err != nil || p < 1 || p > 65535 {
-		return Addr{}, fmt.Errorf("%w: bad port %q", ErrProxyAddr, port)
-	}
-	ip, ok := canonicalIP(host)
-	if !ok {
-		return Addr{}, fmt.Errorf("%w: %q is not an IP address", ErrProxyAddr, host)
-	}
-	return Addr{Host: ip, Port: p}, nil
-}
-
-// ErrProxyAddr is the error of a bad proxy address.
-var ErrProxyAddr = errors.New("invalid proxy address")
-
 // ProxyRoute is what a master's proxy may do now.
 type ProxyRoute struct {
 	// Addr is the master's address, as announced.
-	Addr Addr
+	Addr settings.Addr
 	// Fenced: do not forward; Reason says why.
 	Fenced bool
 	Reason string
@@ -245,11 +188,11 @@ func (v *View) ProxyRoute(name string) (ProxyRoute, bool) {
 
 // Proxies returns the proxy addresses of every master that has some, by
 // master name.
-func (v *View) Proxies() map[string][]Addr {
-	out := make(map[string][]Addr)
+func (v *View) Proxies() map[string][]settings.Addr {
+	out := make(map[string][]settings.Addr)
 	for mv := range v.all() {
 		if mv.proxy.listen != "" {
-			as, _ := ParseProxyAddrs(mv.proxy.listen)
+			as, _ := settings.ParseProxyAddrs(mv.proxy.listen)
 			out[mv.inst.name] = as
 		}
 	}
@@ -263,11 +206,11 @@ func proxyFields(p proxyHead) []KV {
 		state = "fenced: " + p.reason
 	}
 	return []KV{
-		{OptionProxy, p.listen},
-		{OptionProxyFenceAfter, itoa64(p.fenceAfter)},
-		{OptionProxyHold, itoa64(p.hold)},
-		{OptionProxyFencing, yesno(p.fencing)},
-		{OptionProxyProtectedMode, yesno(p.protectedMode)},
+		{settings.OptionProxy, p.listen},
+		{settings.OptionProxyFenceAfter, itoa64(p.fenceAfter)},
+		{settings.OptionProxyHold, itoa64(p.hold)},
+		{settings.OptionProxyFencing, yesno(p.fencing)},
+		{settings.OptionProxyProtectedMode, yesno(p.protectedMode)},
 		{"proxy-state", state},
 	}
 }

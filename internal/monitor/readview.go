@@ -1,6 +1,10 @@
 package monitor
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
+)
 
 // This file defines the View, an immutable picture of what the read-only
 // queries show, and how Steps record what they change for it;
@@ -93,11 +97,11 @@ type masterHead struct {
 	forgetSentinelAfter int64
 	// addr is the address clients should use (GET-MASTER-ADDR-BY-NAME),
 	// infoAddr the configured one (INFO sentinel), both as announced.
-	addr     Addr
-	infoAddr Addr
+	addr     settings.Addr
+	infoAddr settings.Addr
 	// askAddr is the configured address as stored (a hostname stays
 	// one): what IS-MASTER-DOWN-BY-ADDR is matched against.
-	askAddr Addr
+	askAddr settings.Addr
 	// proxy is the master-following proxy's settings and decision.
 	proxy proxyHead
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // viewWorld drives one core with random inputs: the replies to what it
@@ -32,13 +33,13 @@ var viewPeers = []string{
 }
 
 func newViewWorld(t *testing.T, seed int64) *viewWorld {
-	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(seed)))}
+	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(seed)))}
 	for i := 0; i < 4; i++ {
-		m := NewMasterSpec(fmt.Sprintf("m%d", i), Addr{"10.0.0.1", 7000 + i}, 1+i%2)
-		m.KnownReplicas = []Addr{{"10.0.0.2", 7000 + i}}
-		m.KnownSentinels = []SentinelSpec{
-			{Addr{"10.0.1.1", 26379}, viewPeers[0]},
-			{Addr{"10.0.1.2", 26379}, viewPeers[1]},
+		m := settings.NewMasterSpec(fmt.Sprintf("m%d", i), settings.Addr{Host: "10.0.0.1", Port: 7000 + i}, 1+i%2)
+		m.KnownReplicas = []settings.Addr{{Host: "10.0.0.2", Port: 7000 + i}}
+		m.KnownSentinels = []settings.SentinelSpec{
+			{Addr: settings.Addr{Host: "10.0.1.1", Port: 26379}, RunID: viewPeers[0]},
+			{Addr: settings.Addr{Host: "10.0.1.2", Port: 26379}, RunID: viewPeers[1]},
 		}
 		p.Masters = append(p.Masters, m)
 	}
@@ -150,7 +151,7 @@ func (w *viewWorld) step() {
 		}
 		s.Step(w.now, IsMasterDownByAddr{Request: req})
 	case r < 94 && len(w.open) > 0:
-		s.Step(w.now, LinkLocalAddr{ID: w.open[w.pick(len(w.open))].ID, Addr: Addr{"10.0.0.9", 40000}})
+		s.Step(w.now, LinkLocalAddr{ID: w.open[w.pick(len(w.open))].ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}})
 	case r < 95:
 		s.Step(w.now, Set{Name: fmt.Sprintf("m%d", w.pick(4)), Args: []string{"down-after-milliseconds", fmt.Sprint(500 + w.pick(3000))}})
 	case r < 96:

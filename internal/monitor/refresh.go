@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // refreshFromInfo applies an INFO reply to an instance: what it reports
@@ -130,7 +131,7 @@ func (s *Sentinel) stuckInServerFailover(i *instance, now int64) bool {
 
 // discoverReplica adds a replica a master reported in its INFO, if new;
 // chained: a replica of m reported it (discoverChained).
-func (s *Sentinel) discoverReplica(m *master, a Addr, now int64, chained bool) {
+func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chained bool) {
 	valid, ok := s.validAddr(a)
 	if !ok {
 		if s.global.ResolveHostnames || a.Host == "" {
@@ -178,7 +179,7 @@ func noDownFor(i *instance, d, now int64) bool {
 // (failover.AbortBeforeSlaveOf). A command in extra goes in the
 // transaction last (the demotion's CLIENT UNPAUSE). It reports whether
 // the commands were queued.
-func (s *Sentinel) sendSlaveOf(i *instance, to *Addr, extra ...string) bool {
+func (s *Sentinel) sendSlaveOf(i *instance, to *settings.Addr, extra ...string) bool {
 	if i.link.cc == 0 {
 		return false
 	}

@@ -1,6 +1,9 @@
 package monitor
 
-import "github.com/go-sentinel/go-sentinel/internal/failover"
+import (
+	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
+)
 
 // resetMaster forgets what was learned about m (§10.7): replicas, and the
 // Sentinels unless keepSentinels, flags, failover state, vote target, run
@@ -54,13 +57,13 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 // resetMasterAndChangeAddress points m at a new address after a failover
 // (§10.7): the old master and the other replicas become its replicas. It
 // returns false, changing nothing, if the address is not valid.
-func (s *Sentinel) resetMasterAndChangeAddress(m *master, to Addr, now int64) bool {
+func (s *Sentinel) resetMasterAndChangeAddress(m *master, to settings.Addr, now int64) bool {
 	to, ok := s.validAddr(to)
 	if !ok {
 		return false
 	}
 	to = s.namedAddr(m, to)
-	var keep []Addr
+	var keep []settings.Addr
 	for _, r := range m.sortedReplicas() {
 		if !s.sameInstanceAddr(r.addr, to) {
 			keep = append(keep, r.addr)

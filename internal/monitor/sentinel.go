@@ -12,6 +12,8 @@ import (
 	"math/rand"
 	"sort"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // ErrNoSuchMaster is returned for a master name the core does not monitor.
@@ -46,12 +48,12 @@ type Options struct {
 // New. A Sentinel is owned by exactly one goroutine.
 type Sentinel struct {
 	rnd    *rand.Rand
-	timing Timing
+	timing settings.Timing
 	opts   Options
 
 	myID         string
 	currentEpoch uint64
-	global       Persisted // global settings; Masters is unused here
+	global       settings.Persisted // global settings; Masters is unused here
 
 	masters map[string]*master
 	names   []string // sorted master names, the dictionary order of replies
@@ -120,10 +122,10 @@ const (
 // New builds a core from persisted state. If p has no MyID one is generated
 // from rnd and a PersistConfig action is queued at once, as Redis does on
 // first start. Every master gets a `+monitor` event.
-func New(p Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentinel {
+func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentinel {
 	s := &Sentinel{
 		rnd:          rnd,
-		timing:       DefaultTiming(),
+		timing:       settings.DefaultTiming(),
 		opts:         o,
 		myID:         p.MyID,
 		currentEpoch: p.CurrentEpoch,
@@ -163,14 +165,14 @@ func New(p Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentinel {
 	return s
 }
 
-func (s *Sentinel) addMaster(spec MasterSpec, now int64) *master {
+func (s *Sentinel) addMaster(spec settings.MasterSpec, now int64) *master {
 	m := &master{
-		settings:    spec.MasterSettings,
+		settings:    spec.Master,
 		configEpoch: spec.ConfigEpoch,
 		replicas:    map[string]*instance{},
 		sentinels:   map[string]*instance{},
 	}
-	m.settings.RenameCommands = append([]Rename(nil), spec.RenameCommands...)
+	m.settings.RenameCommands = append([]settings.Rename(nil), spec.RenameCommands...)
 	if m.settings.DownAfter <= 0 {
 		m.settings.DownAfter = s.timing.DefaultDownAfter
 	}
@@ -189,7 +191,7 @@ func (s *Sentinel) addMaster(spec MasterSpec, now int64) *master {
 // newInstance builds the common part of an object with a fresh link.
 // A master or replica starts as reporting the role of its kind; a
 // Sentinel reports none.
-func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now int64) instance {
+func (s *Sentinel) newInstance(k kind, name string, addr settings.Addr, m *master, now int64) instance {
 	role := ""
 	if k != kindSentinel {
 		role = k.String()
@@ -214,7 +216,7 @@ func (s *Sentinel) newInstance(k kind, name string, addr Addr, m *master, now in
 }
 
 // createReplica adds a replica object to m (no event, no flush).
-func (s *Sentinel) createReplica(m *master, a Addr, now int64) *instance {
+func (s *Sentinel) createReplica(m *master, a settings.Addr, now int64) *instance {
 	r := s.newInstance(kindReplica, ReplicaName(s.announceAddr(a)), a, m, now)
 	ri := &r
 	m.replicas[ri.name] = ri
@@ -224,7 +226,7 @@ func (s *Sentinel) createReplica(m *master, a Addr, now int64) *instance {
 }
 
 // createSentinel adds a sentinel object to m (no event, no flush).
-func (s *Sentinel) createSentinel(m *master, a Addr, runID string, now int64) *instance {
+func (s *Sentinel) createSentinel(m *master, a settings.Addr, runID string, now int64) *instance {
 	si := s.newInstance(kindSentinel, runID, a, m, now)
 	si.runID = runID
 	p := &si
@@ -253,7 +255,7 @@ func (s *Sentinel) dropSentinel(m *master, si *instance) {
 }
 
 // findReplica looks a replica of m up by address.
-func (s *Sentinel) findReplica(m *master, a Addr) *instance {
+func (s *Sentinel) findReplica(m *master, a settings.Addr) *instance {
 	for _, r := range m.replicas {
 		if sameAddr(r.addr, a) {
 			return r
@@ -307,7 +309,7 @@ func (s *Sentinel) MyID() string { return s.myID }
 func (s *Sentinel) CurrentEpoch() uint64 { return s.currentEpoch }
 
 // Timing returns the current timer settings.
-func (s *Sentinel) Timing() Timing { return s.timing }
+func (s *Sentinel) Timing() settings.Timing { return s.timing }
 
 // Tilt reports whether the Sentinel is in TILT mode and since when.
 func (s *Sentinel) Tilt() (bool, time.Time) {
@@ -318,11 +320,11 @@ func (s *Sentinel) Tilt() (bool, time.Time) {
 func (s *Sentinel) SimulateFailure() SimFailure { return s.simFailure }
 
 // Snapshot returns the state to persist, masters in name order.
-func (s *Sentinel) Snapshot() Persisted {
+func (s *Sentinel) Snapshot() settings.Persisted {
 	p := s.global
 	p.MyID = s.myID
 	p.CurrentEpoch = s.currentEpoch
-	p.Masters = make([]MasterSpec, 0, len(s.names))
+	p.Masters = make([]settings.MasterSpec, 0, len(s.names))
 	for _, name := range s.names {
 		p.Masters = append(p.Masters, s.masters[name].spec())
 	}

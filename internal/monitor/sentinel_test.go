@@ -5,18 +5,20 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-func newTestSentinel(t *testing.T, p Persisted) (*Sentinel, Ready) {
+func newTestSentinel(t *testing.T, p settings.Persisted) (*Sentinel, Ready) {
 	t.Helper()
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	return s, s.Ready()
 }
 
 func TestNewGeneratesAndPersistsMyID(t *testing.T) {
-	s, r := newTestSentinel(t, Persisted{})
+	s, r := newTestSentinel(t, settings.Persisted{})
 	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(s.MyID()) {
 		t.Fatalf("myid %q is not 40 hex chars", s.MyID())
 	}
@@ -33,7 +35,7 @@ func TestNewGeneratesAndPersistsMyID(t *testing.T) {
 
 func TestNewKeepsMyIDWithoutPersisting(t *testing.T) {
 	id := "0123456789012345678901234567890123456789"
-	s, r := newTestSentinel(t, Persisted{MyID: id})
+	s, r := newTestSentinel(t, settings.Persisted{MyID: id})
 	if s.MyID() != id {
 		t.Fatalf("myid = %q", s.MyID())
 	}
@@ -46,24 +48,24 @@ func TestNewKeepsMyIDWithoutPersisting(t *testing.T) {
 }
 
 func TestSameSeedSameID(t *testing.T) {
-	a := New(Persisted{}, Options{}, rand.New(rand.NewSource(7)), t0)
-	b := New(Persisted{}, Options{}, rand.New(rand.NewSource(7)), t0)
+	a := New(settings.Persisted{}, Options{}, rand.New(rand.NewSource(7)), t0)
+	b := New(settings.Persisted{}, Options{}, rand.New(rand.NewSource(7)), t0)
 	if a.MyID() != b.MyID() {
 		t.Fatalf("same seed gave %q and %q", a.MyID(), b.MyID())
 	}
 }
 
 func TestMonitorEventsInNameOrder(t *testing.T) {
-	p := Persisted{MyID: GenerateID(rand.New(rand.NewSource(2))), Masters: []MasterSpec{
-		NewMasterSpec("zeta", Addr{"127.0.0.1", 7000}, 2),
-		NewMasterSpec("alpha", Addr{"10.0.0.1", 30000}, 1),
+	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(2))), Masters: []settings.MasterSpec{
+		settings.NewMasterSpec("zeta", settings.Addr{Host: "127.0.0.1", Port: 7000}, 2),
+		settings.NewMasterSpec("alpha", settings.Addr{Host: "10.0.0.1", Port: 30000}, 1),
 	}}
 	s, r := newTestSentinel(t, p)
 	want := []Event{
 		{Level: LevelWarning, Type: "+monitor", Msg: "master alpha 10.0.0.1 30000 quorum 1", Master: "alpha",
-			Role: "master", Name: "alpha", Addr: Addr{"10.0.0.1", 30000}},
+			Role: "master", Name: "alpha", Addr: settings.Addr{Host: "10.0.0.1", Port: 30000}},
 		{Level: LevelWarning, Type: "+monitor", Msg: "master zeta 127.0.0.1 7000 quorum 2", Master: "zeta",
-			Role: "master", Name: "zeta", Addr: Addr{"127.0.0.1", 7000}},
+			Role: "master", Name: "zeta", Addr: settings.Addr{Host: "127.0.0.1", Port: 7000}},
 	}
 	if len(r.Events()) != len(want) {
 		t.Fatalf("events = %#v", r.Events())
@@ -92,9 +94,9 @@ func TestMonitorEventsInNameOrder(t *testing.T) {
 }
 
 func TestConfigEpochRaisesCurrentEpoch(t *testing.T) {
-	m := NewMasterSpec("m", Addr{"127.0.0.1", 6379}, 2)
+	m := settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)
 	m.ConfigEpoch = 9
-	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), CurrentEpoch: 4, Masters: []MasterSpec{m}})
+	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(3))), CurrentEpoch: 4, Masters: []settings.MasterSpec{m}})
 	if s.CurrentEpoch() != 9 {
 		t.Fatalf("current epoch = %d, want 9", s.CurrentEpoch())
 	}
@@ -116,7 +118,7 @@ func TestTilt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(4)))})
+			s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(4)))})
 			var got []string
 			for _, d := range tt.steps {
 				s.Tick(t0.Add(d))
@@ -142,8 +144,8 @@ func TestTilt(t *testing.T) {
 
 func TestTiltExits(t *testing.T) {
 	// TILT ends while handling an instance, so it needs a master.
-	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(5))),
-		Masters: []MasterSpec{NewMasterSpec("m", Addr{"127.0.0.1", 6379}, 2)}})
+	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(5))),
+		Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)}})
 	now := t0
 	s.Tick(now)
 	now = now.Add(5 * time.Second)
@@ -169,17 +171,17 @@ func TestTiltExits(t *testing.T) {
 }
 
 func TestNextTickInBounds(t *testing.T) {
-	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(6)))})
+	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(6)))})
 	for i := 0; i < 1000; i++ {
 		d := s.NextTickIn()
-		if d < TickMinInterval || d > TickMaxInterval {
-			t.Fatalf("NextTickIn = %v out of [%v, %v]", d, TickMinInterval, TickMaxInterval)
+		if d < settings.TickMinInterval || d > settings.TickMaxInterval {
+			t.Fatalf("NextTickIn = %v out of [%v, %v]", d, settings.TickMinInterval, settings.TickMaxInterval)
 		}
 	}
 }
 
 func TestStep(t *testing.T) {
-	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(8)))})
+	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(8)))})
 	if _, err := s.Step(t0, FlushConfig{}); err != nil {
 		t.Fatal(err)
 	}
@@ -199,9 +201,9 @@ func TestStep(t *testing.T) {
 // config shows last-hello-message counting from the start, as in Redis,
 // not from the epoch.
 func TestKnownSentinelStartsWithCreationTimes(t *testing.T) {
-	spec := NewMasterSpec("m", Addr{"127.0.0.1", 6379}, 2)
-	spec.KnownSentinels = []SentinelSpec{{Addr: Addr{"127.0.0.2", 26379}, RunID: "0123456789012345678901234567890123456789"}}
-	s, _ := newTestSentinel(t, Persisted{MyID: GenerateID(rand.New(rand.NewSource(2))), Masters: []MasterSpec{spec}})
+	spec := settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)
+	spec.KnownSentinels = []settings.SentinelSpec{{Addr: settings.Addr{Host: "127.0.0.2", Port: 26379}, RunID: "0123456789012345678901234567890123456789"}}
+	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(2))), Masters: []settings.MasterSpec{spec}})
 	sents, err := s.Sentinels(t0.Add(1500*time.Millisecond), "m")
 	if err != nil || len(sents) != 1 {
 		t.Fatalf("sentinels %v, %v", sents, err)

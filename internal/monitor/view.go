@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // KV is one field of an instance map, in reply order.
@@ -43,7 +44,7 @@ func statusOf(f flag) MasterStatus {
 // MasterSummary is the per-master line of INFO sentinel.
 type MasterSummary struct {
 	Name string
-	Addr Addr
+	Addr settings.Addr
 	// Status is odown if the master is ODOWN, else sdown if SDOWN, else ok.
 	Status       MasterStatus
 	NumReplicas  int
@@ -151,7 +152,7 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 	if i.flags&flagODown != 0 {
 		kv = append(kv, KV{"o-down-time", itoa64(now - i.odownSince)})
 	}
-	kv = append(kv, KV{OptionDownAfter, itoa64(i.downAfter)})
+	kv = append(kv, KV{settings.OptionDownAfter, itoa64(i.downAfter)})
 	if i.kind != kindSentinel {
 		kv = append(kv,
 			KV{"info-refresh", itoa64(agoOrZero(now, i.infoRefresh))},
@@ -164,24 +165,24 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 			KV{"config-epoch", utoa64(mv.configEpoch)},
 			KV{"num-slaves", strconv.Itoa(len(mv.replicas))},
 			KV{"num-other-sentinels", strconv.Itoa(len(mv.sentinels))},
-			KV{OptionQuorum, strconv.Itoa(mv.quorum)},
-			KV{OptionFailoverTimeout, itoa64(mv.failoverTimeout)},
-			KV{OptionParallelSyncs, strconv.Itoa(mv.parallelSyncs)},
+			KV{settings.OptionQuorum, strconv.Itoa(mv.quorum)},
+			KV{settings.OptionFailoverTimeout, itoa64(mv.failoverTimeout)},
+			KV{settings.OptionParallelSyncs, strconv.Itoa(mv.parallelSyncs)},
 		)
 		if mv.notificationScript != "" {
-			kv = append(kv, KV{OptionNotificationScript, mv.notificationScript})
+			kv = append(kv, KV{settings.OptionNotificationScript, mv.notificationScript})
 		}
 		if mv.clientReconfigScript != "" {
-			kv = append(kv, KV{OptionClientReconfigScript, mv.clientReconfigScript})
+			kv = append(kv, KV{settings.OptionClientReconfigScript, mv.clientReconfigScript})
 		}
 		if mv.forgetReplicaAfter != 0 {
-			kv = append(kv, KV{OptionForgetReplicaAfter, itoa64(mv.forgetReplicaAfter)})
+			kv = append(kv, KV{settings.OptionForgetReplicaAfter, itoa64(mv.forgetReplicaAfter)})
 		}
 		if mv.voters != 0 {
-			kv = append(kv, KV{OptionVoters, strconv.Itoa(mv.voters)})
+			kv = append(kv, KV{settings.OptionVoters, strconv.Itoa(mv.voters)})
 		}
 		if mv.forgetSentinelAfter != 0 {
-			kv = append(kv, KV{OptionForgetSentinelAfter, itoa64(mv.forgetSentinelAfter)})
+			kv = append(kv, KV{settings.OptionForgetSentinelAfter, itoa64(mv.forgetSentinelAfter)})
 		}
 		if mv.proxy.listen != "" {
 			kv = append(kv, proxyFields(mv.proxy)...)
@@ -310,14 +311,14 @@ func (v *View) Sentinels(now time.Time, name string) ([][]KV, error) {
 
 // MasterAddr returns the address clients should use for a master: the
 // promoted replica's once a failover reached reconf_slaves.
-func (s *Sentinel) MasterAddr(name string) (Addr, bool) { return s.View().MasterAddr(name) }
+func (s *Sentinel) MasterAddr(name string) (settings.Addr, bool) { return s.View().MasterAddr(name) }
 
 // MasterAddr returns the address clients should use for a master: the
 // promoted replica's once a failover reached reconf_slaves.
-func (v *View) MasterAddr(name string) (Addr, bool) {
+func (v *View) MasterAddr(name string) (settings.Addr, bool) {
 	mv, err := v.master(name)
 	if err != nil {
-		return Addr{}, false
+		return settings.Addr{}, false
 	}
 	return mv.addr, true
 }
@@ -417,7 +418,7 @@ type FailoverProgress struct {
 	// ConfigEpoch is the master's config epoch.
 	ConfigEpoch uint64
 	// Promoted is the replica being promoted, if one was selected.
-	Promoted    Addr
+	Promoted    settings.Addr
 	HasPromoted bool
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Logger is the logging a node needs.
@@ -27,7 +28,7 @@ type Logger interface {
 // line.
 type Effects struct {
 	// Persist rewrites the config file from p.
-	Persist func(p monitor.Persisted, t monitor.Timing) error
+	Persist func(p settings.Persisted, t settings.Timing) error
 	// Publish delivers an event to local pub/sub subscribers.
 	Publish func(channel, msg string)
 	// Exit ends the process at once with code (SENTINEL SIMULATE-FAILURE

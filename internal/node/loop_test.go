@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // memLog records log lines as "<level-char> <text>".
@@ -54,7 +55,7 @@ func (f *fakeActions) KillScript(a monitor.KillScript)   { f.add(a) }
 func withFakes(fx Effects) Effects {
 	f := &fakeActions{}
 	if fx.Persist == nil {
-		fx.Persist = func(monitor.Persisted, monitor.Timing) error { return nil }
+		fx.Persist = func(settings.Persisted, settings.Timing) error { return nil }
 	}
 	if fx.Publish == nil {
 		fx.Publish = func(string, string) {}
@@ -74,11 +75,11 @@ func withFakes(fx Effects) Effects {
 func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 	var (
 		mu        sync.Mutex
-		persisted []monitor.Persisted
+		persisted []settings.Persisted
 		published []string
 	)
 	fx := Effects{
-		Persist: func(p monitor.Persisted, _ monitor.Timing) error {
+		Persist: func(p settings.Persisted, _ settings.Timing) error {
 			mu.Lock()
 			defer mu.Unlock()
 			persisted = append(persisted, p)
@@ -90,7 +91,7 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 			published = append(published, ch+" "+msg)
 		},
 	}
-	p := monitor.Persisted{Masters: []monitor.MasterSpec{monitor.NewMasterSpec("m", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
+	p := settings.Persisted{Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
 	core := monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	log := &memLog{}
 	l := NewLoop(core, log, withFakes(fx), time.Now)
@@ -121,8 +122,8 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 }
 
 func TestLoopReportsPersistFailure(t *testing.T) {
-	fx := Effects{Persist: func(monitor.Persisted, monitor.Timing) error { return errors.New("disk full") }}
-	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
+	fx := Effects{Persist: func(settings.Persisted, settings.Timing) error { return errors.New("disk full") }}
+	core := monitor.New(settings.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	log := &memLog{}
 	l := NewLoop(core, log, withFakes(fx), time.Now)
 	go l.Run()
@@ -144,8 +145,8 @@ func TestLoopReportsPersistFailure(t *testing.T) {
 // written at once and takes the deferred ones with it.
 func TestDeferrablePersistIsCoalesced(t *testing.T) {
 	var writes int
-	fx := withFakes(Effects{Persist: func(monitor.Persisted, monitor.Timing) error { writes++; return nil }})
-	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
+	fx := withFakes(Effects{Persist: func(settings.Persisted, settings.Timing) error { writes++; return nil }})
+	core := monitor.New(settings.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	l := NewLoop(core, &memLog{}, fx, time.Now)
 	e := loopEffects{l}
 	for k := 0; k < 5; k++ {
@@ -175,13 +176,13 @@ func TestDeferrablePersistIsCoalesced(t *testing.T) {
 func TestLoopGroupsConfigWrites(t *testing.T) {
 	var mu sync.Mutex
 	writes := 0
-	fx := withFakes(Effects{Persist: func(monitor.Persisted, monitor.Timing) error {
+	fx := withFakes(Effects{Persist: func(settings.Persisted, settings.Timing) error {
 		mu.Lock()
 		defer mu.Unlock()
 		writes++
 		return nil
 	}})
-	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
+	core := monitor.New(settings.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	l := NewLoop(core, &memLog{}, fx, time.Now)
 	for k := 0; k < 50; k++ {
 		l.Deliver(monitor.FlushConfig{})
@@ -234,11 +235,11 @@ func TestTickGap(t *testing.T) {
 // by batch, before the tick judges anything from what the core has seen.
 func TestCatchUpStepsWaitingInputs(t *testing.T) {
 	writes := 0
-	fx := withFakes(Effects{Persist: func(monitor.Persisted, monitor.Timing) error {
+	fx := withFakes(Effects{Persist: func(settings.Persisted, settings.Timing) error {
 		writes++
 		return nil
 	}})
-	core := monitor.New(monitor.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
+	core := monitor.New(settings.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	l := NewLoop(core, &memLog{}, fx, time.Now)
 	const n = 2*maxBatch + 10
 	for range n {

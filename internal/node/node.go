@@ -21,6 +21,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/tlsconf"
 )
 
@@ -237,7 +238,7 @@ func (n *Node) MetricsAddr() string {
 	return n.metrics.Addr().String()
 }
 
-func (n *Node) persist(p monitor.Persisted, t monitor.Timing) error {
+func (n *Node) persist(p settings.Persisted, t settings.Timing) error {
 	srv := n.cfg.Server
 	srv.Loglevel = n.LogLevel()
 	if !n.users.HasFile() {

@@ -19,6 +19,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // syncBuf is a bytes.Buffer safe for the loop and the test goroutine.
@@ -66,7 +67,7 @@ func TestLoopLogsEventFieldsAndObserves(t *testing.T) {
 		defer mu.Unlock()
 		seen = append(seen, fmt.Sprintf("%s %s %v", ev.Type, ev.Master, ev.Timeline != nil))
 	}})
-	p := monitor.Persisted{CurrentEpoch: 4, Masters: []monitor.MasterSpec{monitor.NewMasterSpec("m", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
+	p := settings.Persisted{CurrentEpoch: 4, Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)}}
 	core := monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	l := NewLoop(core, log, fx, time.Now)
 	go l.Run()
@@ -115,7 +116,7 @@ func TestTimelineFields(t *testing.T) {
 		{Phase: monitor.PhaseSwitched, At: at.Add(1060 * time.Millisecond), Note: "10.0.0.2 6379"},
 	}}
 	ev := monitor.Event{Level: monitor.LevelNotice, Type: monitor.EventFailoverTimeline, Master: "m", Role: "master", Name: "m",
-		Addr: monitor.Addr{Host: "10.0.0.1", Port: 6379}, Epoch: 5, Msg: "master m 10.0.0.1 6379 " + tl.String(), Timeline: &tl}
+		Addr: settings.Addr{Host: "10.0.0.1", Port: 6379}, Epoch: 5, Msg: "master m 10.0.0.1 6379 " + tl.String(), Timeline: &tl}
 	log.LogFields(logLevel(ev.Level), ev.String(), eventFields(ev)...)
 	lines := jsonLines(t, buf.String())
 	got := lines[0]

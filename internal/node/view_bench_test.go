@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // answeringLinks carries out a core's link actions as healthy instances
@@ -32,7 +33,7 @@ func newAnsweringLinks(l **Loop) *answeringLinks {
 func (a *answeringLinks) OpenLink(o monitor.OpenLink) {
 	a.out <- monitor.LinkConnected{ID: o.ID}
 	if o.Kind == monitor.CmdLink {
-		a.out <- monitor.LinkLocalAddr{ID: o.ID, Addr: monitor.Addr{Host: "10.0.0.9", Port: 40000}}
+		a.out <- monitor.LinkLocalAddr{ID: o.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}
 	}
 }
 
@@ -53,13 +54,13 @@ func (a *answeringLinks) Send(s monitor.Send) {
 // Sentinels each, every instance answering, the other Sentinels sending
 // hellos (2 per master and second), after a warm-up that opens the links.
 func busyLoop(b *testing.B, n int) *Loop {
-	p := monitor.Persisted{MyID: strings.Repeat("a", 40)}
+	p := settings.Persisted{MyID: strings.Repeat("a", 40)}
 	for i := 0; i < n; i++ {
-		m := monitor.NewMasterSpec(fmt.Sprintf("m%04d", i), monitor.Addr{Host: "10.0.0.1", Port: 7000 + i}, 2)
-		m.KnownReplicas = []monitor.Addr{{Host: "10.0.0.2", Port: 7000 + i}, {Host: "10.0.0.3", Port: 7000 + i}}
-		m.KnownSentinels = []monitor.SentinelSpec{
-			{Addr: monitor.Addr{Host: "10.0.1.1", Port: 26379}, RunID: strings.Repeat("1", 40)},
-			{Addr: monitor.Addr{Host: "10.0.1.2", Port: 26379}, RunID: strings.Repeat("2", 40)},
+		m := settings.NewMasterSpec(fmt.Sprintf("m%04d", i), settings.Addr{Host: "10.0.0.1", Port: 7000 + i}, 2)
+		m.KnownReplicas = []settings.Addr{{Host: "10.0.0.2", Port: 7000 + i}, {Host: "10.0.0.3", Port: 7000 + i}}
+		m.KnownSentinels = []settings.SentinelSpec{
+			{Addr: settings.Addr{Host: "10.0.1.1", Port: 26379}, RunID: strings.Repeat("1", 40)},
+			{Addr: settings.Addr{Host: "10.0.1.2", Port: 26379}, RunID: strings.Repeat("2", 40)},
 		}
 		p.Masters = append(p.Masters, m)
 	}

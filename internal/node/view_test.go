@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // viewPeer is a Sentinel the test cores know for their master; its
@@ -33,12 +34,12 @@ func switchHello(e int) string {
 // viewCore is a core watching mymaster, with viewPeer known, and any
 // number of other masters to make its ticks and Views heavier.
 func viewCore(others int) *monitor.Sentinel {
-	m := monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: viewMasterPort}, 1)
-	m.KnownSentinels = []monitor.SentinelSpec{{Addr: monitor.Addr{Host: "127.0.0.1", Port: 9}, RunID: viewPeer}}
-	p := monitor.Persisted{MyID: strings.Repeat("a", 40), Masters: []monitor.MasterSpec{m}}
+	m := settings.NewMasterSpec("mymaster", settings.Addr{Host: "127.0.0.1", Port: viewMasterPort}, 1)
+	m.KnownSentinels = []settings.SentinelSpec{{Addr: settings.Addr{Host: "127.0.0.1", Port: 9}, RunID: viewPeer}}
+	p := settings.Persisted{MyID: strings.Repeat("a", 40), Masters: []settings.MasterSpec{m}}
 	for i := 0; i < others; i++ {
-		o := monitor.NewMasterSpec(fmt.Sprintf("other%04d", i), monitor.Addr{Host: "127.0.0.1", Port: 20000 + i}, 1)
-		o.KnownReplicas = []monitor.Addr{{Host: "127.0.0.2", Port: 20000 + i}}
+		o := settings.NewMasterSpec(fmt.Sprintf("other%04d", i), settings.Addr{Host: "127.0.0.1", Port: 20000 + i}, 1)
+		o.KnownReplicas = []settings.Addr{{Host: "127.0.0.2", Port: 20000 + i}}
 		o.KnownSentinels = m.KnownSentinels
 		p.Masters = append(p.Masters, o)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // logCapture is a Logger that hands every line to the test.
@@ -83,8 +84,8 @@ func readUntilClosed(t *testing.T, c net.Conn) string {
 // fuzzServer is a server with a fresh core behind a fakeBackend, serving
 // no listener: connections are handed to it with serveConn.
 func fuzzServer(t *testing.T, requirepass string) *Server {
-	p := monitor.Persisted{MyID: testID, Masters: []monitor.MasterSpec{
-		monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2),
+	p := settings.Persisted{MyID: testID, Masters: []settings.MasterSpec{
+		settings.NewMasterSpec("mymaster", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2),
 	}}
 	be := &fakeBackend{core: monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now()), persistOK: true}
 	be.core.Ready()

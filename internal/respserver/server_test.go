@@ -12,6 +12,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/resptest"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // fakeBackend runs the core inline under a mutex.
@@ -63,8 +64,8 @@ func startServer(t *testing.T, mutate func(*Options)) (*Server, *fakeBackend, st
 
 // newTestServer returns a server over a fakeBackend, not serving yet.
 func newTestServer(mutate func(*Options)) (*Server, *fakeBackend) {
-	p := monitor.Persisted{MyID: testID, Masters: []monitor.MasterSpec{
-		monitor.NewMasterSpec("mymaster", monitor.Addr{Host: "127.0.0.1", Port: 6379}, 2),
+	p := settings.Persisted{MyID: testID, Masters: []settings.MasterSpec{
+		settings.NewMasterSpec("mymaster", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2),
 	}}
 	be := &fakeBackend{core: monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now()), persistOK: true}
 	be.core.Ready()

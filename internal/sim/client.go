@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Client is a simulated Redis client, an application or redis-cli: an
@@ -97,7 +98,7 @@ func (cl *Client) Connect(name string) {
 }
 
 // ConnectAddr is Connect to an address (nothing may listen there).
-func (cl *Client) ConnectAddr(a monitor.Addr) {
+func (cl *Client) ConnectAddr(a settings.Addr) {
 	c := cl.c
 	cl.Close()
 	cn := &clientConn{cl: cl, srv: c.serverAt(a)}
@@ -327,7 +328,7 @@ func (c *Cluster) healClients() {
 // as SENTINEL GET-MASTER-ADDR-BY-NAME on a fresh connection from the
 // client: after the connect and a round trip, done gets the address and
 // true, or false and why (no such master, node down, no route).
-func (cl *Client) AskMaster(node, master string, done func(a monitor.Addr, ok bool, why string)) {
+func (cl *Client) AskMaster(node, master string, done func(a settings.Addr, ok bool, why string)) {
 	c := cl.c
 	c.mustKnow(node)
 	n := c.Node(node)
@@ -347,13 +348,13 @@ func (cl *Client) AskMaster(node, master string, done func(a monitor.Addr, ok bo
 	c.sched.at(c.now.Add(c.latency()+c.latency()+c.latency()), func() {
 		if why := reach(); why != "" {
 			c.tracef(cl.Name, "ask %s for %s: %s", node, master, why)
-			done(monitor.Addr{}, false, why)
+			done(settings.Addr{}, false, why)
 			return
 		}
 		a, ok := n.Core.MasterAddr(master)
 		c.sched.at(c.now.Add(c.latency()), func() {
 			if !ok {
-				done(monitor.Addr{}, false, "no such master")
+				done(settings.Addr{}, false, "no such master")
 				return
 			}
 			c.tracef(cl.Name, "%s says %s is at %s:%d", node, master, a.Host, a.Port)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TB is the part of testing.TB the simulator uses to fail a test when an
@@ -262,7 +263,7 @@ func (c *Cluster) register(name string) {
 }
 
 // serverAt returns the server listening at a, or nil.
-func (c *Cluster) serverAt(a monitor.Addr) *Server {
+func (c *Cluster) serverAt(a settings.Addr) *Server {
 	for _, s := range c.servers {
 		if s.Addr.Port == a.Port && strings.EqualFold(s.Addr.Host, a.Host) {
 			return s
@@ -272,7 +273,7 @@ func (c *Cluster) serverAt(a monitor.Addr) *Server {
 }
 
 // nodeAt returns the Sentinel node listening at a, or nil.
-func (c *Cluster) nodeAt(a monitor.Addr) *Node {
+func (c *Cluster) nodeAt(a settings.Addr) *Node {
 	for _, n := range c.nodes {
 		if n.Port == a.Port && strings.EqualFold(n.IP, a.Host) {
 			return n

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // switchedCluster builds the world after a failover two Sentinels missed:
@@ -20,7 +21,7 @@ func switchedCluster(t *testing.T, seed int64, extraReplicas int) *Cluster {
 	r1 := c.AddServer("r1", ServerAddr(1))
 	r0.SlaveOf(r1.Addr)
 	r2 := c.AddReplica("r2", ServerAddr(2), r1)
-	known := []monitor.Addr{r0.Addr, r2.Addr}
+	known := []settings.Addr{r0.Addr, r2.Addr}
 	for k := 3; k < 3+extraReplicas; k++ {
 		r := c.AddReplica("r"+strconv.Itoa(k), ServerAddr(k), r1)
 		known = append(known, r.Addr)
@@ -28,7 +29,7 @@ func switchedCluster(t *testing.T, seed int64, extraReplicas int) *Cluster {
 	// s1 and s2 knew r1 and the other replicas as replicas of r0.
 	for k := 0; k < 2; k++ {
 		old := MonitorConfig(masterName, r0.Addr, 2, downAfter)
-		old.Masters[0].KnownReplicas = append([]monitor.Addr{r1.Addr}, known[1:]...)
+		old.Masters[0].KnownReplicas = append([]settings.Addr{r1.Addr}, known[1:]...)
 		c.AddSentinel(old)
 	}
 	p := MonitorConfig(masterName, r1.Addr, 2, downAfter)

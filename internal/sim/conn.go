@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // direction names one half of a connection.
@@ -41,7 +42,7 @@ type conn struct {
 	inc  int // the incarnation of from that opened it
 	link monitor.LinkID
 	kind monitor.LinkKind
-	addr monitor.Addr
+	addr settings.Addr
 
 	toSrv  *Server
 	toNode *Node
@@ -133,7 +134,7 @@ func (c *Cluster) connect(cn *conn) {
 		return
 	}
 	if cn.kind == monitor.CmdLink {
-		c.step(cn.from, monitor.LinkLocalAddr{ID: cn.link, Addr: monitor.Addr{Host: cn.from.IP, Port: cn.from.nextPort}})
+		c.step(cn.from, monitor.LinkLocalAddr{ID: cn.link, Addr: settings.Addr{Host: cn.from.IP, Port: cn.from.nextPort}})
 	} else if cn.toSrv != nil {
 		cn.subscribed = true
 		c.push(cn, downstream, "subscribe confirmation", func() {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Crash stops a node or a server by name. A crashed process's connections
@@ -131,7 +132,7 @@ func (c *Cluster) Churn(name, ip string, newID bool) {
 	}
 	if newID {
 		n.Disk.MyID = ""
-		masters := make([]monitor.MasterSpec, len(n.Disk.Masters))
+		masters := make([]settings.MasterSpec, len(n.Disk.Masters))
 		for k, m := range n.Disk.Masters {
 			m.KnownSentinels = nil
 			masters[k] = m

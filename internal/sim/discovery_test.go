@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestDiscovery: Sentinels configured only with `monitor m <master> 2`
@@ -121,7 +122,7 @@ func equal(a, b []string) bool {
 }
 
 // sameSpec compares the persisted parts that discovery changes.
-func sameSpec(a, b monitor.MasterSpec) bool {
+func sameSpec(a, b settings.MasterSpec) bool {
 	if a.Addr != b.Addr || a.ConfigEpoch != b.ConfigEpoch || len(a.KnownReplicas) != len(b.KnownReplicas) ||
 		len(a.KnownSentinels) != len(b.KnownSentinels) {
 		return false

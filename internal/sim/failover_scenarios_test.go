@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // tickSlack bounds how late a timer condition is noticed: one tick period
 // at most, plus a millisecond for the core's truncation to milliseconds.
-const tickSlack = monitor.TickMaxInterval + time.Millisecond
+const tickSlack = settings.TickMaxInterval + time.Millisecond
 
 // desync is SENTINEL_MAX_DESYNC: the random delay (below 1 s) added to a
 // failover start time, when a failover starts or a vote is cast for
@@ -23,7 +24,7 @@ const desync = time.Second
 // masterSpec returns the master spec of one Sentinel's config file: `sentinel
 // monitor m <r0> quorum` with down-after, failover-timeout ft and
 // parallel-syncs ps (the defaults for zero ft or ps).
-func masterSpec(quorum int, downAfter, ft time.Duration, ps int) monitor.MasterSpec {
+func masterSpec(quorum int, downAfter, ft time.Duration, ps int) settings.MasterSpec {
 	sp := MonitorConfig(masterName, ServerAddr(0), quorum, downAfter).Masters[0]
 	if ft > 0 {
 		sp.FailoverTimeout = ft
@@ -36,14 +37,14 @@ func masterSpec(quorum int, downAfter, ft time.Duration, ps int) monitor.MasterS
 
 // fleet builds a Cluster like Standard, with r0 the master and r1..rR its
 // replicas, but gives each Sentinel s<k+1> its own master spec specs[k].
-func fleet(t *testing.T, seed int64, replicas int, specs ...monitor.MasterSpec) *Cluster {
+func fleet(t *testing.T, seed int64, replicas int, specs ...settings.MasterSpec) *Cluster {
 	c := New(t, Options{Seed: seed})
 	m := c.AddServer("r0", ServerAddr(0))
 	for k := 1; k <= replicas; k++ {
 		c.AddReplica(fmt.Sprintf("r%d", k), ServerAddr(k), m)
 	}
 	for _, sp := range specs {
-		c.AddSentinel(monitor.Persisted{Masters: []monitor.MasterSpec{sp}})
+		c.AddSentinel(settings.Persisted{Masters: []settings.MasterSpec{sp}})
 	}
 	return c
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
 )
 
@@ -75,7 +76,7 @@ func (f *fleet) instances(cmd string, n *sim.Node, master string) []string {
 	var out []string
 	for _, kv := range list {
 		port, _ := strconv.Atoi(sim.Field(kv, "port"))
-		a := f.addrName(monitor.Addr{Host: sim.Field(kv, "ip"), Port: port})
+		a := f.addrName(settings.Addr{Host: sim.Field(kv, "ip"), Port: port})
 		if cmd == "sentinels" {
 			a = ids.Replace(sim.Field(kv, "runid")) + " " + a
 		}
@@ -153,7 +154,7 @@ func (f *fleet) ids() *strings.Replacer {
 
 // addrName renders an address with the name of the server or Sentinel
 // listening there, if any.
-func (f *fleet) addrName(a monitor.Addr) string {
+func (f *fleet) addrName(a settings.Addr) string {
 	s := fmt.Sprintf("%s:%d", a.Host, a.Port)
 	for _, srv := range f.c.Servers() {
 		if srv.Addr == a {
@@ -264,12 +265,12 @@ func (f *fleet) duration(s string) time.Duration {
 	return d
 }
 
-func (f *fleet) addr(s string) monitor.Addr {
+func (f *fleet) addr(s string) settings.Addr {
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
 		f.fatalf("not an address: %q", s)
 	}
-	return monitor.Addr{Host: s[:i], Port: f.num(s[i+1:])}
+	return settings.Addr{Host: s[:i], Port: f.num(s[i+1:])}
 }
 
 // matchType reports whether typ is one of patterns (a trailing * matches

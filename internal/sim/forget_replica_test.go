@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // knownReplicas returns the addresses (ip:port) of a node's SENTINEL
@@ -31,7 +32,7 @@ func knownReplicas(n *Node) []string {
 // replicasTruth returns the addresses of the servers that replicate from
 // the single master-role server, sorted, and that master's address; ok
 // is false when there is no single master.
-func replicasTruth(c *Cluster) (replicas []string, master monitor.Addr, ok bool) {
+func replicasTruth(c *Cluster) (replicas []string, master settings.Addr, ok bool) {
 	masters := 0
 	for _, s := range c.Servers() {
 		if s.Role == RoleMaster {

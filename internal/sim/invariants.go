@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // ErrInvariant wraps every invariant violation returned by Err.
@@ -23,9 +24,9 @@ type invariants struct {
 	votes       map[string]map[epochKey]string // node → its vote in (master, epoch)
 	leaderEpoch map[string]map[string]uint64   // node → master → persisted leader epoch
 	leaders     map[epochKey]string            // (master, epoch) → node elected leader
-	configAddr  map[epochKey]monitor.Addr      // (master, config epoch ≥ 1) → master address
+	configAddr  map[epochKey]settings.Addr     // (master, config epoch ≥ 1) → master address
 	configFrom  map[epochKey]string            // who first reported configAddr
-	promoted    map[epochKey]monitor.Addr      // (master, config epoch) → the replica promoted in it
+	promoted    map[epochKey]settings.Addr     // (master, config epoch) → the replica promoted in it
 	promotedBy  map[epochKey]string            // who promoted it
 	persistedCE map[string]map[string]uint64   // node → master → highest config epoch it persisted
 	handovers   []handover                     // coordinated handovers of the current step, to check
@@ -38,9 +39,9 @@ func newInvariants() invariants {
 		votes:       map[string]map[epochKey]string{},
 		leaderEpoch: map[string]map[string]uint64{},
 		leaders:     map[epochKey]string{},
-		configAddr:  map[epochKey]monitor.Addr{},
+		configAddr:  map[epochKey]settings.Addr{},
 		configFrom:  map[epochKey]string{},
-		promoted:    map[epochKey]monitor.Addr{},
+		promoted:    map[epochKey]settings.Addr{},
 		promotedBy:  map[epochKey]string{},
 		persistedCE: map[string]map[string]uint64{},
 	}
@@ -180,7 +181,7 @@ func (c *Cluster) checkPersisted(n *Node) {
 // master address for it.
 func (c *Cluster) checkViews(n *Node) {
 	now := n.Now()
-	view := map[monitor.Addr]int{}
+	view := map[settings.Addr]int{}
 	sentinels := map[string]bool{}
 	add := func(kv []monitor.KV) bool {
 		p, err := strconv.Atoi(Field(kv, "link-pending-commands"))
@@ -189,7 +190,7 @@ func (c *Cluster) checkViews(n *Node) {
 			c.fail("%s: bad link-pending-commands %q of %s", n.Name, Field(kv, "link-pending-commands"), Field(kv, "name"))
 			return false
 		}
-		view[monitor.Addr{Host: Field(kv, "ip"), Port: port}] += p
+		view[settings.Addr{Host: Field(kv, "ip"), Port: port}] += p
 		return true
 	}
 	for _, name := range n.Core.MasterNames() {
@@ -228,7 +229,7 @@ func (c *Cluster) checkViews(n *Node) {
 			}
 		}
 	}
-	carried := map[monitor.Addr]int{}
+	carried := map[settings.Addr]int{}
 	for _, cn := range n.conns {
 		if cn.kind == monitor.CmdLink {
 			carried[cn.addr] += len(cn.outstanding)

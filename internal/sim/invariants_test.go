@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // quietCluster is a settled standard cluster that reports violations
@@ -49,7 +50,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 			c.act(n, monitor.PersistConfig{Reason: "test"})
 		}, "persisted leader epoch of m went back from 9 to 0"},
 		{"one config epoch, two masters", func(c *Cluster) {
-			c.inv.configAddr[epochKey{masterName, 3}] = monitor.Addr{Host: "10.0.9.9", Port: 1}
+			c.inv.configAddr[epochKey{masterName, 3}] = settings.Addr{Host: "10.0.9.9", Port: 1}
 			c.inv.configFrom[epochKey{masterName, 3}] = "nobody"
 			p := c.Node("s3").Disk
 			p.Masters[0].ConfigEpoch = 3

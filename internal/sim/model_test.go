@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestInfoFormat parses the generated INFO with the core's own parser.
@@ -14,7 +15,7 @@ func TestInfoFormat(t *testing.T) {
 	type want struct {
 		role      string
 		runID     bool
-		replicas  []monitor.Addr
+		replicas  []settings.Addr
 		host      string
 		port      int
 		linkUp    bool
@@ -29,11 +30,11 @@ func TestInfoFormat(t *testing.T) {
 		want  want
 	}{
 		{"master with two replicas", func(c *Cluster) *Server { return c.Server("r0") },
-			want{role: "master", runID: true, replicas: []monitor.Addr{ServerAddr(1), ServerAddr(2)}, priority: 100, announced: 1}},
+			want{role: "master", runID: true, replicas: []settings.Addr{ServerAddr(1), ServerAddr(2)}, priority: 100, announced: 1}},
 		{"master lists only linked replicas", func(c *Cluster) *Server {
 			c.Server("r2").LinkDown = true
 			return c.Server("r0")
-		}, want{role: "master", runID: true, replicas: []monitor.Addr{ServerAddr(1)}, priority: 100, announced: 1}},
+		}, want{role: "master", runID: true, replicas: []settings.Addr{ServerAddr(1)}, priority: 100, announced: 1}},
 		{"replica in sync", func(c *Cluster) *Server {
 			r := c.Server("r1")
 			r.Priority, r.ReplOffset = 7, 12345
@@ -47,7 +48,7 @@ func TestInfoFormat(t *testing.T) {
 		}, want{role: "slave", runID: true, host: "10.0.1.1", port: 6379, linkDown: 3 * time.Second, priority: 100, announced: 1}},
 		{"replica never linked", func(c *Cluster) *Server {
 			r := c.Server("r2")
-			r.SlaveOf(monitor.Addr{Host: "10.0.9.9", Port: 6379})
+			r.SlaveOf(settings.Addr{Host: "10.0.9.9", Port: 6379})
 			return r
 		}, want{role: "slave", runID: true, host: "10.0.9.9", port: 6379, linkDown: -time.Second, priority: 100, announced: 1}},
 		{"hidden replica", func(c *Cluster) *Server {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Node is one simulated Sentinel: a monitor core, its announced address,
@@ -24,7 +25,7 @@ type Node struct {
 	Core *monitor.Sentinel
 	// Disk is what the node last persisted (or the config it was
 	// started with); Restart builds the next core from it.
-	Disk monitor.Persisted
+	Disk settings.Persisted
 
 	seed     int64
 	crashed  bool
@@ -47,12 +48,12 @@ func (n *Node) Crashed() bool { return n.crashed }
 func (n *Node) Seed() int64 { return n.seed }
 
 // Addr returns the address other Sentinels reach this node at.
-func (n *Node) Addr() monitor.Addr { return monitor.Addr{Host: n.IP, Port: n.Port} }
+func (n *Node) Addr() settings.Addr { return settings.Addr{Host: n.IP, Port: n.Port} }
 
 // AddSentinel adds a Sentinel node started from p (its config file; an
 // empty MyID is generated from the node's seed and persisted, as on a first
 // start). Nodes are named s1, s2, ... with IPs 10.0.0.1, 10.0.0.2, ...
-func (c *Cluster) AddSentinel(p monitor.Persisted) *Node {
+func (c *Cluster) AddSentinel(p settings.Persisted) *Node {
 	k := len(c.nodes) + 1
 	n := &Node{
 		c:        c,

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestPingReplies: a master answering PING with -LOADING is alive (a valid
@@ -69,11 +69,11 @@ func TestMasterReportingSlave(t *testing.T) {
 	unpromotable(c)
 	settle(t, c, 2)
 	c.Run(3 * time.Second)
-	info := monitor.DefaultTiming().InfoPeriod
+	info := settings.DefaultTiming().InfoPeriod
 	grace := downAfter + 2*info
 
 	changed := c.Now()
-	c.Server("r0").SlaveOf(monitor.Addr{Host: "10.0.9.9", Port: 6379})
+	c.Server("r0").SlaveOf(settings.Addr{Host: "10.0.9.9", Port: 6379})
 	c.Run(grace + info + 2*time.Second)
 	for _, n := range c.Nodes() {
 		rc := masterEvents(c, changed, n.Name, "-role-change")

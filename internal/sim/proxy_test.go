@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // proxyCluster is Standard's fleet with a master-following proxy on every
@@ -24,7 +24,7 @@ func proxyClusterWith(tb TB, seed int64, noFencing bool) *Cluster {
 	}
 	for range 3 {
 		p := MonitorConfig("m", m.Addr, 2, 5*time.Second)
-		p.Masters[0].Proxy = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
+		p.Masters[0].Proxy = []settings.Addr{{Host: "127.0.0.1", Port: 6380}}
 		p.Masters[0].ProxyNoFencing = noFencing
 		c.AddSentinel(p)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // rackResult is what one rack-death run measured, in virtual time.
@@ -27,19 +28,19 @@ type rackResult struct {
 func rackCluster(tb TB, seed int64, masters int, accel *monitor.Accel) (*Cluster, []*Server) {
 	c := New(tb, Options{Seed: seed, NoTrace: true, ViewCheckEvery: 50, Accel: accel})
 	var ms []*Server
-	var p monitor.Persisted
+	var p settings.Persisted
 	for k := 0; k < masters; k++ {
-		addr := monitor.Addr{Host: fmt.Sprintf("10.1.%d.%d", k/250, k%250), Port: 7000}
+		addr := settings.Addr{Host: fmt.Sprintf("10.1.%d.%d", k/250, k%250), Port: 7000}
 		m := c.AddServer(fmt.Sprintf("m%04d", k), addr)
-		c.AddReplica(fmt.Sprintf("r%04d", k), monitor.Addr{Host: fmt.Sprintf("10.2.%d.%d", k/250, k%250), Port: 7000}, m)
+		c.AddReplica(fmt.Sprintf("r%04d", k), settings.Addr{Host: fmt.Sprintf("10.2.%d.%d", k/250, k%250), Port: 7000}, m)
 		ms = append(ms, m)
-		spec := monitor.NewMasterSpec(m.Name, addr, 2)
+		spec := settings.NewMasterSpec(m.Name, addr, 2)
 		spec.DownAfter = rackDownAfter
 		p.Masters = append(p.Masters, spec)
 	}
 	for k := 0; k < 3; k++ {
 		q := p
-		q.Masters = append([]monitor.MasterSpec(nil), p.Masters...)
+		q.Masters = append([]settings.MasterSpec(nil), p.Masters...)
 		c.AddSentinel(q)
 	}
 	return c, ms

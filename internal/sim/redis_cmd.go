@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // redisCommand executes one command a Sentinel sent to a modelled Redis
@@ -107,7 +108,7 @@ func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) m
 		if err != nil {
 			return errReply("ERR value is not an integer or out of range")
 		}
-		to := monitor.Addr{Host: args[1], Port: port}
+		to := settings.Addr{Host: args[1], Port: port}
 		if s.Role == RoleReplica && s.MasterAddr == to {
 			return status("OK Already connected to specified master")
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // failoverPoll is how often a server waiting for its FAILOVER target to
@@ -43,7 +44,7 @@ func (f foState) String() string {
 // the timers of an earlier failover do not match.
 type failover struct {
 	state  foState
-	target monitor.Addr
+	target settings.Addr
 	end    time.Time
 	force  bool
 	id     uint64
@@ -67,7 +68,7 @@ func (c *Cluster) failoverCommand(s *Server, args []string) monitor.Reply {
 	}
 	var timeout int64
 	var force bool
-	var to monitor.Addr
+	var to settings.Addr
 	for j := 1; j < len(args); j++ {
 		switch a := strings.ToLower(args[j]); {
 		case a == "timeout" && j+1 < len(args) && timeout == 0:
@@ -84,7 +85,7 @@ func (c *Cluster) failoverCommand(s *Server, args []string) monitor.Reply {
 			if err != nil {
 				return errReply("ERR value is not an integer or out of range")
 			}
-			to, j = monitor.Addr{Host: args[j+1], Port: port}, j+2
+			to, j = settings.Addr{Host: args[j+1], Port: port}, j+2
 		case a == "force" && !force:
 			force = true
 		default:
@@ -130,7 +131,7 @@ func (c *Cluster) failoverCommand(s *Server, args []string) monitor.Reply {
 }
 
 // addrText renders a FAILOVER target: host:port, or "any replica".
-func addrText(a monitor.Addr) string {
+func addrText(a settings.Addr) string {
 	if a.Host == "" {
 		return "any replica"
 	}
@@ -151,7 +152,7 @@ func (c *Cluster) attachedReplicas(s *Server) []*Server {
 }
 
 // replicaAt returns the replica attached to s at a, or nil.
-func (c *Cluster) replicaAt(s *Server, a monitor.Addr) *Server {
+func (c *Cluster) replicaAt(s *Server, a settings.Addr) *Server {
 	for _, r := range c.attachedReplicas(s) {
 		if strings.EqualFold(r.Addr.Host, a.Host) && r.Addr.Port == a.Port {
 			return r
@@ -245,7 +246,7 @@ func (c *Cluster) sendPSyncFailover(s *Server, id uint64, d time.Duration) {
 		default:
 			reply = "+CONTINUE"
 			t.Role = RoleMaster
-			t.MasterAddr = monitor.Addr{}
+			t.MasterAddr = settings.Addr{}
 			t.replID = monitor.GenerateID(c.rnd)
 			c.tracef(t.Name, "replicaof no one (failover request from %s)", s.Name)
 			c.recordHandover(s, t)
@@ -276,7 +277,7 @@ func (c *Cluster) abortFailover(s *Server, why string) {
 	c.tracef(s.Name, "FAILOVER to %s aborted: %s", addrText(s.fo.target), why)
 	if s.fo.state == foInProgress {
 		s.Role = RoleMaster
-		s.MasterAddr = monitor.Addr{}
+		s.MasterAddr = settings.Addr{}
 		s.replID = monitor.GenerateID(c.rnd)
 		c.tracef(s.Name, "replicaof no one (failover aborted)")
 	}

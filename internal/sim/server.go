@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Role is a modelled Redis server's replication role.
@@ -44,7 +45,7 @@ type Server struct {
 	// Name is the server's endpoint name (r0, r1, ...).
 	Name string
 	// Addr is where it listens.
-	Addr monitor.Addr
+	Addr settings.Addr
 	// RunID is its 40-character run_id; a new one is drawn at every
 	// Restart, as a real restart does.
 	RunID string
@@ -52,7 +53,7 @@ type Server struct {
 	Role Role
 	// MasterAddr is the master it replicates from when Role is
 	// RoleReplica (master_host, master_port).
-	MasterAddr monitor.Addr
+	MasterAddr settings.Addr
 	// ReplOffset is its replication offset (slave_repl_offset,
 	// master_repl_offset and the offset of its slaveN line).
 	ReplOffset int64
@@ -98,7 +99,7 @@ type Server struct {
 func (s *Server) Crashed() bool { return s.crashed }
 
 // AddServer adds a modelled Redis master listening at addr.
-func (c *Cluster) AddServer(name string, addr monitor.Addr) *Server {
+func (c *Cluster) AddServer(name string, addr settings.Addr) *Server {
 	c.register(name)
 	s := &Server{
 		c:                c,
@@ -116,7 +117,7 @@ func (c *Cluster) AddServer(name string, addr monitor.Addr) *Server {
 
 // AddReplica adds a modelled Redis replica of master listening at addr,
 // already in sync.
-func (c *Cluster) AddReplica(name string, addr monitor.Addr, master *Server) *Server {
+func (c *Cluster) AddReplica(name string, addr settings.Addr, master *Server) *Server {
 	s := c.AddServer(name, addr)
 	s.Role = RoleReplica
 	s.MasterAddr = master.Addr
@@ -138,7 +139,7 @@ func (s *Server) boot() {
 }
 
 // SlaveOf makes the server replicate from a, as `SLAVEOF host port` does.
-func (s *Server) SlaveOf(a monitor.Addr) {
+func (s *Server) SlaveOf(a settings.Addr) {
 	if s.Role == RoleReplica && s.MasterAddr == a {
 		return
 	}
@@ -157,7 +158,7 @@ func (s *Server) SlaveOfNoOne() {
 		return
 	}
 	s.Role = RoleMaster
-	s.MasterAddr = monitor.Addr{}
+	s.MasterAddr = settings.Addr{}
 	s.replID = monitor.GenerateID(s.c.rnd)
 	s.c.tracef(s.Name, "replicaof no one")
 	s.c.kickReplication()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // TestTilt: a node whose clock jumps (either way) enters TILT. While in
@@ -70,7 +71,7 @@ func TestTilt(t *testing.T) {
 				}
 			}
 
-			period := monitor.DefaultTiming().TiltPeriod
+			period := settings.DefaultTiming().TiltPeriod
 			if !c.RunUntil(func() bool { return len(c.EventsSince(jumped, "s1", "-tilt")) > 0 }, period+time.Second) {
 				c.Fatalf("no -tilt within %v", period+time.Second)
 			}

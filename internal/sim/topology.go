@@ -4,23 +4,23 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // MonitorConfig returns the state of a Sentinel started for the first time
 // with a config file holding one `sentinel monitor <master> <ip> <port>
 // <quorum>` line and `sentinel down-after-milliseconds` downAfter.
-func MonitorConfig(master string, addr monitor.Addr, quorum int, downAfter time.Duration) monitor.Persisted {
-	spec := monitor.NewMasterSpec(master, addr, quorum)
+func MonitorConfig(master string, addr settings.Addr, quorum int, downAfter time.Duration) settings.Persisted {
+	spec := settings.NewMasterSpec(master, addr, quorum)
 	if downAfter > 0 {
 		spec.DownAfter = downAfter
 	}
-	return monitor.Persisted{Masters: []monitor.MasterSpec{spec}}
+	return settings.Persisted{Masters: []settings.MasterSpec{spec}}
 }
 
 // ServerAddr is the address Standard gives server r<k>: 10.0.1.<k+1>:6379.
-func ServerAddr(k int) monitor.Addr {
-	return monitor.Addr{Host: fmt.Sprintf("10.0.1.%d", k+1), Port: DefaultRedisPort}
+func ServerAddr(k int) settings.Addr {
+	return settings.Addr{Host: fmt.Sprintf("10.0.1.%d", k+1), Port: DefaultRedisPort}
 }
 
 // Topology describes the usual fleet Standard builds. Zero fields take the
@@ -89,7 +89,7 @@ func StandardWith(tb TB, o Options, t Topology) *Cluster {
 			p.Masters[0].FailoverTimeout = t.FailoverTimeout
 		}
 		if t.Proxy {
-			p.Masters[0].Proxy = []monitor.Addr{{Host: "127.0.0.1", Port: 6380}}
+			p.Masters[0].Proxy = []settings.Addr{{Host: "127.0.0.1", Port: 6380}}
 		}
 		p.Masters[0].ForgetReplicaAfter = t.ForgetReplicaAfter
 		p.Masters[0].Voters = t.Voters

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // ErrLostWrites wraps the error CheckNoLostWrites returns when an
@@ -159,7 +160,7 @@ func (w *Writer) connect() {
 	}
 	w.gen++
 	g := w.gen
-	w.cl.AskMaster(w.opts.Sentinel, w.opts.Master, func(a monitor.Addr, ok bool, why string) {
+	w.cl.AskMaster(w.opts.Sentinel, w.opts.Master, func(a settings.Addr, ok bool, why string) {
 		if w.gen != g || w.stopped {
 			return
 		}

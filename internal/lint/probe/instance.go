@@ -10,14 +10,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/go-sentinel/go-sentinel/internal/lint"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // instanceProber queries the master and replicas of one master with its
 // credentials and command renames.
 type instanceProber struct {
 	*prober
-	spec       monitor.MasterSpec
+	spec       settings.MasterSpec
 	user, pass string
 	// renames maps an upper-case command name to its renamed form.
 	renames map[string]string

@@ -24,7 +24,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/lint"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Options tune Gather.
@@ -166,7 +166,7 @@ func (p *prober) client(addr, user, pass string) *redis.Client {
 
 // master asks every reachable Sentinel about m, then probes the instances.
 // asked is false when no Sentinel could be asked.
-func (p *prober) master(ctx context.Context, m monitor.MasterSpec, ss []lint.SentinelFacts, clients []*redis.Client) (mf lint.MasterFacts, asked bool) {
+func (p *prober) master(ctx context.Context, m settings.MasterSpec, ss []lint.SentinelFacts, clients []*redis.Client) (mf lint.MasterFacts, asked bool) {
 	replicaPrio := map[string]int{}
 	var replicaOrder []string
 	addReplica := func(addr string) {

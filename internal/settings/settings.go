@@ -1,4 +1,4 @@
-package monitor
+package settings
 
 import "time"
 
@@ -24,10 +24,10 @@ type Rename struct {
 	Renamed string
 }
 
-// MasterSettings are a master's options: what its config directives and
+// Master are a master's options: what its config directives and
 // SENTINEL SET set. The core keeps them as one value, copied whole from
 // the MasterSpec it starts from and back into the one it persists.
-type MasterSettings struct {
+type Master struct {
 	Quorum int
 
 	// DownAfter is down-after-milliseconds; always > 0.
@@ -68,7 +68,7 @@ type MasterSettings struct {
 	// ForgetReplicaAfter is forget-replica-after (go-sentinel's
 	// extension, issue 21): a replica that gave no valid PING reply for
 	// longer than it, and that the master's INFO no longer lists, is
-	// forgotten (forget.go); 0, the default, never forgets one, as Redis.
+	// forgotten (the core's forget.go); 0, the default, never forgets one, as Redis.
 	ForgetReplicaAfter time.Duration
 	// Voters is `sentinel voters` (go-sentinel's extension, issue 21):
 	// how many Sentinels monitor the master, this one included, as the
@@ -77,7 +77,7 @@ type MasterSettings struct {
 	Voters int
 	// ForgetSentinelAfter is forget-sentinel-after (go-sentinel's
 	// extension): a known Sentinel not heard from for longer than it is
-	// forgotten, only while Voters is set (forget_sentinel.go); 0, the
+	// forgotten, only while Voters is set (the core's forget_sentinel.go); 0, the
 	// default, never forgets one, as Redis.
 	ForgetSentinelAfter time.Duration
 }
@@ -88,7 +88,7 @@ type MasterSettings struct {
 type MasterSpec struct {
 	Name string
 	Addr Addr
-	MasterSettings
+	Master
 
 	ConfigEpoch uint64
 	LeaderEpoch uint64
@@ -132,7 +132,7 @@ func NewMasterSpec(name string, addr Addr, quorum int) MasterSpec {
 	return MasterSpec{
 		Name: name,
 		Addr: addr,
-		MasterSettings: MasterSettings{
+		Master: Master{
 			Quorum:          quorum,
 			DownAfter:       DefaultDownAfter,
 			FailoverTimeout: DefaultFailoverTimeout,

@@ -1,4 +1,4 @@
-package monitor
+package settings
 
 // The names of a master's options, one spelling for every place that
 // names one: its config directive (`sentinel <option> <master> <value>`),

@@ -1,0 +1,24 @@
+package settings
+
+import (
+	"net/netip"
+
+	"github.com/go-sentinel/go-sentinel/internal/ipaddr"
+)
+
+// CanonicalIP returns the canonical text of a numeric IPv4 (in any
+// inet_aton form, such as "127.1") or IPv6 address (a zone dropped), read
+// as the config file reads it, or false for anything else. IPv4-mapped
+// IPv6 is shown as IPv4 (Redis keeps "::ffff:a.b.c.d"), so that a peer
+// writing its address either way is one peer. It only parses text: it
+// does no I/O.
+func CanonicalIP(host string) (string, bool) {
+	ip, ok := ipaddr.Canonical(host)
+	if !ok {
+		return "", false
+	}
+	if a, err := netip.ParseAddr(ip); err == nil && a.Is4In6() {
+		return a.Unmap().String(), true
+	}
+	return ip, true
+}
