@@ -112,24 +112,21 @@ var sentinelDirectives = []sentinelDirective{
 	},
 	{
 		name: settings.OptionDownAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgZeroTime, 1, func(m *settings.MasterSpec) *time.Duration { return &m.DownAfter }),
+		load: masterNumber(settings.OptionDownAfter, msgZeroTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionDownAfter, m, m.DownAfter != w.defDownAfter, millisText(m.DownAfter))
 		},
 	},
 	{
 		name: settings.OptionFailoverTimeout, argc: []int{3}, pass: 2,
-		load: masterTime(msgZeroTime, 1, func(m *settings.MasterSpec) *time.Duration { return &m.FailoverTimeout }),
+		load: masterNumber(settings.OptionFailoverTimeout, msgZeroTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionFailoverTimeout, m, m.FailoverTimeout != w.defFailover, millisText(m.FailoverTimeout))
 		},
 	},
 	{
 		name: settings.OptionParallelSyncs, argc: []int{3}, pass: 2,
-		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-			m.spec.ParallelSyncs = atoi(argv[2])
-			return ""
-		}),
+		load: masterNumber(settings.OptionParallelSyncs, ""),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionParallelSyncs, m, m.ParallelSyncs != settings.DefaultParallelSyncs, strconv.Itoa(m.ParallelSyncs))
 		},
@@ -165,7 +162,7 @@ var sentinelDirectives = []sentinelDirective{
 	{
 		name: settings.OptionRebootDownAfter, alias: settings.OptionRebootDownAfterAlias, keepAlias: true,
 		argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.RebootDownAfter }),
+		load: masterNumber(settings.OptionRebootDownAfter, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionRebootDownAfter, m, m.RebootDownAfter != 0, millisText(m.RebootDownAfter))
 		},
@@ -282,28 +279,28 @@ var sentinelDirectives = []sentinelDirective{
 	},
 	{
 		name: settings.OptionProxyFenceAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgZeroTime, 1, func(m *settings.MasterSpec) *time.Duration { return &m.ProxyFenceAfter }),
+		load: masterNumber(settings.OptionProxyFenceAfter, msgZeroTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionProxyFenceAfter, m, m.ProxyFenceAfter != settings.DefaultProxyFenceAfter, millisText(m.ProxyFenceAfter))
 		},
 	},
 	{
 		name: settings.OptionProxyHold, argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.ProxyHold }),
+		load: masterNumber(settings.OptionProxyHold, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionProxyHold, m, m.ProxyHold != settings.DefaultProxyHold, millisText(m.ProxyHold))
 		},
 	},
 	{
 		name: settings.OptionProxyFencing, argc: []int{3}, pass: 2,
-		load: masterYesNo(func(m *settings.MasterSpec) *bool { return &m.ProxyNoFencing }),
+		load: masterYesNo(settings.OptionProxyFencing),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionProxyFencing, m, m.ProxyNoFencing, yesNoText(!m.ProxyNoFencing))
 		},
 	},
 	{
 		name: settings.OptionProxyProtectedMode, argc: []int{3}, pass: 2,
-		load: masterYesNo(func(m *settings.MasterSpec) *bool { return &m.ProxyNoProtectedMode }),
+		load: masterYesNo(settings.OptionProxyProtectedMode),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, yesNoText(!m.ProxyNoProtectedMode))
 		},
@@ -312,7 +309,7 @@ var sentinelDirectives = []sentinelDirective{
 		// forget-replica-after (go-sentinel's extension, issue 21): 0,
 		// the default, never forgets a replica.
 		name: settings.OptionForgetReplicaAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.ForgetReplicaAfter }),
+		load: masterNumber(settings.OptionForgetReplicaAfter, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionForgetReplicaAfter, m, m.ForgetReplicaAfter != 0, millisText(m.ForgetReplicaAfter))
 		},
@@ -322,14 +319,7 @@ var sentinelDirectives = []sentinelDirective{
 		// number of Sentinels a leader's majority is counted over; 0,
 		// the default, counts the known ones, as Redis.
 		name: settings.OptionVoters, argc: []int{3}, pass: 2,
-		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-			v := atoi(argv[2])
-			if v < 0 {
-				return msgVoters
-			}
-			m.spec.Voters = v
-			return ""
-		}),
+		load: masterNumber(settings.OptionVoters, msgVoters),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionVoters, m, m.Voters != 0, strconv.Itoa(m.Voters))
 		},
@@ -338,7 +328,7 @@ var sentinelDirectives = []sentinelDirective{
 		// forget-sentinel-after (go-sentinel's extension): 0, the
 		// default, never forgets a Sentinel; it acts only with voters.
 		name: settings.OptionForgetSentinelAfter, argc: []int{3}, pass: 2,
-		load: masterTime(msgNegativeTime, 0, func(m *settings.MasterSpec) *time.Duration { return &m.ForgetSentinelAfter }),
+		load: masterNumber(settings.OptionForgetSentinelAfter, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionForgetSentinelAfter, m, m.ForgetSentinelAfter != 0, millisText(m.ForgetSentinelAfter))
 		},
@@ -465,13 +455,15 @@ func forMaster(f func(l *sentinelLoader, m *masterState, argv []string) string) 
 	}
 }
 
-// masterTime loads a per-master time in milliseconds that must be at
-// least minimum, else msg.
-func masterTime(msg string, minimum int, f func(*settings.MasterSpec) *time.Duration) func(*sentinelLoader, []string) string {
+// masterNumber loads a per-master number, read with Redis's atoi, through
+// the option's rule (settings.Number), else msg.
+func masterNumber(option, msg string) func(*sentinelLoader, []string) string {
+	rule, ok := settings.Number(option)
+	if !ok {
+		panic("config: no number rule for " + option)
+	}
 	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-		v := atoi(argv[2])
-		*f(&m.spec) = millis(v)
-		if v < minimum {
+		if rule.SetFromFile(&m.spec.Master, int64(atoi(argv[2]))) != nil {
 			return msg
 		}
 		return ""
@@ -502,15 +494,17 @@ func masterString(f func(*settings.MasterSpec) *string) func(*sentinelLoader, []
 	})
 }
 
-// masterYesNo loads a per-master yes/no into a flag that is set by "no"
-// (the settings' zero value is the default, yes).
-func masterYesNo(f func(*settings.MasterSpec) *bool) func(*sentinelLoader, []string) string {
+// masterYesNo loads a per-master yes/no through the option's rule
+// (settings.YesNo), else msgYesNo.
+func masterYesNo(option string) func(*sentinelLoader, []string) string {
+	rule, ok := settings.YesNo(option)
+	if !ok {
+		panic("config: no yes/no rule for " + option)
+	}
 	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-		v := yesNo(argv[2])
-		if v < 0 {
+		if rule.Set(&m.spec.Master, argv[2]) != nil {
 			return msgYesNo
 		}
-		*f(&m.spec) = v == 0
 		return ""
 	})
 }

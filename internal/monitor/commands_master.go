@@ -6,7 +6,6 @@ package monitor
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -146,42 +145,29 @@ func (s *Sentinel) setOptions(in Set) error {
 		opt := args[j]
 		more := len(args) - 1 - j
 		lopt := strings.ToLower(opt)
-		positive := func(v string) (int64, error) {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n <= 0 {
-				return 0, &ArgError{Cmd: "SET", Option: opt, Value: v}
+		if rule, ok := settings.Number(lopt); ok && more > 0 {
+			v, err := strconv.ParseInt(args[j+1], 10, 64)
+			if err == nil {
+				var probe settings.Master
+				err = rule.Set(&probe, v)
 			}
-			return n, nil
+			if err != nil {
+				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { _ = rule.Set(&m.settings, v); s.numberSet(m, lopt) }})
+			j++
+			continue
+		}
+		if rule, ok := settings.YesNo(lopt); ok && more > 0 {
+			v := args[j+1]
+			if err := rule.Set(&settings.Master{}, v); err != nil {
+				return &ArgError{Cmd: "SET", Option: opt, Value: v}
+			}
+			ops = append(ops, setOp{args[j : j+2], func() { _ = rule.Set(&m.settings, v) }})
+			j++
+			continue
 		}
 		switch {
-		case lopt == settings.OptionDownAfter && more > 0:
-			v, err := positive(args[j+1])
-			if err != nil {
-				return err
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { s.setDownAfter(m, v) }})
-			j++
-		case lopt == settings.OptionFailoverTimeout && more > 0:
-			v, err := positive(args[j+1])
-			if err != nil {
-				return err
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.FailoverTimeout = msDuration(v) }})
-			j++
-		case lopt == settings.OptionParallelSyncs && more > 0:
-			v, err := positive(args[j+1])
-			if err != nil {
-				return err
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ParallelSyncs = int(v) }})
-			j++
-		case lopt == settings.OptionQuorum && more > 0:
-			v, err := positive(args[j+1])
-			if err != nil {
-				return err
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.Quorum = int(v) }})
-			j++
 		case (lopt == settings.OptionNotificationScript || lopt == settings.OptionClientReconfigScript) && more > 0:
 			v := args[j+1]
 			if s.global.DenyScriptsReconfig {
@@ -218,13 +204,6 @@ func (s *Sentinel) setOptions(in Set) error {
 			}
 			ops = append(ops, setOp{args[j : j+3], func() { s.setRename(m, from, to) }})
 			j += 2
-		case (lopt == settings.OptionRebootDownAfter || lopt == settings.OptionRebootDownAfterAlias) && more > 0:
-			v, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil || v < 0 {
-				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.RebootDownAfter = msDuration(v) }})
-			j++
 		case lopt == settings.OptionProxy && more > 0:
 			v := args[j+1]
 			as, err := settings.ParseProxyAddrs(v)
@@ -232,49 +211,6 @@ func (s *Sentinel) setOptions(in Set) error {
 				return &ArgError{Cmd: "SET", Option: opt, Value: v}
 			}
 			ops = append(ops, setOp{args[j : j+2], func() { m.settings.Proxy = as }})
-			j++
-		case lopt == settings.OptionProxyFenceAfter && more > 0:
-			v, err := positive(args[j+1])
-			if err != nil {
-				return err
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyFenceAfter = msDuration(v) }})
-			j++
-		case lopt == settings.OptionProxyHold && more > 0:
-			v, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil || v < 0 {
-				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyHold = msDuration(v) }})
-			j++
-		case lopt == settings.OptionForgetReplicaAfter && more > 0:
-			v, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil || v < 0 {
-				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
-			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.ForgetReplicaAfter = msDuration(v) }})
-			j++
-		case (lopt == settings.OptionVoters || lopt == settings.OptionForgetSentinelAfter) && more > 0:
-			v, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil || v < 0 || (lopt == settings.OptionVoters && v > math.MaxInt32) {
-				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
-			}
-			if lopt == settings.OptionVoters {
-				ops = append(ops, setOp{args[j : j+2], func() { m.settings.Voters = int(v) }})
-			} else {
-				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ForgetSentinelAfter = msDuration(v) }})
-			}
-			j++
-		case (lopt == settings.OptionProxyFencing || lopt == settings.OptionProxyProtectedMode) && more > 0:
-			v := strings.ToLower(args[j+1])
-			if v != "yes" && v != "no" {
-				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
-			}
-			if lopt == settings.OptionProxyFencing {
-				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyNoFencing = v == "no" }})
-			} else {
-				ops = append(ops, setOp{args[j : j+2], func() { m.settings.ProxyNoProtectedMode = v == "no" }})
-			}
 			j++
 		default:
 			return &ArgError{Cmd: "SET", Option: opt, Unknown: true}
@@ -288,10 +224,14 @@ func (s *Sentinel) setOptions(in Set) error {
 	return nil
 }
 
-// setDownAfter changes down-after-milliseconds of a master and of every
-// object under it.
-func (s *Sentinel) setDownAfter(m *master, v int64) {
-	m.settings.DownAfter = msDuration(v)
+// numberSet carries a numeric option SENTINEL SET stored in m.settings
+// to the state derived from it: down-after-milliseconds to every object
+// under the master.
+func (s *Sentinel) numberSet(m *master, option string) {
+	if option != settings.OptionDownAfter {
+		return
+	}
+	v := m.settings.DownAfter.Milliseconds()
 	m.downAfter = v
 	for _, r := range m.replicas {
 		r.downAfter = v

@@ -35,6 +35,16 @@ func TestSetValidation(t *testing.T) {
 		{"voters and forget-sentinel-after", false, []string{"voters", "3", "forget-sentinel-after", "5000"}, ""},
 		{"voters negative", false, []string{"voters", "-1"}, "Invalid argument '-1' for SENTINEL SET 'voters'"},
 		{"forget-sentinel-after not a number", false, []string{"forget-sentinel-after", "soon"}, "Invalid argument 'soon' for SENTINEL SET 'forget-sentinel-after'"},
+		// Numbers the config file cannot read back (Redis's atoi keeps
+		// 32 bits) are refused: Redis takes them, and its next start
+		// fails or reads another value.
+		{"down-after beyond the file", false, []string{"down-after-milliseconds", "9223372036854775807"}, "Invalid argument '9223372036854775807' for SENTINEL SET 'down-after-milliseconds'"},
+		{"failover-timeout beyond the file", false, []string{"failover-timeout", "4294967297"}, "Invalid argument '4294967297' for SENTINEL SET 'failover-timeout'"},
+		{"largest the file reads", false, []string{"down-after-milliseconds", "2147483647", "quorum", "2147483647"}, ""},
+		{"voters beyond the file", false, []string{"voters", "2147483648"}, "Invalid argument '2147483648' for SENTINEL SET 'voters'"},
+		{"parallel-syncs 0", false, []string{"parallel-syncs", "0"}, "Invalid argument '0' for SENTINEL SET 'parallel-syncs'"},
+		{"proxy-fencing", false, []string{"proxy-fencing", "NO", "proxy-protected-mode", "yes"}, ""},
+		{"proxy-fencing not yes or no", false, []string{"proxy-fencing", "maybe"}, "Invalid argument 'maybe' for SENTINEL SET 'proxy-fencing'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
