@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -127,14 +126,6 @@ func (l *sentinelLoader) addr(host, port string) (settings.Addr, string) {
 		return settings.Addr{}, msgCantResolve
 	}
 	return settings.Addr{Host: h, Port: n}, ""
-}
-
-// addrKey is the name Redis gives a replica: "ip:port" or "[ipv6]:port".
-func addrKey(a settings.Addr) string {
-	if strings.Contains(a.Host, ":") {
-		return fmt.Sprintf("[%s]:%d", a.Host, a.Port)
-	}
-	return fmt.Sprintf("%s:%d", a.Host, a.Port)
 }
 
 func millis(n int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -195,10 +195,10 @@ var sentinelDirectives = []sentinelDirective{
 			if msg != "" {
 				return msg
 			}
-			if m.replicas[addrKey(a)] {
+			if m.replicas[a.String()] {
 				return msgDuplicateReplica
 			}
-			m.replicas[addrKey(a)] = true
+			m.replicas[a.String()] = true
 			m.spec.KnownReplicas = append(m.spec.KnownReplicas, a)
 			return ""
 		}),

@@ -131,11 +131,6 @@ func renamed(renames map[string]string, cmd string) string {
 	return cmd
 }
 
-// hostPort is addr in the host:port form net.Dial takes (IPv6 in brackets).
-func hostPort(addr settings.Addr) string {
-	return net.JoinHostPort(addr.Host, strconv.Itoa(addr.Port))
-}
-
 // localAddr is the local end of a TCP connection as an Addr (IPv6 without
 // brackets or zone).
 func localAddr(c net.Conn) (settings.Addr, bool) {

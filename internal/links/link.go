@@ -315,7 +315,7 @@ func (lk *link) run() {
 	conn, raw, ip, err := l.dial(ctx, lk.spec.Addr)
 	if err != nil {
 		lk.reportResolved(ip)
-		lk.fail(fmt.Errorf("connect to %s: %w", hostPort(lk.spec.Addr), err))
+		lk.fail(fmt.Errorf("connect to %s: %w", lk.spec.Addr.String(), err))
 		return
 	}
 	if !lk.attach(conn, raw) {

@@ -111,7 +111,7 @@ func sentOf(s monitor.Send) sent {
 // to ride the other: the address, the credentials and the renames.
 func carrierKey(spec monitor.OpenLink) string {
 	var b strings.Builder
-	b.WriteString(hostPort(spec.Addr))
+	b.WriteString(spec.Addr.String())
 	b.WriteByte(0)
 	b.WriteString(strconv.Quote(spec.Auth.User))
 	b.WriteString(strconv.Quote(spec.Auth.Pass))
@@ -210,7 +210,7 @@ func (c *link) verdict(r monitor.Reply) {
 		c.rider = nil
 	}
 	c.mu.Unlock()
-	c.links.logf("link %d (%s): HELLO 3: %v, one connection: %v", c.spec.ID, hostPort(c.spec.Addr), r, ok)
+	c.links.logf("link %d (%s): HELLO 3: %v, one connection: %v", c.spec.ID, c.spec.Addr.String(), r, ok)
 	if ok {
 		if rider != nil {
 			c.carry(rider)

@@ -82,7 +82,7 @@ func (s *testServer) waitReady() bool {
 			return false // e.g. the port was taken meanwhile
 		default:
 		}
-		c, err := net.DialTimeout("tcp", hostPort(s.addr), time.Second)
+		c, err := net.DialTimeout("tcp", s.addr.String(), time.Second)
 		if err == nil {
 			_ = c.Close()
 			return true
@@ -126,7 +126,7 @@ func (e redisErr) Error() string { return string(e) }
 
 func dialRaw(t testing.TB, addr settings.Addr, auth ...string) *rawClient {
 	t.Helper()
-	c, err := net.DialTimeout("tcp", hostPort(addr), waitLimit)
+	c, err := net.DialTimeout("tcp", addr.String(), waitLimit)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,12 @@ package metrics
 
 import (
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/go-sentinel/go-sentinel/internal/buildinfo"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
-	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // Label sets: redis_exporter's for its metrics, master_name alone for
@@ -136,8 +134,6 @@ func bool01(b bool) float64 {
 	return 0
 }
 
-func hostPort(a settings.Addr) string { return a.Host + ":" + strconv.Itoa(a.Port) }
-
 func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 	v := snap.view
 	g := func(d *prometheus.Desc, val float64, labels ...string) {
@@ -156,7 +152,7 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 	g(descTiltSince, tiltSince)
 	ch <- prometheus.MustNewConstMetric(descTilts, prometheus.CounterValue, float64(v.Tilts))
 	for k, mm := range v.Masters {
-		name, addr := mm.Name, hostPort(mm.Addr)
+		name, addr := mm.Name, mm.Addr.String()
 		// The event counters of every master exist from its first
 		// scrape, so that rate() sees their first increase.
 		m.started.WithLabelValues(name)
@@ -191,7 +187,7 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 		g(descState, 1, name, mm.FailoverState)
 		seen := map[string]bool{}
 		for _, l := range mm.Links {
-			a := hostPort(l.Addr)
+			a := l.Addr.String()
 			if seen[l.Role+" "+a] {
 				continue // a Sentinel restarted with a new run id, not yet forgotten
 			}

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"maps"
-	"strconv"
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -200,7 +199,3 @@ func (s *Sentinel) announceAddr(a settings.Addr) settings.Addr {
 }
 
 func (s *Sentinel) announceHost(a settings.Addr) string { return s.announceAddr(a).Host }
-
-// addrText is a as EXPLAIN and the log lines show an address: host:port,
-// without brackets around an IPv6 host, as Redis prints them.
-func addrText(a settings.Addr) string { return a.Host + ":" + strconv.Itoa(a.Port) }

@@ -247,7 +247,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 		p, sa := peers[k], s.announceAddr(si.addr)
 		v := SentinelView{RunID: p.RunID, IP: sa.Host, Port: sa.Port, LinkUp: p.LinkUp,
 			SDown: p.SDown, ReportsDown: p.ReportsDown, ReplyAgeMs: now - si.lastMasterDownReplyTime,
-			About: addrText(s.announceAddr(m.addr)), Answered: si.answered,
+			About: s.announceAddr(m.addr).String(), Answered: si.answered,
 			VotedFor: p.Leader, VoteEpoch: p.LeaderEpoch}
 		if v.ReportsDown {
 			ag.DownReports++

@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -135,16 +134,6 @@ func ParseInfo(text string) InfoReport {
 		}
 	}
 	return r
-}
-
-// ReplicaName is the name Sentinel gives a replica at a: "host:port", or
-// "[host]:port" when host contains a colon (an IPv6 address).
-func ReplicaName(a settings.Addr) string {
-	port := strconv.Itoa(a.Port)
-	if strings.Contains(a.Host, ":") {
-		return "[" + a.Host + "]:" + port
-	}
-	return a.Host + ":" + port
 }
 
 // parseInfoReplicaLine reads the address of a `slave<digit>` line in either

@@ -342,25 +342,6 @@ func TestParseInfo(t *testing.T) {
 	}
 }
 
-func TestReplicaName(t *testing.T) {
-	tests := []struct {
-		addr settings.Addr
-		want string
-	}{
-		{settings.Addr{Host: "127.0.0.1", Port: 6379}, "127.0.0.1:6379"},
-		{settings.Addr{Host: "::1", Port: 6380}, "[::1]:6380"},
-		{settings.Addr{Host: "fe80::1%eth0", Port: 1}, "[fe80::1%eth0]:1"},
-		{settings.Addr{Host: "replica.example", Port: 7000}, "replica.example:7000"},
-		{settings.Addr{Host: "", Port: 0}, ":0"},
-		{settings.Addr{Host: "h", Port: -1}, "h:-1"},
-	}
-	for _, tt := range tests {
-		if got := ReplicaName(tt.addr); got != tt.want {
-			t.Errorf("ReplicaName(%+v) = %q, want %q", tt.addr, got, tt.want)
-		}
-	}
-}
-
 func FuzzParseInfo(f *testing.F) {
 	files, err := filepath.Glob(filepath.Join("testdata", "info-*.txt"))
 	if err != nil {

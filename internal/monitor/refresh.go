@@ -144,7 +144,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 		r.listedByMaster = r.listedByMaster || !chained
 		return
 	}
-	if other := m.replicas[ReplicaName(s.announceAddr(valid))]; other != nil {
+	if other := m.replicas[s.announceAddr(valid).String()]; other != nil {
 		// The name an entry stored by hostname got when its host
 		// resolved elsewhere (announce-hostnames no): never two entries
 		// under one name.

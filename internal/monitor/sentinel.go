@@ -217,7 +217,7 @@ func (s *Sentinel) newInstance(k kind, name string, addr settings.Addr, m *maste
 
 // createReplica adds a replica object to m (no event, no flush).
 func (s *Sentinel) createReplica(m *master, a settings.Addr, now int64) *instance {
-	r := s.newInstance(kindReplica, ReplicaName(s.announceAddr(a)), a, m, now)
+	r := s.newInstance(kindReplica, s.announceAddr(a).String(), a, m, now)
 	ri := &r
 	m.replicas[ri.name] = ri
 	m.replicaOrder = nil

@@ -2,8 +2,6 @@ package node
 
 import (
 	"errors"
-	"net"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -102,7 +100,7 @@ func (p *proxies) route(master string) (proxy.Route, bool) {
 		return proxy.Route{}, false
 	}
 	return proxy.Route{
-		Addr:      net.JoinHostPort(rt.Addr.Host, strconv.Itoa(rt.Addr.Port)),
+		Addr:      rt.Addr.String(),
 		Fenced:    rt.Fenced,
 		Reason:    rt.Reason,
 		Hold:      rt.Hold,
@@ -119,7 +117,7 @@ func (p *proxies) want() map[string][]string {
 	out := make(map[string][]string)
 	for m, as := range v.Proxies() {
 		for _, a := range as {
-			out[m] = append(out[m], net.JoinHostPort(a.Host, strconv.Itoa(a.Port)))
+			out[m] = append(out[m], a.String())
 		}
 	}
 	return out

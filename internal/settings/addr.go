@@ -2,6 +2,8 @@ package settings
 
 import (
 	"net/netip"
+	"strconv"
+	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/ipaddr"
 )
@@ -21,4 +23,15 @@ func CanonicalIP(host string) (string, bool) {
 		return a.Unmap().String(), true
 	}
 	return ip, true
+}
+
+// String is the one text of an address, Redis's name for an
+// instance (anetFormatAddr): "host:port", or "[host]:port" when host
+// contains a colon (an IPv6 address). It is also what net.Dial takes.
+func (a Addr) String() string {
+	port := strconv.Itoa(a.Port)
+	if strings.Contains(a.Host, ":") {
+		return "[" + a.Host + "]:" + port
+	}
+	return a.Host + ":" + port
 }

@@ -60,3 +60,22 @@ func TestCanonicalIP(t *testing.T) {
 		}
 	}
 }
+
+// TestAddrString: Redis's name of an instance, IPv6 in brackets.
+func TestAddrString(t *testing.T) {
+	for _, tc := range []struct {
+		addr Addr
+		want string
+	}{
+		{Addr{Host: "127.0.0.1", Port: 6379}, "127.0.0.1:6379"},
+		{Addr{Host: "::1", Port: 6380}, "[::1]:6380"},
+		{Addr{Host: "fe80::1%eth0", Port: 1}, "[fe80::1%eth0]:1"},
+		{Addr{Host: "replica.example", Port: 7000}, "replica.example:7000"},
+		{Addr{Host: "", Port: 0}, ":0"},
+		{Addr{Host: "h", Port: -1}, "h:-1"},
+	} {
+		if got := tc.addr.String(); got != tc.want {
+			t.Errorf("%+v: got %q, want %q", tc.addr, got, tc.want)
+		}
+	}
+}

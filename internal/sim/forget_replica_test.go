@@ -45,7 +45,7 @@ func replicasTruth(c *Cluster) (replicas []string, master settings.Addr, ok bool
 	}
 	for _, s := range c.Servers() {
 		if s.Addr != master {
-			replicas = append(replicas, monitor.ReplicaName(s.Addr))
+			replicas = append(replicas, s.Addr.String())
 		}
 	}
 	sort.Strings(replicas)

@@ -135,7 +135,7 @@ func addrText(a settings.Addr) string {
 	if a.Host == "" {
 		return "any replica"
 	}
-	return a.Host + ":" + strconv.Itoa(a.Port)
+	return a.String()
 }
 
 // attachedReplicas returns the replicas connected to s, synced or still

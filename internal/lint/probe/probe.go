@@ -201,7 +201,7 @@ func (p *prober) master(ctx context.Context, m settings.MasterSpec, ss []lint.Se
 	if !asked {
 		return mf, false
 	}
-	masterAddr := net.JoinHostPort(m.Addr.Host, strconv.Itoa(m.Addr.Port))
+	masterAddr := m.Addr.String()
 	best := 0
 	for a, n := range votes {
 		if n > best || (n == best && a < masterAddr) {
