@@ -152,7 +152,7 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 	g(descTiltSince, tiltSince)
 	ch <- prometheus.MustNewConstMetric(descTilts, prometheus.CounterValue, float64(v.Tilts))
 	for k, mm := range v.Masters {
-		name, addr := mm.Name, mm.Addr.String()
+		name, addr := mm.Name, mm.Addr.InfoText()
 		// The event counters of every master exist from its first
 		// scrape, so that rate() sees their first increase.
 		m.started.WithLabelValues(name)
@@ -187,7 +187,7 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 		g(descState, 1, name, mm.FailoverState)
 		seen := map[string]bool{}
 		for _, l := range mm.Links {
-			a := l.Addr.String()
+			a := l.Addr.InfoText()
 			if seen[l.Role+" "+a] {
 				continue // a Sentinel restarted with a new run id, not yet forgotten
 			}

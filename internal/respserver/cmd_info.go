@@ -250,8 +250,8 @@ func (s *Server) infoSentinel() (string, error) {
 	}
 	for i, m := range summaries {
 		kv = append(kv, fmt.Sprintf("master%d", i),
-			fmt.Sprintf("name=%s,status=%s,address=%s:%d,slaves=%d,sentinels=%d",
-				m.Name, m.Status, m.Addr.Host, m.Addr.Port, m.NumReplicas, m.NumSentinels+1))
+			fmt.Sprintf("name=%s,status=%s,address=%s,slaves=%d,sentinels=%d",
+				m.Name, m.Status, m.Addr.InfoText(), m.NumReplicas, m.NumSentinels+1))
 	}
 	return section("Sentinel", kv...), nil
 }

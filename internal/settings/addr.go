@@ -35,3 +35,8 @@ func (a Addr) String() string {
 	}
 	return a.Host + ":" + port
 }
+
+// InfoText is a as Sentinel's INFO writes it (`address=host:port`, no
+// brackets around an IPv6 host), the text redis_exporter's master_address
+// label carries.
+func (a Addr) InfoText() string { return a.Host + ":" + strconv.Itoa(a.Port) }

@@ -79,3 +79,14 @@ func TestAddrString(t *testing.T) {
 		}
 	}
 }
+
+// TestAddrInfoText: INFO's address= text keeps an IPv6 host bare, as
+// Redis writes it and redis_exporter's label carries it.
+func TestAddrInfoText(t *testing.T) {
+	if got := (Addr{Host: "::1", Port: 6379}).InfoText(); got != "::1:6379" {
+		t.Errorf("got %q", got)
+	}
+	if got := (Addr{Host: "10.0.0.1", Port: 6379}).InfoText(); got != "10.0.0.1:6379" {
+		t.Errorf("got %q", got)
+	}
+}
