@@ -1,6 +1,10 @@
 package lint
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
+)
 
 // votersRules report a `sentinel forget-sentinel-after` that does nothing
 // because the master has no `sentinel voters`, and a voters floor below
@@ -21,7 +25,7 @@ func votersRules(t *target) []Finding {
 		out = append(out, t.finding(Warning, RuleVotersBelowSentinels,
 			fmt.Sprintf("voters %d for %s is below the %d Sentinels that watch it (%s): with forget-sentinel-after, %d Sentinel%s cut off from the others "+
 				"could forget them and authorise a failover while the others fail the master over too.",
-				s.Voters, s.Name, t.sentinels, t.countSource(), s.Voters/2+1, plural(s.Voters/2+1, "", "s")),
+				s.Voters, s.Name, t.sentinels, t.countSource(), election.Majority(s.Voters), plural(election.Majority(s.Voters), "", "s")),
 			fmt.Sprintf("Raise it to the number of Sentinels that really run: `SENTINEL SET %s voters %d` on every Sentinel (when adding Sentinels, raise voters first; "+
 				"when removing, lower it after they are gone)."+t.staleHint(), s.Name, t.sentinels)))
 	}

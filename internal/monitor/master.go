@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -77,6 +78,10 @@ type master struct {
 	// listing caches the replicas the master's INFO lists (forget.go).
 	listing replicaListing
 }
+
+// voters is how many Sentinels a majority about m is counted over: the
+// known ones and this one, or the voters floor when it is above them.
+func (m *master) voters() int { return election.Voters(len(m.sentinels)+1, m.settings.Voters) }
 
 // rename returns the name to send cmd as on this master's instances.
 func (m *master) rename(cmd string) string {
