@@ -115,7 +115,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 // checkQuorum is SENTINEL CKQUORUM's reply for name, as redis_exporter
 // puts it in its message label.
 func checkQuorum(core *monitor.Sentinel, name string) ckquorum {
-	ck, err := core.CheckQuorum(name)
+	ck, err := core.View().CheckQuorum(name)
 	var qe *monitor.QuorumError
 	switch {
 	case err == nil:

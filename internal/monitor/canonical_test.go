@@ -57,7 +57,7 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 			if closes != 0 || persists != 1 {
 				t.Errorf("%d CloseLink and %d PersistConfig, want 0 and 1", closes, persists)
 			}
-			sents, _ := s.Sentinels(t0, "m")
+			sents, _ := s.View().Sentinels(t0, "m")
 			if len(sents) != 1 {
 				t.Fatalf("%d sentinels known", len(sents))
 			}

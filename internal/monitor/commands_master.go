@@ -6,6 +6,7 @@ package monitor
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,7 +113,7 @@ func (s *Sentinel) removeMaster(name string) error {
 // how many. It does not persist, as Redis does not.
 func (s *Sentinel) resetMasters(now int64, pattern string) int {
 	n := 0
-	for _, name := range s.MasterNames() {
+	for _, name := range slices.Clone(s.names) {
 		if !glob.Match(pattern, name, false) {
 			continue
 		}

@@ -131,13 +131,13 @@ func TestMonitorValidation(t *testing.T) {
 			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.want)
 		}
 	}
-	if a, ok := s.MasterAddr("v6"); !ok || a.Host != "::1" {
+	if a, ok := s.View().MasterAddr("v6"); !ok || a.Host != "::1" {
 		t.Errorf("ipv6 master addr %v", a)
 	}
 	if err := command(s, Remove{Name: "n"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.MasterAddr("n"); ok {
+	if _, ok := s.View().MasterAddr("n"); ok {
 		t.Fatal("REMOVE left the master")
 	}
 }

@@ -12,7 +12,7 @@ import (
 // Redis's reply otherwise; SET sets them and the snapshot carries them.
 func TestVotersFieldsInMaster(t *testing.T) {
 	s := masterCore(t, 2)
-	kv, err := s.Master(t0, "m")
+	kv, err := s.View().Master(t0, "m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestVotersFieldsInMaster(t *testing.T) {
 	if err := command(s, Set{Name: "m", Args: []string{"voters", "5", "forget-sentinel-after", "3000"}}); err != nil {
 		t.Fatal(err)
 	}
-	kv, _ = s.Master(t0, "m")
+	kv, _ = s.View().Master(t0, "m")
 	got := map[string]string{}
 	for _, f := range kv {
 		got[f.Key] = f.Value
@@ -44,13 +44,13 @@ func TestVotersFieldsInMaster(t *testing.T) {
 // floor as an election does.
 func TestCheckQuorumWithFloor(t *testing.T) {
 	s := masterCore(t, 1)
-	if _, err := s.CheckQuorum("m"); err != nil {
+	if _, err := s.View().CheckQuorum("m"); err != nil {
 		t.Fatalf("alone with quorum 1 and no floor: %v", err)
 	}
 	if err := command(s, Set{Name: "m", Args: []string{"voters", "3"}}); err != nil {
 		t.Fatal(err)
 	}
-	ck, err := s.CheckQuorum("m")
+	ck, err := s.View().CheckQuorum("m")
 	if err == nil || !ck.NoMajority || ck.NoQuorum {
 		t.Fatalf("alone with voters 3: %+v, %v; want no majority", ck, err)
 	}

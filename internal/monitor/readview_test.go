@@ -290,7 +290,7 @@ func TestViewAgesAtQueryTime(t *testing.T) {
 	s, now := benchCore(t, 1)
 	v := s.View()
 	a, _ := v.Master(now.Add(1500*time.Millisecond), "m000")
-	b, _ := s.Master(now.Add(1500*time.Millisecond), "m000")
+	b, _ := s.View().Master(now.Add(1500*time.Millisecond), "m000")
 	if !reflect.DeepEqual(a, b) || fieldOf(a, "last-ok-ping-reply") != "1500" {
 		t.Fatalf("View %v\ncore %v", a, b)
 	}

@@ -83,7 +83,7 @@ func TestMonitorEventsInNameOrder(t *testing.T) {
 			t.Errorf("log line %d %q does not carry its event", k+1, l.Text)
 		}
 	}
-	names := s.MasterNames()
+	names := s.View().MasterNames()
 	if len(names) != 2 || names[0] != "alpha" || names[1] != "zeta" {
 		t.Errorf("names = %v", names)
 	}
@@ -204,7 +204,7 @@ func TestKnownSentinelStartsWithCreationTimes(t *testing.T) {
 	spec := settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)
 	spec.KnownSentinels = []settings.SentinelSpec{{Addr: settings.Addr{Host: "127.0.0.2", Port: 26379}, RunID: "0123456789012345678901234567890123456789"}}
 	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(2))), Masters: []settings.MasterSpec{spec}})
-	sents, err := s.Sentinels(t0.Add(1500*time.Millisecond), "m")
+	sents, err := s.View().Sentinels(t0.Add(1500*time.Millisecond), "m")
 	if err != nil || len(sents) != 1 {
 		t.Fatalf("sentinels %v, %v", sents, err)
 	}

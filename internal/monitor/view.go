@@ -52,9 +52,6 @@ type MasterSummary struct {
 }
 
 // MasterSummaries returns one summary per master in name order.
-func (s *Sentinel) MasterSummaries() []MasterSummary { return s.View().MasterSummaries() }
-
-// MasterSummaries returns one summary per master in name order.
 func (v *View) MasterSummaries() []MasterSummary {
 	out := make([]MasterSummary, 0, len(v.index))
 	for mv := range v.all() {
@@ -67,11 +64,6 @@ func (v *View) MasterSummaries() []MasterSummary {
 		})
 	}
 	return out
-}
-
-// MasterNames returns the monitored masters' names in order.
-func (s *Sentinel) MasterNames() []string {
-	return append([]string(nil), s.names...)
 }
 
 // MasterNames returns the monitored masters' names in order.
@@ -238,11 +230,6 @@ func (v *View) master(name string) (*masterView, error) {
 	return v.at(k), nil
 }
 
-// Master returns the instance map of one master.
-func (s *Sentinel) Master(now time.Time, name string) ([]KV, error) {
-	return s.View().Master(now, name)
-}
-
 // Master returns the instance map of one master at now.
 func (v *View) Master(now time.Time, name string) ([]KV, error) {
 	mv, err := v.master(name)
@@ -251,9 +238,6 @@ func (v *View) Master(now time.Time, name string) ([]KV, error) {
 	}
 	return v.instanceMap(mv, mv.inst, ms(now)), nil
 }
-
-// Masters returns the instance maps of every master, in name order.
-func (s *Sentinel) Masters(now time.Time) [][]KV { return s.View().Masters(now) }
 
 // Masters returns the instance maps of every master at now, in name
 // order.
@@ -264,12 +248,6 @@ func (v *View) Masters(now time.Time) [][]KV {
 		out = append(out, v.instanceMap(mv, mv.inst, t))
 	}
 	return out
-}
-
-// Replicas returns the maps of a master's replicas, leaving out those that
-// report replica-announced 0.
-func (s *Sentinel) Replicas(now time.Time, name string) ([][]KV, error) {
-	return s.View().Replicas(now, name)
 }
 
 // Replicas returns the maps of a master's replicas at now, leaving out
@@ -289,11 +267,6 @@ func (v *View) Replicas(now time.Time, name string) ([][]KV, error) {
 	return out, nil
 }
 
-// Sentinels returns the maps of the other Sentinels known for a master.
-func (s *Sentinel) Sentinels(now time.Time, name string) ([][]KV, error) {
-	return s.View().Sentinels(now, name)
-}
-
 // Sentinels returns the maps of the other Sentinels known for a master,
 // at now.
 func (v *View) Sentinels(now time.Time, name string) ([][]KV, error) {
@@ -308,10 +281,6 @@ func (v *View) Sentinels(now time.Time, name string) ([][]KV, error) {
 	}
 	return out, nil
 }
-
-// MasterAddr returns the address clients should use for a master: the
-// promoted replica's once a failover reached reconf_slaves.
-func (s *Sentinel) MasterAddr(name string) (settings.Addr, bool) { return s.View().MasterAddr(name) }
 
 // MasterAddr returns the address clients should use for a master: the
 // promoted replica's once a failover reached reconf_slaves.
@@ -344,11 +313,6 @@ func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
 // an election counts it, over the voters floor when it is larger
 // (election.CheckQuorum). The error is a *QuorumError, with the same
 // check, when they could not.
-func (s *Sentinel) CheckQuorum(name string) (election.Check, error) {
-	return s.View().CheckQuorum(name)
-}
-
-// CheckQuorum is SENTINEL CKQUORUM on the View, as Sentinel.CheckQuorum.
 func (v *View) CheckQuorum(name string) (election.Check, error) {
 	mv, err := v.master(name)
 	if err != nil {

@@ -113,13 +113,13 @@ func BenchmarkQueriesWhileBusy(b *testing.B) {
 		view  func(*monitor.View, time.Time)
 	}{
 		{"GET-MASTER-ADDR-BY-NAME", 500 * time.Microsecond,
-			func(c *monitor.Sentinel, _ time.Time) { c.MasterAddr(name) },
+			func(c *monitor.Sentinel, _ time.Time) { c.View().MasterAddr(name) },
 			func(v *monitor.View, _ time.Time) { v.MasterAddr(name) }},
 		{"MASTER", 500 * time.Microsecond,
-			func(c *monitor.Sentinel, now time.Time) { _, _ = c.Master(now, name) },
+			func(c *monitor.Sentinel, now time.Time) { _, _ = c.View().Master(now, name) },
 			func(v *monitor.View, now time.Time) { _, _ = v.Master(now, name) }},
 		{"MASTERS", 10 * time.Millisecond,
-			func(c *monitor.Sentinel, now time.Time) { c.Masters(now) },
+			func(c *monitor.Sentinel, now time.Time) { c.View().Masters(now) },
 			func(v *monitor.View, now time.Time) { v.Masters(now) }},
 	}
 	for _, q := range queries {

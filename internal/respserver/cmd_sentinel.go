@@ -83,7 +83,7 @@ func cmdSentinelFlushConfig(x *ctx) Value {
 
 func cmdRole(x *ctx) Value {
 	var names []string
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { names = core.MasterNames() }); ev != nil {
+	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { names = core.View().MasterNames() }); ev != nil {
 		return ev
 	}
 	list := make(Array, len(names))

@@ -158,7 +158,7 @@ func cmdSentinelFailover(x *ctx) Value {
 	if len(x.args) == 4 {
 		if !strings.EqualFold(x.arg(3), "coordinated") {
 			var known bool
-			if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { _, known = core.MasterAddr(x.arg(2)) }); ev != nil {
+			if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { _, known = core.View().MasterAddr(x.arg(2)) }); ev != nil {
 				return ev
 			}
 			if !known {

@@ -116,7 +116,7 @@ func converged(c *Cluster) bool {
 			return false
 		}
 	}
-	return allNodes(c, func(n *Node) bool { a, _ := n.Core.MasterAddr(masterName); return a == master.Addr })
+	return allNodes(c, func(n *Node) bool { a, _ := n.Core.View().MasterAddr(masterName); return a == master.Addr })
 }
 
 // chaosFleet is one fleet shape the chaos runs use, with the longest
@@ -152,7 +152,7 @@ func chaosRun(t TB, seed int64, f chaosFleet) *Cluster {
 			state += " " + s.Name + "=" + s.Role.String() + "(" + s.MasterAddr.Host + ")"
 		}
 		for _, n := range c.Nodes() {
-			a, _ := n.Core.MasterAddr(masterName)
+			a, _ := n.Core.View().MasterAddr(masterName)
 			state += " " + n.Name + "→" + a.Host
 		}
 		c.Fatalf("no convergence 5 min after the chaos ended:%s", state)

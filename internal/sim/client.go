@@ -351,7 +351,7 @@ func (cl *Client) AskMaster(node, master string, done func(a settings.Addr, ok b
 			done(settings.Addr{}, false, why)
 			return
 		}
-		a, ok := n.Core.MasterAddr(master)
+		a, ok := n.Core.View().MasterAddr(master)
 		c.sched.at(c.now.Add(c.latency()), func() {
 			if !ok {
 				done(settings.Addr{}, false, "no such master")

@@ -52,7 +52,7 @@ func TestHelloConfigAdoption(t *testing.T) {
 	s3ID := c.Node("s3").Core.MyID()
 	want := c.Server("r1").Addr
 	if !c.RunUntil(func() bool {
-		return allNodes(c, func(n *Node) bool { a, _ := n.Core.MasterAddr(masterName); return a == want })
+		return allNodes(c, func(n *Node) bool { a, _ := n.Core.View().MasterAddr(masterName); return a == want })
 	}, 10*time.Second) {
 		c.Fatalf("not every node switched to %v within 10 s", want)
 	}

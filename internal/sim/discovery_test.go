@@ -60,7 +60,7 @@ func TestDiscovery(t *testing.T) {
 		if f := flagsOf(t, n); f != "master" {
 			c.Fatalf("%s: master flags %q", n.Name, f)
 		}
-		if _, err := n.Core.CheckQuorum(masterName); err != nil {
+		if _, err := n.Core.View().CheckQuorum(masterName); err != nil {
 			c.Fatalf("%s: CKQUORUM: %v", n.Name, err)
 		}
 
@@ -85,7 +85,7 @@ func TestDiscovery(t *testing.T) {
 		c.Fatalf("myid changed across restart: %s → %s", id, s1.Core.MyID())
 	}
 	if !discovered(s1, 2, 2) {
-		c.Fatalf("restarted s1 does not know its replicas and sentinels at once: %+v", s1.Core.MasterSummaries())
+		c.Fatalf("restarted s1 does not know its replicas and sentinels at once: %+v", s1.Core.View().MasterSummaries())
 	}
 	c.Run(20 * time.Second)
 	for _, typ := range []monitor.EventType{"+slave", "+sentinel", "+sentinel-address-switch", "+sentinel-invalid-addr", "+sdown"} {
@@ -98,7 +98,7 @@ func TestDiscovery(t *testing.T) {
 	}
 	for _, n := range c.Nodes() {
 		if !discovered(n, 2, 2) {
-			c.Fatalf("%s lost peers after s1's restart: %+v", n.Name, n.Core.MasterSummaries())
+			c.Fatalf("%s lost peers after s1's restart: %+v", n.Name, n.Core.View().MasterSummaries())
 		}
 		for _, kv := range sentinelsOf(t, n) {
 			if f := Field(kv, "flags"); f != "sentinel" {

@@ -119,7 +119,7 @@ func agreement(c *Cluster) error {
 		if n.Crashed() {
 			continue
 		}
-		if a, _ := n.Core.MasterAddr(masterName); a != m.Addr {
+		if a, _ := n.Core.View().MasterAddr(masterName); a != m.Addr {
 			return fmt.Errorf("%s names %v as the master, but %s (%v) is", n.Name, a, m.Name, m.Addr)
 		}
 	}

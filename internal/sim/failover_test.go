@@ -51,7 +51,7 @@ func scenarioFailover(t *testing.T, seed int64) *Cluster {
 		if len(sw) != 1 || sw[0].Msg != want {
 			c.Fatalf("%s: +switch-master %v, want %q", n.Name, sw, want)
 		}
-		if a, _ := n.Core.MasterAddr(masterName); a != promoted.Addr {
+		if a, _ := n.Core.View().MasterAddr(masterName); a != promoted.Addr {
 			c.Fatalf("%s: master address %v, want %v", n.Name, a, promoted.Addr)
 		}
 	}
@@ -123,10 +123,10 @@ func TestFailoverWithPartitionedSentinel(t *testing.T) {
 					c.Fatalf("isolated s3 emitted %s", e)
 				}
 			}
-			newAddr, _ := c.Node("s1").Core.MasterAddr(masterName)
+			newAddr, _ := c.Node("s1").Core.View().MasterAddr(masterName)
 			healed := c.Now()
 			c.Heal()
-			if !c.RunUntil(func() bool { a, _ := c.Node("s3").Core.MasterAddr(masterName); return a == newAddr }, 20*time.Second) {
+			if !c.RunUntil(func() bool { a, _ := c.Node("s3").Core.View().MasterAddr(masterName); return a == newAddr }, 20*time.Second) {
 				c.Fatalf("s3 did not adopt the new master %v after healing", newAddr)
 			}
 			if !c.HasEvent(healed, "s3", "+config-update-from", "sentinel ") {
@@ -200,7 +200,7 @@ func TestLeaderCrashesAfterPromotion(t *testing.T) {
 				c.Fatalf("%d servers are masters", len(masters))
 			}
 			for _, n := range c.Nodes() {
-				if a, _ := n.Core.MasterAddr(masterName); a != masters[0].Addr {
+				if a, _ := n.Core.View().MasterAddr(masterName); a != masters[0].Addr {
 					c.Fatalf("%s: master %v, but %s is the master", n.Name, a, masters[0].Name)
 				}
 			}
@@ -230,14 +230,14 @@ func TestLeaderRestartsDuringReconf(t *testing.T) {
 		c.Fatalf("no failover reached reconf_slaves")
 	}
 	leader := c.Node(c.EventsSince(crash, "", "+failover-state-reconf-slaves")[0].Node)
-	promoted, _ := leader.Core.MasterAddr(masterName)
+	promoted, _ := leader.Core.View().MasterAddr(masterName)
 	if d := leader.Disk.Masters[0]; d.Addr != promoted {
 		c.Note("leader %s persisted master %v with config epoch %d, promoted is %v", leader.Name, d.Addr, d.ConfigEpoch, promoted)
 	}
 	c.Restart(leader.Name)
 	c.Run(time.Minute)
 	for _, n := range c.Nodes() {
-		if a, _ := n.Core.MasterAddr(masterName); a != promoted {
+		if a, _ := n.Core.View().MasterAddr(masterName); a != promoted {
 			c.Fatalf("%s: master %v, want the promoted %v", n.Name, a, promoted)
 		}
 	}

@@ -306,9 +306,9 @@ func (f *fleet) newFleet(args []string) []string {
 // Sentinels, with every link up.
 func (f *fleet) settled(n *sim.Node, replicas, others int) bool {
 	now := n.Now()
-	reps, err1 := n.Core.Replicas(now, f.master)
-	sents, err2 := n.Core.Sentinels(now, f.master)
-	kv, err3 := n.Core.Master(now, f.master)
+	reps, err1 := n.Core.View().Replicas(now, f.master)
+	sents, err2 := n.Core.View().Sentinels(now, f.master)
+	kv, err3 := n.Core.View().Master(now, f.master)
 	if err1 != nil || err2 != nil || err3 != nil || len(reps) != replicas || len(sents) != others {
 		return false
 	}
@@ -471,7 +471,7 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 			step(monitor.Debug{Args: rest})
 		}
 	case "ckquorum":
-		ck, err := n.Core.CheckQuorum(arg(0))
+		ck, err := n.Core.View().CheckQuorum(arg(0))
 		read(err, fmt.Sprintf("OK %d usable Sentinels", ck.Usable))
 	default:
 		return []string{"(error) unknown subcommand " + args[0]}

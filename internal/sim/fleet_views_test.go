@@ -37,7 +37,7 @@ func (f *fleet) masters(line, cmd string, args []string) []string {
 			out = append(out, n.Name+": crashed")
 			continue
 		}
-		names := n.Core.MasterNames()
+		names := n.Core.View().MasterNames()
 		if name != "" {
 			names = []string{name}
 		}
@@ -45,7 +45,7 @@ func (f *fleet) masters(line, cmd string, args []string) []string {
 			out = append(out, n.Name+": no masters")
 		}
 		for _, m := range names {
-			a, ok := n.Core.MasterAddr(m)
+			a, ok := n.Core.View().MasterAddr(m)
 			if !ok {
 				out = append(out, fmt.Sprintf("%s: %s (nil)", n.Name, m))
 				continue
@@ -62,9 +62,9 @@ func (f *fleet) instances(cmd string, n *sim.Node, master string) []string {
 	var list [][]monitor.KV
 	var err error
 	if cmd == "replicas" {
-		list, err = n.Core.Replicas(now, master)
+		list, err = n.Core.View().Replicas(now, master)
 	} else {
-		list, err = n.Core.Sentinels(now, master)
+		list, err = n.Core.View().Sentinels(now, master)
 	}
 	if err != nil {
 		return []string{"(error) " + err.Error()}
@@ -131,8 +131,8 @@ func (f *fleet) epochs() []string {
 			continue
 		}
 		l := fmt.Sprintf("%s: current-epoch %d", n.Name, n.Core.CurrentEpoch())
-		for _, m := range n.Core.MasterNames() {
-			kv, _ := n.Core.Master(n.Now(), m)
+		for _, m := range n.Core.View().MasterNames() {
+			kv, _ := n.Core.View().Master(n.Now(), m)
 			l += fmt.Sprintf(", %s config-epoch %s", m, sim.Field(kv, "config-epoch"))
 		}
 		out = append(out, l)

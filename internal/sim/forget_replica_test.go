@@ -13,7 +13,7 @@ import (
 // knownReplicas returns the addresses (ip:port) of a node's SENTINEL
 // REPLICAS of m, sorted.
 func knownReplicas(n *Node) []string {
-	reps, err := n.Core.Replicas(n.Now(), masterName)
+	reps, err := n.Core.View().Replicas(n.Now(), masterName)
 	if err != nil {
 		return nil
 	}

@@ -129,7 +129,7 @@ func knownTruth(c *Cluster) error {
 				want = append(want, id)
 			}
 		}
-		kvs, err := n.Core.Sentinels(n.Now(), "m")
+		kvs, err := n.Core.View().Sentinels(n.Now(), "m")
 		if err != nil {
 			return err
 		}

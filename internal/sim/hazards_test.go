@@ -71,7 +71,7 @@ func TestStuckLeaderSwitchesToNewerConfig(t *testing.T) {
 		c.Fatalf("no failover reached reconf_slaves")
 	}
 	leader := c.Node(c.EventsSince(crash, "", "+failover-state-reconf-slaves")[0].Node)
-	promotedAddr, _ := leader.Core.MasterAddr(masterName)
+	promotedAddr, _ := leader.Core.View().MasterAddr(masterName)
 	if !c.RunUntil(func() bool { return len(c.EventsSince(crash, "", "+switch-master")) >= 2 }, 5*time.Second) {
 		c.Fatalf("the observers did not switch")
 	}
@@ -85,7 +85,7 @@ func TestStuckLeaderSwitchesToNewerConfig(t *testing.T) {
 	c.Restart("r0")
 	r0 := c.Server("r0").Addr
 	if !c.RunUntil(func() bool {
-		return allNodes(c, func(n *Node) bool { a, _ := n.Core.MasterAddr(masterName); return a == r0 })
+		return allNodes(c, func(n *Node) bool { a, _ := n.Core.View().MasterAddr(masterName); return a == r0 })
 	}, 3*time.Minute) {
 		c.Fatalf("the Sentinels did not converge on r0")
 	}

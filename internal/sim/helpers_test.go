@@ -20,7 +20,7 @@ const maxLatency = 5 * time.Millisecond
 // masterKV returns a node's SENTINEL MASTER view of m.
 func masterKV(t *testing.T, n *Node) []monitor.KV {
 	t.Helper()
-	kv, err := n.Core.Master(n.Now(), masterName)
+	kv, err := n.Core.View().Master(n.Now(), masterName)
 	if err != nil {
 		t.Fatalf("%s: SENTINEL MASTER: %v", n.Name, err)
 	}
@@ -44,7 +44,7 @@ func hasFlag(flags, f string) bool {
 // views of m.
 func replicasOf(t *testing.T, n *Node) [][]monitor.KV {
 	t.Helper()
-	r, err := n.Core.Replicas(n.Now(), masterName)
+	r, err := n.Core.View().Replicas(n.Now(), masterName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func replicasOf(t *testing.T, n *Node) [][]monitor.KV {
 
 func sentinelsOf(t *testing.T, n *Node) [][]monitor.KV {
 	t.Helper()
-	r, err := n.Core.Sentinels(n.Now(), masterName)
+	r, err := n.Core.View().Sentinels(n.Now(), masterName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func allNodes(c *Cluster, cond func(n *Node) bool) bool {
 // discovered reports whether a node knows r replicas and s other
 // Sentinels of m.
 func discovered(n *Node, r, s int) bool {
-	for _, sum := range n.Core.MasterSummaries() {
+	for _, sum := range n.Core.View().MasterSummaries() {
 		if sum.Name == masterName {
 			return sum.NumReplicas == r && sum.NumSentinels == s
 		}

@@ -193,14 +193,14 @@ func (c *Cluster) checkViews(n *Node) {
 		view[settings.Addr{Host: Field(kv, "ip"), Port: port}] += p
 		return true
 	}
-	for _, name := range n.Core.MasterNames() {
-		mkv, err := n.Core.Master(now, name)
+	for _, name := range n.Core.View().MasterNames() {
+		mkv, err := n.Core.View().Master(now, name)
 		if err != nil || !add(mkv) {
 			return
 		}
 		ce, _ := strconv.ParseUint(Field(mkv, "config-epoch"), 10, 64)
 		if ce > 0 {
-			a, _ := n.Core.MasterAddr(name)
+			a, _ := n.Core.View().MasterAddr(name)
 			k := epochKey{name, ce}
 			if prev, ok := c.inv.configAddr[k]; !ok {
 				c.inv.configAddr[k] = a
@@ -211,13 +211,13 @@ func (c *Cluster) checkViews(n *Node) {
 				return
 			}
 		}
-		reps, _ := n.Core.Replicas(now, name)
+		reps, _ := n.Core.View().Replicas(now, name)
 		for _, kv := range reps {
 			if !add(kv) {
 				return
 			}
 		}
-		sents, _ := n.Core.Sentinels(now, name)
+		sents, _ := n.Core.View().Sentinels(now, name)
 		for _, kv := range sents {
 			if id := Field(kv, "runid"); sentinels[id] {
 				continue // a link shared by several masters counts once

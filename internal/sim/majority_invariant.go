@@ -19,7 +19,7 @@ func (c *Cluster) checkMajorityVotes(n *Node, master string, epoch uint64) {
 	if p, ok := n.Core.FailoverProgress(master); !ok || !p.InProgress {
 		return
 	}
-	if kv, err := n.Core.Master(n.Now(), master); err != nil || strings.Contains(Field(kv, "flags"), "force_failover") {
+	if kv, err := n.Core.View().Master(n.Now(), master); err != nil || strings.Contains(Field(kv, "flags"), "force_failover") {
 		return
 	}
 	fleet := 0

@@ -54,7 +54,7 @@ func rackRun(tb TB, seed int64, masters, kills int, accel *monitor.Accel) rackRe
 	c, ms := rackCluster(tb, seed, masters, accel)
 	known := func() bool {
 		return allNodes(c, func(n *Node) bool {
-			for _, s := range n.Core.MasterSummaries() {
+			for _, s := range n.Core.View().MasterSummaries() {
 				if s.NumReplicas != 1 || s.NumSentinels != 2 {
 					return false
 				}

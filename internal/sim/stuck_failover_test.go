@@ -56,7 +56,7 @@ func TestStuckServerFailoverEnded(t *testing.T) {
 				if r0.FailoverState() != "no-failover" || r0.Role != RoleReplica || r0.MasterAddr != r1.Addr || r1.Role != RoleMaster {
 					return false
 				}
-				return allNodes(c, func(n *Node) bool { a, _ := n.Core.MasterAddr(masterName); return a == r1.Addr })
+				return allNodes(c, func(n *Node) bool { a, _ := n.Core.View().MasterAddr(masterName); return a == r1.Addr })
 			}
 			if !c.RunUntil(ended, time.Minute) {
 				c.Fatalf("a minute after the FAILOVER: r0 %s, %s of %v; r1 %s", r0.FailoverState(), r0.Role, r0.MasterAddr, r1.Role)
