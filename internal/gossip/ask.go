@@ -111,3 +111,8 @@ func ParseAskReply(elems []any) (AskReply, bool) {
 	}
 	return AskReply{Down: down == 1, Leader: leader, LeaderEpoch: uint64(epoch)}, true
 }
+
+// AnswerDown is the answer's "down" for a master: whether the answering
+// Sentinel thinks it subjectively down, and never while it is in TILT
+// (Redis's sentinelCommand "is-master-down-by-addr").
+func AnswerDown(sdown, tilt bool) bool { return sdown && !tilt }

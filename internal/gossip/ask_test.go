@@ -189,3 +189,14 @@ func TestParseAskReply(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerDown: down only when subjectively down and not in TILT.
+func TestAnswerDown(t *testing.T) {
+	for _, tc := range []struct{ sdown, tilt, want bool }{
+		{false, false, false}, {true, false, true}, {true, true, false}, {false, true, false},
+	} {
+		if got := AnswerDown(tc.sdown, tc.tilt); got != tc.want {
+			t.Errorf("sdown %v tilt %v: got %v", tc.sdown, tc.tilt, got)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // askOthers asks the other Sentinels whether they think m is down, and
@@ -103,8 +104,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	rep := gossip.NoVoteReply()
 	var m *master
 	for _, name := range s.names {
-		cand := s.masters[name]
-		if cand.addr.Port == req.Port && s.addrMatchesHost(cand.addr, req.IP) {
+		if cand := s.masters[name]; asksAbout(req, s.resolved, cand.addr) {
 			m = cand
 			break
 		}
@@ -112,7 +112,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	if m == nil {
 		return rep
 	}
-	rep.Down = m.has(flagSDown) && !s.tilt // as AnswerAsk
+	rep.Down = gossip.AnswerDown(m.has(flagSDown), s.tilt)
 	if req.AsksVote() {
 		s.noteVoteAsk(m, req.RunID, now)
 		s.changed(m) // a vote changes m, though no query shows it today
@@ -140,10 +140,18 @@ func (v *View) AnswerAsk(req gossip.AskRequest) (gossip.AskReply, bool) {
 	}
 	rep := gossip.NoVoteReply()
 	for mv := range v.all() {
-		if mv.askAddr.Port == req.Port && addrMatchesHost(v.resolved, mv.askAddr, req.IP) {
-			rep.Down = mv.inst.flags&flagSDown != 0 && !v.tilt
+		if asksAbout(req, v.resolved, mv.askAddr) {
+			rep.Down = gossip.AnswerDown(mv.inst.flags&flagSDown != 0, v.tilt)
 			break
 		}
 	}
 	return rep, true
+}
+
+// asksAbout reports whether req asks about the master at a: the same port
+// and the host as a names it or as it resolved (resolved is the
+// Sentinel's hostname table), for Sentinel.answerAsk and View.AnswerAsk
+// alike.
+func asksAbout(req gossip.AskRequest, resolved map[string]string, a settings.Addr) bool {
+	return a.Port == req.Port && addrMatchesHost(resolved, a, req.IP)
 }
