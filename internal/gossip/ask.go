@@ -116,3 +116,8 @@ func ParseAskReply(elems []any) (AskReply, bool) {
 // Sentinel thinks it subjectively down, and never while it is in TILT
 // (Redis's sentinelCommand "is-master-down-by-addr").
 func AnswerDown(sdown, tilt bool) bool { return sdown && !tilt }
+
+// AnswerStale reports whether a peer's answer, age milliseconds old, is
+// forgotten: after 5 ask periods (askPeriod in milliseconds), as Redis
+// clears SRI_MASTER_DOWN and the leader it named.
+func AnswerStale(age, askPeriod int64) bool { return age > 5*askPeriod }

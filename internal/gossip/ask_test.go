@@ -200,3 +200,13 @@ func TestAnswerDown(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerStale: an answer is forgotten beyond 5 ask periods, not at.
+func TestAnswerStale(t *testing.T) {
+	if AnswerStale(5000, 1000) {
+		t.Error("stale at exactly 5 periods")
+	}
+	if !AnswerStale(5001, 1000) {
+		t.Error("not stale beyond 5 periods")
+	}
+}

@@ -15,7 +15,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 	ask := s.timing.AskPeriod.Milliseconds()
 	for _, si := range m.sortedSentinels() {
 		elapsed := now - si.lastMasterDownReplyTime
-		if elapsed > 5*ask && (si.has(flagMasterDown) || si.leader != "") {
+		if gossip.AnswerStale(elapsed, ask) && (si.has(flagMasterDown) || si.leader != "") {
 			si.flags &^= flagMasterDown
 			si.leader = ""
 			s.changed(m) // without an event

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -287,7 +288,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 			f.PausedMs = now - m.pausedAt
 		}
 	}
-	if next := m.failoverStartTime + 2*m.settings.FailoverTimeout.Milliseconds() - now; next > 0 && !f.InProgress {
+	if next := failover.RetryAt(m.failoverStartTime, m.settings.FailoverTimeout.Milliseconds()) - now; next > 0 && !f.InProgress {
 		f.NextAttemptMs = next
 	}
 
@@ -358,7 +359,7 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 				why = append(why, fmt.Sprintf("Sentinel %s (%s:%d) cannot be asked: no live connection", short(sv.RunID), sv.IP, sv.Port))
 			case !sv.Answered && !sv.ReportsDown:
 				why = append(why, fmt.Sprintf("Sentinel %s (%s:%d) has not answered IS-MASTER-DOWN-BY-ADDR about %s yet", short(sv.RunID), sv.IP, sv.Port, sv.About))
-			case !sv.ReportsDown && sv.ReplyAgeMs > 5*s.timing.AskPeriod.Milliseconds():
+			case !sv.ReportsDown && gossip.AnswerStale(sv.ReplyAgeMs, s.timing.AskPeriod.Milliseconds()):
 				why = append(why, fmt.Sprintf("Sentinel %s (%s:%d) has not answered IS-MASTER-DOWN-BY-ADDR for %s", short(sv.RunID), sv.IP, sv.Port, msText(sv.ReplyAgeMs)))
 			case !sv.ReportsDown:
 				why = append(why, fmt.Sprintf("Sentinel %s (%s:%d) answered %s ago that the master is not down", short(sv.RunID), sv.IP, sv.Port, msText(sv.ReplyAgeMs)))
@@ -372,11 +373,11 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 	if !f.InProgress {
 		if f.NextAttemptMs > 0 {
 			if m.leader != "" && !strings.EqualFold(m.leader, s.myID) && m.leaderEpoch == s.currentEpoch {
-				why = append(why, fmt.Sprintf("this Sentinel voted for %s as leader in epoch %d; it waits %s (2 × failover-timeout after the vote) before it may try itself",
-					short(m.leader), m.leaderEpoch, msText(f.NextAttemptMs)))
+				why = append(why, fmt.Sprintf("this Sentinel voted for %s as leader in epoch %d; it waits %s (%d × failover-timeout after the vote) before it may try itself",
+					short(m.leader), m.leaderEpoch, msText(f.NextAttemptMs), failover.RetryFactor))
 			} else {
-				why = append(why, fmt.Sprintf("a failover was attempted recently; the next may start in %s (2 × failover-timeout = %s after the previous start)",
-					msText(f.NextAttemptMs), msText(2*f.FailoverTimeoutMs)))
+				why = append(why, fmt.Sprintf("a failover was attempted recently; the next may start in %s (%d × failover-timeout = %s after the previous start)",
+					msText(f.NextAttemptMs), failover.RetryFactor, msText(failover.RetryAt(0, f.FailoverTimeoutMs))))
 			}
 		}
 		if ag.Reachable < ag.Majority {
