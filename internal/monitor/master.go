@@ -21,7 +21,7 @@ type master struct {
 	configEpoch uint64
 	// instance.leader / instance.leaderEpoch hold our own vote.
 
-	// proxy is the master-following proxy's decision (proxy.go).
+	// proxy is the master-following proxy's decision (proxy_fence.go).
 	proxy proxyState
 
 	// addrGen counts the master's address changes (switches). An
@@ -35,7 +35,7 @@ type master struct {
 	failoverStartTime       int64
 	// votedAt is when this Sentinel last gave its vote to another
 	// Sentinel to fail the master over (Unix ms; 0: never since it
-	// started); the proxy fences from then (proxy.go).
+	// started); the proxy fences from then (proxy_fence.go).
 	votedAt             int64
 	failoverEpoch       uint64
 	failoverDelayLogged int64
@@ -72,7 +72,7 @@ type master struct {
 	sentinelOrder []*instance
 
 	// viewDirty: what the queries show of the master changed since the
-	// last View (readview.go).
+	// last View (view.go).
 	viewDirty bool
 
 	// listing caches the replicas the master's INFO lists (forget.go).

@@ -99,7 +99,7 @@ type Sentinel struct {
 	out Ready
 
 	// views keeps the View of the read-only queries up to date
-	// (readview.go).
+	// (view.go).
 	views viewState
 }
 
@@ -315,9 +315,6 @@ func (s *Sentinel) Timing() settings.Timing { return s.timing }
 func (s *Sentinel) Tilt() (bool, time.Time) {
 	return s.tilt, time.UnixMilli(s.tiltStart)
 }
-
-// SimulateFailure returns the active failure simulation flags.
-func (s *Sentinel) SimulateFailure() SimFailure { return s.simFailure }
 
 // Snapshot returns the state to persist, masters in name order.
 func (s *Sentinel) Snapshot() settings.Persisted {

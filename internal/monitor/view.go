@@ -1,405 +1,258 @@
 package monitor
 
 import (
-	"errors"
-	"iter"
-	"strconv"
-	"time"
+	"sync/atomic"
 
-	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
-// KV is one field of an instance map, in reply order.
-type KV struct {
-	Key   string
-	Value string
+// This file defines the View, an immutable picture of what the read-only
+// queries show, and how Steps record what they change for it;
+// view_build.go brings it up to date, view_queries.go renders the replies
+// from it.
+
+// View is an immutable picture of what the read-only queries show
+// (SENTINEL MASTER, MASTERS, REPLICAS, SENTINELS, GET-MASTER-ADDR-BY-NAME,
+// CKQUORUM, INFO's sentinel section), as the core was when
+// Sentinel.View returned it. Nothing in a View changes after it was
+// returned but its links' state (linkCell: pending commands, PING times,
+// connections up), which the core updates in place with atomic stores:
+// that is what changes with every command sent and reply received, and
+// it is never announced, so a View shows it as it is now rather than
+// being rebuilt for it (at 1,000 masters that rebuilding had taken half
+// of the loop's time). Any goroutine may read a View while the core's
+// owner goes on. It keeps instants, not ages: a
+// reply that shows how long ago something happened ("last-ok-ping-reply",
+// "info-refresh") computes it against the time the query passes, when
+// the query runs, as Redis computes it when it answers.
+//
+// The invariant: a View reflects every Step and Tick that came before the
+// call to Sentinel.View that returned it, so it is never older than any
+// event those produced. An owner that publishes it before carrying out
+// Ready (node.Loop does) therefore never lets a client see a state older
+// than one the client has been told of: who saw +switch-master and then
+// asks for the master's address gets the new one.
+//
+// Successive Views share what did not change: the masters are held in
+// chunks, and an object, a master or a chunk that shows the same as in
+// the previous View is that View's, so bringing the View up to date
+// after a change allocates about what changed.
+type View struct {
+	// chunks hold the masters in name order, viewChunk to a chunk (the
+	// last one is filled up to the number of masters).
+	chunks []*viewChunkOf
+	// index is a master's position; Views with the same master names
+	// share it.
+	index map[string]int
+	// resolved is the core's map of resolved hostnames when the View was
+	// built (the core replaces it rather than change it), for AnswerAsk.
+	resolved map[string]string
+
+	viewGlobals
 }
 
-// MasterStatus is a master's health as INFO sentinel reports it.
-type MasterStatus string
+// viewChunk is the number of masters in a chunk of View.chunks: a change
+// to one master copies its chunk and the list of chunks, not a pointer
+// per master.
+const viewChunk = 32
 
-// The statuses of INFO sentinel's masterN lines.
+// viewChunkOf is one chunk of View.chunks.
+type viewChunkOf [viewChunk]*masterView
+
+// viewGlobals are the View's figures that are not about one master.
+type viewGlobals struct {
+	tilt       bool
+	tiltStart  int64
+	tilts      int64
+	running    int // scripts running
+	queued     int // scripts queued, running ones included
+	simFailure SimFailure
+	// rebootFlag is Options.MasterRebootFlag.
+	rebootFlag bool
+	// resolvedGen tells Views with different resolved maps apart.
+	resolvedGen int
+}
+
+// masterView is one master as the queries show it.
+type masterView struct {
+	masterHead
+	inst      *instView
+	replicas  []*instView // by name, replica-announced 0 included
+	sentinels []*instView // by run id
+}
+
+// masterHead is what a masterView shows besides its objects.
+type masterHead struct {
+	configEpoch          uint64
+	quorum               int
+	failoverTimeout      int64 // ms
+	parallelSyncs        int
+	notificationScript   string
+	clientReconfigScript string
+	// forgetReplicaAfter is forget-replica-after in ms; 0: off.
+	forgetReplicaAfter int64
+	// voters is the voters floor, forgetSentinelAfter
+	// forget-sentinel-after in ms; 0: off.
+	voters              int
+	forgetSentinelAfter int64
+	// addr is the address clients should use (GET-MASTER-ADDR-BY-NAME),
+	// infoAddr the configured one (INFO sentinel), both as announced.
+	addr     settings.Addr
+	infoAddr settings.Addr
+	// askAddr is the configured address as stored (a hostname stays
+	// one): what IS-MASTER-DOWN-BY-ADDR is matched against.
+	askAddr settings.Addr
+	// proxy is the master-following proxy's settings and decision.
+	proxy proxyHead
+}
+
+// instView is one object as the queries show it: a copy of what
+// instanceMap reads, times as Unix ms.
+type instView struct {
+	kind  kind
+	name  string
+	ip    string // as announced
+	port  int
+	runID string
+	flags flag
+
+	// link is the object's link, as it is now (one Sentinel's link is
+	// shared by its objects under several masters).
+	link *linkCell
+
+	failoverState string // set with flagFailoverInProgress
+
+	downAfter        int64
+	sdownSince       int64
+	odownSince       int64
+	infoRefresh      int64
+	roleReported     string
+	roleReportedTime int64
+
+	// Replicas.
+	masterLinkDownTime int64
+	masterLinkUp       bool
+	slaveMasterHost    string
+	slaveMasterPort    int
+	priority           int
+	replOffset         uint64
+	announced          int
+
+	// Sentinels.
+	lastHelloTime int64
+	leader        string
+	leaderEpoch   uint64
+}
+
+// linkView is a link as the queries show it.
+type linkView struct {
+	pending       int
+	refcount      int
+	actPingTime   int64
+	lastAvailTime int64
+	lastPongTime  int64
+	ccUp, pcUp    bool
+}
+
+// viewOfLink is what the queries show of l.
+func viewOfLink(l *link) linkView {
+	return linkView{
+		pending:       len(l.pending),
+		refcount:      l.refcount,
+		actPingTime:   l.actPingTime,
+		lastAvailTime: l.lastAvailTime,
+		lastPongTime:  l.lastPongTime,
+		ccUp:          l.ccUp,
+		pcUp:          l.pcUp,
+	}
+}
+
+// linkCell holds what the queries show of a link, stored by the core
+// (linkChanged) after every change and loaded by any goroutine. Each
+// field is stored atomically on its own: a query running during a store
+// may mix the link's state just before and just after it, as a reply
+// racing a PING in Redis would show either.
+type linkCell struct {
+	pending, refcount                        atomic.Int64
+	actPingTime, lastAvailTime, lastPongTime atomic.Int64
+	up                                       atomic.Uint32 // cellCCUp | cellPCUp
+}
+
 const (
-	StatusOK    MasterStatus = "ok"
-	StatusSDown MasterStatus = "sdown"
-	StatusODown MasterStatus = "odown"
+	cellCCUp = 1 << iota
+	cellPCUp
 )
 
-// status is m's health: odown if it is ODOWN, else sdown if SDOWN, else
-// ok.
-func (m *master) status() MasterStatus { return statusOf(m.flags) }
-
-// statusOf is the status of a master with these flags.
-func statusOf(f flag) MasterStatus {
-	switch {
-	case f&flagODown != 0:
-		return StatusODown
-	case f&flagSDown != 0:
-		return StatusSDown
+// store records l in c.
+func (c *linkCell) store(l *link) {
+	c.pending.Store(int64(len(l.pending)))
+	c.refcount.Store(int64(l.refcount))
+	c.actPingTime.Store(l.actPingTime)
+	c.lastAvailTime.Store(l.lastAvailTime)
+	c.lastPongTime.Store(l.lastPongTime)
+	var up uint32
+	if l.ccUp {
+		up |= cellCCUp
 	}
-	return StatusOK
-}
-
-// MasterSummary is the per-master line of INFO sentinel.
-type MasterSummary struct {
-	Name string
-	Addr settings.Addr
-	// Status is odown if the master is ODOWN, else sdown if SDOWN, else ok.
-	Status       MasterStatus
-	NumReplicas  int
-	NumSentinels int // known other Sentinels, not counting this one
-}
-
-// MasterSummaries returns one summary per master in name order.
-func (v *View) MasterSummaries() []MasterSummary {
-	out := make([]MasterSummary, 0, len(v.index))
-	for mv := range v.all() {
-		out = append(out, MasterSummary{
-			Name:         mv.inst.name,
-			Addr:         mv.infoAddr,
-			Status:       statusOf(mv.inst.flags),
-			NumReplicas:  len(mv.replicas),
-			NumSentinels: len(mv.sentinels),
-		})
+	if l.pcUp {
+		up |= cellPCUp
 	}
-	return out
+	c.up.Store(up)
 }
 
-// MasterNames returns the monitored masters' names in order.
-func (v *View) MasterNames() []string {
-	out := make([]string, 0, len(v.index))
-	for mv := range v.all() {
-		out = append(out, mv.inst.name)
-	}
-	return out
-}
-
-// all yields the masters in name order.
-func (v *View) all() iter.Seq[*masterView] {
-	return func(yield func(*masterView) bool) {
-		for k := range len(v.index) {
-			if !yield(v.at(k)) {
-				return
-			}
-		}
+// load returns what c holds.
+func (c *linkCell) load() linkView {
+	up := c.up.Load()
+	return linkView{
+		pending:       int(c.pending.Load()),
+		refcount:      int(c.refcount.Load()),
+		actPingTime:   c.actPingTime.Load(),
+		lastAvailTime: c.lastAvailTime.Load(),
+		lastPongTime:  c.lastPongTime.Load(),
+		ccUp:          up&cellCCUp != 0,
+		pcUp:          up&cellPCUp != 0,
 	}
 }
 
-// Tilt reports whether the Sentinel was in TILT mode and since when.
-func (v *View) Tilt() (bool, time.Time) { return v.tilt, time.UnixMilli(v.tiltStart) }
-
-// TotalTilt is how many times the Sentinel entered TILT since it started
-// (INFO's sentinel_total_tilt).
-func (v *View) TotalTilt() int64 { return v.tilts }
-
-// ScriptCounts returns the scripts running and queued (running ones
-// included), as Sentinel.ScriptCounts.
-func (v *View) ScriptCounts() (running, queued int) { return v.running, v.queued }
-
-// SimulateFailure returns the failure simulation flags that were active.
-func (v *View) SimulateFailure() SimFailure { return v.simFailure }
-
-func itoa64(v int64) string  { return strconv.FormatInt(v, 10) }
-func utoa64(v uint64) string { return strconv.FormatUint(v, 10) }
-func agoOrZero(now, t int64) int64 {
-	if t == 0 {
-		return 0
-	}
-	return now - t
+// viewState is what the core keeps to bring its View up to date.
+type viewState struct {
+	cur *View
+	// all: compare every master at the next View (after a command, a
+	// link shared or released), not only those recorded.
+	all bool
+	// masters are the masters, links the links, recorded as changed
+	// since cur was built (their viewDirty is set).
+	masters []*master
+	links   []*link
+	// names are the master names cur.index was built for.
+	names []string
 }
 
-// instanceMapFields is the most fields instanceMap returns (a master
-// with both scripts and every conditional field), so that one allocation
-// holds any instance map.
-const instanceMapFields = 35
-
-// instanceMap renders object i of master mv as SENTINEL
-// MASTER/REPLICAS/SENTINELS do (§12.4) at now, Unix ms: fields in Redis's
-// order, conditional ones only when they apply, every value a string.
-// It is the one place that formats these replies.
-func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
-	l := i.link.load()
-	kv := make([]KV, 0, instanceMapFields)
-	kv = append(kv, []KV{
-		{"name", i.name},
-		{"ip", i.ip},
-		{"port", strconv.Itoa(i.port)},
-		{"runid", i.runID},
-		{"flags", flagString(i.kind, i.flags, disconnected(i.kind, l.ccUp, l.pcUp), v.rebootFlag)},
-		{"link-pending-commands", strconv.Itoa(l.pending)},
-		{"link-refcount", strconv.Itoa(l.refcount)},
-	}...)
-	if i.flags&flagFailoverInProgress != 0 {
-		kv = append(kv, KV{"failover-state", i.failoverState})
+// changed records that what the queries show of m changed: the next View
+// looks at m again. Every event about m records it (emit), which covers
+// the changes the timers make (SDOWN, ODOWN, the failover's steps); the
+// silent ones record themselves (a command sent, a link closed, a peer's
+// stale report cleared, an INFO reply), and so do the Steps of peers; a
+// link's own state goes to its cell instead (linkChanged).
+func (s *Sentinel) changed(m *master) {
+	if m.viewDirty || s.views.all {
+		return
 	}
-	kv = append(kv,
-		KV{"last-ping-sent", itoa64(agoOrZero(now, l.actPingTime))},
-		KV{"last-ok-ping-reply", itoa64(now - l.lastAvailTime)},
-		KV{"last-ping-reply", itoa64(now - l.lastPongTime)},
-	)
-	if i.flags&flagSDown != 0 {
-		kv = append(kv, KV{"s-down-time", itoa64(now - i.sdownSince)})
-	}
-	if i.flags&flagODown != 0 {
-		kv = append(kv, KV{"o-down-time", itoa64(now - i.odownSince)})
-	}
-	kv = append(kv, KV{settings.OptionDownAfter, itoa64(i.downAfter)})
-	if i.kind != kindSentinel {
-		kv = append(kv,
-			KV{"info-refresh", itoa64(agoOrZero(now, i.infoRefresh))},
-			KV{"role-reported", shownRole(i.roleReported)},
-			KV{"role-reported-time", itoa64(now - i.roleReportedTime)},
-		)
-	}
-	if i.kind == kindMaster {
-		kv = append(kv,
-			KV{"config-epoch", utoa64(mv.configEpoch)},
-			KV{"num-slaves", strconv.Itoa(len(mv.replicas))},
-			KV{"num-other-sentinels", strconv.Itoa(len(mv.sentinels))},
-			KV{settings.OptionQuorum, strconv.Itoa(mv.quorum)},
-			KV{settings.OptionFailoverTimeout, itoa64(mv.failoverTimeout)},
-			KV{settings.OptionParallelSyncs, strconv.Itoa(mv.parallelSyncs)},
-		)
-		if mv.notificationScript != "" {
-			kv = append(kv, KV{settings.OptionNotificationScript, mv.notificationScript})
-		}
-		if mv.clientReconfigScript != "" {
-			kv = append(kv, KV{settings.OptionClientReconfigScript, mv.clientReconfigScript})
-		}
-		if mv.forgetReplicaAfter != 0 {
-			kv = append(kv, KV{settings.OptionForgetReplicaAfter, itoa64(mv.forgetReplicaAfter)})
-		}
-		if mv.voters != 0 {
-			kv = append(kv, KV{settings.OptionVoters, strconv.Itoa(mv.voters)})
-		}
-		if mv.forgetSentinelAfter != 0 {
-			kv = append(kv, KV{settings.OptionForgetSentinelAfter, itoa64(mv.forgetSentinelAfter)})
-		}
-		if mv.proxy.listen != "" {
-			kv = append(kv, proxyFields(mv.proxy)...)
-		}
-	}
-	if i.kind == kindReplica {
-		status := "err"
-		if i.masterLinkUp {
-			status = "ok"
-		}
-		host := i.slaveMasterHost
-		if host == "" {
-			host = "?"
-		}
-		kv = append(kv,
-			KV{"master-link-down-time", itoa64(i.masterLinkDownTime)},
-			KV{"master-link-status", status},
-			KV{"master-host", host},
-			KV{"master-port", strconv.Itoa(i.slaveMasterPort)},
-			KV{"slave-priority", strconv.Itoa(i.priority)},
-			KV{"slave-repl-offset", utoa64(i.replOffset)},
-			KV{"replica-announced", strconv.Itoa(i.announced)},
-		)
-	}
-	if i.kind == kindSentinel {
-		leader := i.leader
-		if leader == "" {
-			leader = "?"
-		}
-		kv = append(kv,
-			KV{"last-hello-message", itoa64(now - i.lastHelloTime)},
-			KV{"voted-leader", leader},
-			KV{"voted-leader-epoch", utoa64(i.leaderEpoch)},
-		)
-	}
-	return kv
+	m.viewDirty = true
+	s.views.masters = append(s.views.masters, m)
 }
 
-func (s *Sentinel) master(name string) (*master, error) {
-	m := s.masters[name]
-	if m == nil {
-		return nil, ErrNoSuchMaster
+// linkChanged records that what the queries show of l changed: the next
+// View stores it in l's cell, which every View shows l through. No master
+// needs looking at again for it.
+func (s *Sentinel) linkChanged(l *link) {
+	if !l.viewDirty {
+		l.viewDirty = true
+		s.views.links = append(s.views.links, l)
 	}
-	return m, nil
 }
 
-// master returns the View of the master called name.
-func (v *View) master(name string) (*masterView, error) {
-	k, ok := v.index[name]
-	if !ok {
-		return nil, ErrNoSuchMaster
-	}
-	return v.at(k), nil
-}
-
-// Master returns the instance map of one master at now.
-func (v *View) Master(now time.Time, name string) ([]KV, error) {
-	mv, err := v.master(name)
-	if err != nil {
-		return nil, err
-	}
-	return v.instanceMap(mv, mv.inst, ms(now)), nil
-}
-
-// Masters returns the instance maps of every master at now, in name
-// order.
-func (v *View) Masters(now time.Time) [][]KV {
-	t := ms(now)
-	out := make([][]KV, 0, len(v.index))
-	for mv := range v.all() {
-		out = append(out, v.instanceMap(mv, mv.inst, t))
-	}
-	return out
-}
-
-// Replicas returns the maps of a master's replicas at now, leaving out
-// those that report replica-announced 0.
-func (v *View) Replicas(now time.Time, name string) ([][]KV, error) {
-	mv, err := v.master(name)
-	if err != nil {
-		return nil, err
-	}
-	t := ms(now)
-	out := [][]KV{}
-	for _, r := range mv.replicas {
-		if r.announced != 0 {
-			out = append(out, v.instanceMap(mv, r, t))
-		}
-	}
-	return out, nil
-}
-
-// Sentinels returns the maps of the other Sentinels known for a master,
-// at now.
-func (v *View) Sentinels(now time.Time, name string) ([][]KV, error) {
-	mv, err := v.master(name)
-	if err != nil {
-		return nil, err
-	}
-	t := ms(now)
-	out := [][]KV{}
-	for _, si := range mv.sentinels {
-		out = append(out, v.instanceMap(mv, si, t))
-	}
-	return out, nil
-}
-
-// MasterAddr returns the address clients should use for a master: the
-// promoted replica's once a failover reached reconf_slaves.
-func (v *View) MasterAddr(name string) (settings.Addr, bool) {
-	mv, err := v.master(name)
-	if err != nil {
-		return settings.Addr{}, false
-	}
-	return mv.addr, true
-}
-
-// ErrNoQuorum is what a *QuorumError from CheckQuorum wraps: the usable
-// Sentinels cannot reach the quorum or the majority.
-var ErrNoQuorum = errors.New("NOQUORUM")
-
-// QuorumError is a failed CheckQuorum: its check, whose NoQuorumText is
-// the error text.
-type QuorumError struct {
-	election.Check
-}
-
-// Error is Redis's reply text after the NOQUORUM code.
-func (e *QuorumError) Error() string { return e.NoQuorumText() }
-
-// Unwrap returns ErrNoQuorum.
-func (e *QuorumError) Unwrap() error { return ErrNoQuorum }
-
-// CheckQuorum is SENTINEL CKQUORUM: whether the Sentinels that are
-// usable now could reach the master's quorum and a majority, counted as
-// an election counts it, over the voters floor when it is larger
-// (election.CheckQuorum). The error is a *QuorumError, with the same
-// check, when they could not.
-func (v *View) CheckQuorum(name string) (election.Check, error) {
-	mv, err := v.master(name)
-	if err != nil {
-		return election.Check{}, err
-	}
-	peers := make([]election.Peer, len(mv.sentinels))
-	for k, si := range mv.sentinels {
-		l := si.link.load()
-		peers[k] = peer(si.runID, si.flags, !disconnected(kindSentinel, l.ccUp, l.pcUp), si.leader, si.leaderEpoch)
-	}
-	ck := election.CheckQuorum(peers, mv.quorum, mv.voters)
-	if !ck.OK() {
-		return ck, &QuorumError{Check: ck}
-	}
-	return ck, nil
-}
-
-// InfoCacheEntry is one instance's cached INFO for SENTINEL INFO-CACHE.
-type InfoCacheEntry struct {
-	Age  int64 // ms since the INFO was received
-	Info string
-	Has  bool // false when no INFO was ever received (null)
-}
-
-// InfoCache returns, for each named master that exists (in name order,
-// duplicates collapsed), the cached INFO of the master then its replicas.
-func (s *Sentinel) InfoCache(now time.Time, names []string) (masters []string, entries [][]InfoCacheEntry) {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	t := ms(now)
-	for _, name := range s.names {
-		if !want[name] {
-			continue
-		}
-		m := s.masters[name]
-		list := []InfoCacheEntry{cacheEntry(&m.instance, m, t)}
-		for _, r := range m.sortedReplicas() {
-			list = append(list, cacheEntry(r, m, t))
-		}
-		masters = append(masters, name)
-		entries = append(entries, list)
-	}
-	return masters, entries
-}
-
-// cacheEntry reproduces Redis's quirk: the age is 0 when the *master* was
-// never refreshed, else now minus the instance's own refresh time.
-func cacheEntry(i *instance, m *master, now int64) InfoCacheEntry {
-	e := InfoCacheEntry{Info: i.info, Has: i.info != ""}
-	if m.infoRefresh != 0 {
-		e.Age = now - i.infoRefresh
-	}
-	return e
-}
-
-// FailoverProgress is where a master's failover stands.
-type FailoverProgress struct {
-	// InProgress is true from +try-failover until the failover ends or
-	// is aborted.
-	InProgress bool
-	// State is the failover-state name ("none" when not in progress).
-	State string
-	// Epoch is the epoch of the last failover this Sentinel started.
-	Epoch uint64
-	// ConfigEpoch is the master's config epoch.
-	ConfigEpoch uint64
-	// Promoted is the replica being promoted, if one was selected.
-	Promoted    settings.Addr
-	HasPromoted bool
-}
-
-// FailoverProgress reports the failover progress of a master.
-func (s *Sentinel) FailoverProgress(name string) (FailoverProgress, bool) {
-	m := s.masters[name]
-	if m == nil {
-		return FailoverProgress{}, false
-	}
-	p := FailoverProgress{
-		InProgress:  m.has(flagFailoverInProgress),
-		State:       m.failoverState.String(),
-		Epoch:       m.failoverEpoch,
-		ConfigEpoch: m.configEpoch,
-	}
-	if m.promoted != nil {
-		p.Promoted, p.HasPromoted = s.announceAddr(m.promoted.addr), true
-	}
-	return p, true
-}
+// changedAll records a change that may touch any master (a command, a
+// link shared or released): the next View compares every master with the
+// previous View.
+func (s *Sentinel) changedAll() { s.views.all = true }

@@ -246,7 +246,7 @@ func (s *Server) infoSentinel() (string, error) {
 		"sentinel_total_tilt", v.TotalTilt(),
 		"sentinel_running_scripts", running,
 		"sentinel_scripts_queue_length", queued,
-		"sentinel_simulate_failure_flags", int(v.SimulateFailure()),
+		"sentinel_simulate_failure_flags", int(v.SimFailureFlags()),
 	}
 	for i, m := range summaries {
 		kv = append(kv, fmt.Sprintf("master%d", i),

@@ -75,7 +75,7 @@ type link struct {
 	pending map[uint64]pending // commands sent on cc, by tag
 
 	// cell is what the Views show of the link; viewDirty: it changed
-	// since the last View stored it there (readview.go).
+	// since the last View stored it there (view.go).
 	cell      linkCell
 	viewDirty bool
 }
