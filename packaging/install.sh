@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs go-sentinel: the binary, its man pages and bash/zsh/fish
 # completions (generated from the cobra commands by a binary built with
-# -tags gendocs), the example config, the systemd unit go-sentinel.service
+# -tags gendocs), the documentation (README.md and docs/*.md, under
+# DOCDIR), the example config, the systemd unit go-sentinel.service
 # with the sysusers.d and tmpfiles.d entries that create its user and config
 # directory, and the drop-in that points Debian's redis-sentinel.service at
 # go-sentinel (installed disabled, under DATADIR). `make install` runs it;
@@ -17,6 +18,7 @@ PREFIX="${PREFIX:-/usr/local}"
 BINDIR="${BINDIR:-$PREFIX/bin}"
 DATADIR="${DATADIR:-$PREFIX/share}"
 MANDIR="${MANDIR:-$DATADIR/man}"
+DOCDIR="${DOCDIR:-$DATADIR/doc/go-sentinel}"
 # The config lives under /etc whatever the prefix: the unit, the tmpfiles
 # entry and the man page name /etc/go-sentinel/sentinel.conf.
 SYSCONFDIR="${SYSCONFDIR:-/etc}"
@@ -50,12 +52,13 @@ subst "$root/packaging/tmpfiles.conf.in" "$work/tmpfiles.conf"
 
 d="$DESTDIR"
 install -d -m 0755 "$d$BINDIR" "$d$MANDIR/man1" "$d$BASHCOMPDIR" "$d$ZSHCOMPDIR" "$d$FISHCOMPDIR" \
-  "$d$DATADIR/go-sentinel/redis-sentinel.service.d" "$d$UNITDIR" "$d$SYSUSERSDIR" "$d$TMPFILESDIR"
+  "$d$DATADIR/go-sentinel/redis-sentinel.service.d" "$d$UNITDIR" "$d$SYSUSERSDIR" "$d$TMPFILESDIR" "$d$DOCDIR"
 install -m 0755 "$BIN" "$d$BINDIR/go-sentinel"
 install -m 0644 "$work"/docs/man1/*.1 "$d$MANDIR/man1/"
 install -m 0644 "$work/docs/completion/go-sentinel" "$d$BASHCOMPDIR/go-sentinel"
 install -m 0644 "$work/docs/completion/_go-sentinel" "$d$ZSHCOMPDIR/_go-sentinel"
 install -m 0644 "$work/docs/completion/go-sentinel.fish" "$d$FISHCOMPDIR/go-sentinel.fish"
+install -m 0644 "$root/README.md" "$root"/docs/*.md "$d$DOCDIR/"
 install -m 0644 "$root/configs/sentinel.conf.example" "$d$DATADIR/go-sentinel/sentinel.conf.example"
 install -m 0644 "$work/redis-sentinel-dropin.conf" "$d$DATADIR/go-sentinel/redis-sentinel.service.d/go-sentinel.conf"
 install -m 0644 "$work/go-sentinel.service" "$d$UNITDIR/go-sentinel.service"

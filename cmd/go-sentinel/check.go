@@ -79,7 +79,10 @@ directive.
 Exit status: 0 no warning or error (info findings allowed), 1 warnings,
 2 errors. A config that does not load prints redis's fatal error block on
 stderr and exits 1, as the daemon does; with --json stdout then holds
-{"file": ..., "error": ..., "exit_code": 1}.`
+{"file": ..., "error": ..., "exit_code": 1}.
+
+Every rule, with examples: configuration.md in /usr/share/doc/go-sentinel
+(docs/ in the source).`
 
 // newCheckCommand returns the `check` subcommand; its exit status is
 // stored in *code.

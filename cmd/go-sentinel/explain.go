@@ -53,7 +53,9 @@ The answer is this Sentinel's view: ask several Sentinels of the fleet to
 compare. With --json the same facts are printed as one JSON document
 (SENTINEL EXPLAIN MASTER JSON). Exit status: 0 when the Sentinel answered,
 1 when it could not be reached or replied with an error (an unknown master,
-a Sentinel that is not go-sentinel).`
+a Sentinel that is not go-sentinel).
+
+More: explain.md in /usr/share/doc/go-sentinel (docs/ in the source).`
 
 // newExplainCommand returns the `explain` subcommand; its exit status is
 // stored in *code.

@@ -36,7 +36,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Long: "go-sentinel monitors Redis masters and replicas, detects failures and fails over,\n" +
 			"speaking the same protocol, config file and log format as redis-sentinel " + buildinfo.RedisVersion + ".\n\n" +
 			"Directives after the config file are applied as config lines after the file,\n" +
-			"e.g. `go-sentinel sentinel.conf --port 26380 --supervised systemd --daemonize no`.",
+			"e.g. `go-sentinel sentinel.conf --port 26380 --supervised systemd --daemonize no`.\n\n" +
+			"Documentation: README.md and docs/*.md, installed in /usr/share/doc/go-sentinel\n" +
+			"(/usr/local/share/doc/go-sentinel by `make install`): configuration.md, migrating.md,\n" +
+			"compatibility.md, explain.md, metrics.md, proxy.md, performance.md and more.",
 		Args:               cobra.ArbitraryArgs,
 		DisableFlagParsing: true,
 		SilenceUsage:       true,

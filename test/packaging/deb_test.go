@@ -127,7 +127,7 @@ func TestMakeDeb(t *testing.T) {
 		}
 		got[p] = entry{mode: parseLsMode(t, f[0])}
 	}
-	compareTrees(t, "dpkg-deb -c", withParents(debFiles), got)
+	compareTrees(t, "dpkg-deb -c", withParents(withDocs(t, debFiles, "usr/share/doc/go-sentinel")), got)
 
 	root := t.TempDir()
 	dpkgDeb(t, "-x", deb, root)

@@ -40,7 +40,7 @@ func TestMakeInstall(t *testing.T) {
 	dest := t.TempDir()
 	bin := filepath.Join(t.TempDir(), "go-sentinel")
 	runMake(t, nil, "install", "DESTDIR="+dest, "BIN="+bin)
-	compareTrees(t, "make install DESTDIR=...", withParents(installed), tree(t, dest))
+	compareTrees(t, "make install DESTDIR=...", withParents(withDocs(t, installed, "usr/local/share/doc/go-sentinel")), tree(t, dest))
 	pfx := filepath.Join(dest, "usr/local")
 	inst := filepath.Join(pfx, "bin/go-sentinel")
 

@@ -327,3 +327,21 @@ func needRoot(t *testing.T, why string) {
 		t.Skipf("needs root: %s", why)
 	}
 }
+
+// withDocs returns files with README.md and every docs/*.md of the
+// repository added under dir, as install.sh installs them.
+func withDocs(t *testing.T, files map[string]entry, dir string) map[string]entry {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md: %v", err)
+	}
+	out := make(map[string]entry, len(files)+len(docs)+1)
+	for k, v := range files {
+		out[k] = v
+	}
+	for _, d := range append(docs, "README.md") {
+		out[dir+"/"+filepath.Base(d)] = entry{mode: 0o644}
+	}
+	return out
+}
