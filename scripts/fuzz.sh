@@ -28,7 +28,7 @@ targets=(
   "./internal/acl FuzzACLRules"
   "./internal/gossip FuzzDecodeHello"
   "./internal/monitor FuzzHelloThroughCore"
-  "./internal/monitor FuzzParseInfo"
+  "./internal/inforeply FuzzParse"
   "./internal/monitor FuzzInfoThroughCore"
   "./internal/config FuzzParse"
   "./internal/splitargs FuzzSplit"

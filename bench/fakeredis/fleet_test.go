@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/resptest"
 )
 
@@ -26,27 +26,27 @@ func newPair(t *testing.T) (*Fleet, *Instance, *Instance) {
 }
 
 // infoOf parses an instance's INFO with the Sentinel core's own parser.
-func infoOf(t *testing.T, inst *Instance) monitor.InfoReport {
+func infoOf(t *testing.T, inst *Instance) inforeply.Report {
 	t.Helper()
 	raw := resptest.Dial(t, inst.Addr()).Do("INFO")
 	_, body, ok := strings.Cut(raw, "\r\n")
 	if !ok || raw[0] != '$' {
 		t.Fatalf("INFO reply %q", raw)
 	}
-	return monitor.ParseInfo(strings.TrimSuffix(body, "\r\n"))
+	return inforeply.Parse(strings.TrimSuffix(body, "\r\n"))
 }
 
 func TestInfoDescribesReplication(t *testing.T) {
 	_, m, r := newPair(t)
 	mi := infoOf(t, m)
-	if mi.Role != monitor.InfoRoleMaster || mi.RunID != m.RunID() {
+	if mi.Role != inforeply.RoleMaster || mi.RunID != m.RunID() {
 		t.Fatalf("master INFO: role %v run id %q, want master %q", mi.Role, mi.RunID, m.RunID())
 	}
 	if len(mi.Replicas) != 1 || mi.Replicas[0].Port != r.Port() || mi.Replicas[0].Host != "127.0.0.1" {
 		t.Fatalf("master INFO replicas %+v, want 127.0.0.1:%d", mi.Replicas, r.Port())
 	}
 	ri := infoOf(t, r)
-	if ri.Role != monitor.InfoRoleSlave || ri.MasterHost != "127.0.0.1" || ri.MasterPort != m.Port() || !ri.MasterLinkUp {
+	if ri.Role != inforeply.RoleSlave || ri.MasterHost != "127.0.0.1" || ri.MasterPort != m.Port() || !ri.MasterLinkUp {
 		t.Fatalf("replica INFO %+v, want replica of %s with link up", ri, m.Addr())
 	}
 	if got, want := resptest.Dial(t, r.Addr()).Do("ROLE"),
@@ -110,7 +110,7 @@ func TestFailoverTransaction(t *testing.T) {
 	if !other.Closed() || !sub.Closed() {
 		t.Fatal("CLIENT KILL TYPE normal/pubsub left a connection open")
 	}
-	if ri := infoOf(t, r); ri.Role != monitor.InfoRoleMaster {
+	if ri := infoOf(t, r); ri.Role != inforeply.RoleMaster {
 		t.Fatalf("after SLAVEOF NO ONE role %v, want master", ri.Role)
 	}
 	m2, err := f.AddMaster()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -223,7 +224,7 @@ func TestReplicaFollowingAReplicaIsNotPromoted(t *testing.T) {
 	rs := m.sortedReplicas()
 	for k, r := range rs {
 		o := rs[1-k]
-		r.roleReported, r.slaveMasterHost, r.slaveMasterPort = InfoRoleSlave, o.addr.Host, o.addr.Port
+		r.roleReported, r.slaveMasterHost, r.slaveMasterPort = inforeply.RoleSlave, o.addr.Host, o.addr.Port
 	}
 	e := explain(t, s, now)
 	for _, r := range e.Replicas {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -221,7 +222,7 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 // followsReplica reports whether replica r says it follows another of
 // m's replicas (by the address that replica is known at).
 func (s *Sentinel) followsReplica(m *master, r *instance) bool {
-	if r.roleReported != InfoRoleSlave || r.slaveMasterHost == "" {
+	if r.roleReported != inforeply.RoleSlave || r.slaveMasterHost == "" {
 		return false
 	}
 	for _, o := range m.replicas {

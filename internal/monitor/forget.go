@@ -1,6 +1,9 @@
 package monitor
 
-import "github.com/go-sentinel/go-sentinel/internal/settings"
+import (
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
+)
 
 // The rule that forgets stale replicas (go-sentinel's extension, issue
 // 21): in Kubernetes a replica pod comes back with a new address, the
@@ -97,7 +100,7 @@ func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 	if r.infoRefresh == 0 && !r.listedByMaster {
 		return false
 	}
-	if r.infoRefresh != 0 && (r.roleReported != InfoRoleSlave || r.slaveMasterPort != m.addr.Port ||
+	if r.infoRefresh != 0 && (r.roleReported != inforeply.RoleSlave || r.slaveMasterPort != m.addr.Port ||
 		!s.addrMatchesHost(m.addr, r.slaveMasterHost)) {
 		return false
 	}
@@ -113,7 +116,7 @@ func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 // discovery does and, with hostnames, also by what they resolved to.
 func (s *Sentinel) listed(m *master, r *instance) bool {
 	if m.listing.at != m.infoRefresh {
-		m.listing = replicaListing{at: m.infoRefresh, addrs: ParseInfo(m.info).Replicas}
+		m.listing = replicaListing{at: m.infoRefresh, addrs: inforeply.Parse(m.info).Replicas}
 	}
 	for _, a := range m.listing.addrs {
 		if v, ok := s.validAddr(a); ok && sameAddr(r.addr, v) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -98,7 +99,7 @@ func TestForgetReplicaGuards(t *testing.T) {
 		}, false},
 		{"master SDOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagSDown }, false},
 		{"master ODOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagODown }, false},
-		{"master reports slave", func(_ *Sentinel, m *master, _ *instance) { m.roleReported = InfoRoleSlave }, false},
+		{"master reports slave", func(_ *Sentinel, m *master, _ *instance) { m.roleReported = inforeply.RoleSlave }, false},
 		{"failover in progress", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagFailoverInProgress }, false},
 		{"promoted", func(_ *Sentinel, m *master, r *instance) { r.flags |= flagPromoted; m.promoted = r }, false},
 		{"tilt", func(s *Sentinel, _ *master, _ *instance) { s.tilt = true }, false},
@@ -112,9 +113,9 @@ func TestForgetReplicaGuards(t *testing.T) {
 			r.infoRefresh, r.listedByMaster = 0, true
 		}, true},
 		{"listed, last reported master", func(_ *Sentinel, _ *master, r *instance) {
-			r.listedByMaster, r.roleReported = true, InfoRoleMaster
+			r.listedByMaster, r.roleReported = true, inforeply.RoleMaster
 		}, false},
-		{"last reported master", func(_ *Sentinel, _ *master, r *instance) { r.roleReported = InfoRoleMaster }, false},
+		{"last reported master", func(_ *Sentinel, _ *master, r *instance) { r.roleReported = inforeply.RoleMaster }, false},
 		{"followed another master", func(_ *Sentinel, _ *master, r *instance) { r.slaveMasterHost = "10.0.0.9" }, false},
 		{"followed another port", func(_ *Sentinel, _ *master, r *instance) { r.slaveMasterPort = 6380 }, false},
 	}
@@ -127,9 +128,9 @@ func TestForgetReplicaGuards(t *testing.T) {
 			r.link.actPingTime = start + 1000
 			r.link.lastAvailTime = start
 			r.infoRefresh = start + 500
-			r.roleReported = InfoRoleSlave
+			r.roleReported = inforeply.RoleSlave
 			r.slaveMasterHost, r.slaveMasterPort = "127.0.0.1", 6379
-			m.roleReported = InfoRoleMaster
+			m.roleReported = inforeply.RoleMaster
 			m.info = "# Replication\r\nrole:master\r\nconnected_slaves:0\r\n"
 			m.infoRefresh = now - 1000
 			m.infoSentAt = now - 1100

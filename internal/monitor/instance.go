@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -18,7 +19,7 @@ const (
 
 // kindRoles are the role names of the kinds, as events, SENTINEL replies
 // and INFO's role field spell them.
-var kindRoles = [...]string{kindMaster: InfoRoleMaster, kindReplica: InfoRoleSlave, kindSentinel: "sentinel"}
+var kindRoles = [...]string{kindMaster: inforeply.RoleMaster, kindReplica: inforeply.RoleSlave, kindSentinel: "sentinel"}
 
 // String returns the kind's role name: "master", "slave" or "sentinel".
 func (k kind) String() string { return kindRoles[k] }
@@ -26,10 +27,10 @@ func (k kind) String() string { return kindRoles[k] }
 // shownRole is how replies and events name a role an instance reported
 // in INFO: "master", or "slave" for anything else (as Redis shows it).
 func shownRole(reported string) string {
-	if reported == InfoRoleMaster {
-		return InfoRoleMaster
+	if reported == inforeply.RoleMaster {
+		return inforeply.RoleMaster
 	}
-	return InfoRoleSlave
+	return inforeply.RoleSlave
 }
 
 // flag is one bit of an instance's state, as Redis's SRI_* flags.

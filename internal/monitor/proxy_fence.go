@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -53,7 +54,7 @@ func (s *Sentinel) proxyFence(m *master, now int64) string {
 		return "the master is objectively down"
 	case m.has(flagSDown):
 		return "the master is subjectively down"
-	case m.roleReported == InfoRoleSlave:
+	case m.roleReported == inforeply.RoleSlave:
 		return "the master reports itself a replica"
 	}
 	if m.settings.ProxyNoFencing {

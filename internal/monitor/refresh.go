@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // refreshFromInfo applies an INFO reply to an instance: what it reports
 // (§4.1), then the reactions (§4.2).
 func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
-	r := ParseInfo(text)
+	r := inforeply.Parse(text)
 	i.info = text
 	i.masterLinkDownTime = r.MasterLinkDownTime.Milliseconds()
 	if r.RunID != "" {
@@ -66,11 +67,11 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	if r.Role != i.roleReported {
 		i.roleReportedTime = now
 		i.roleReported = r.Role
-		if r.Role == InfoRoleSlave {
+		if r.Role == inforeply.RoleSlave {
 			i.slaveConfChangeTime = now
 		}
 		typ := EventRoleChangeUnexpected
-		if (i.kind == kindMaster && r.Role == InfoRoleMaster) || (i.kind == kindReplica && r.Role == InfoRoleSlave) {
+		if (i.kind == kindMaster && r.Role == inforeply.RoleMaster) || (i.kind == kindReplica && r.Role == inforeply.RoleSlave) {
 			typ = EventRoleChange
 		}
 		s.event(LevelVerbose, typ, i, " new reported role is "+shownRole(r.Role))
@@ -79,7 +80,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		return
 	}
 	m := i.master
-	if i.kind == kindReplica && r.Role == InfoRoleMaster {
+	if i.kind == kindReplica && r.Role == inforeply.RoleMaster {
 		if !s.promotionReported(m, i, now) {
 			wait := 4 * s.timing.PublishPeriod.Milliseconds()
 			if !i.has(flagPromoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
@@ -90,14 +91,14 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			}
 		}
 	}
-	if i.kind == kindReplica && r.Role == InfoRoleSlave && (s.stuckInServerFailover(i, now) || s.followsOther(i, now)) {
+	if i.kind == kindReplica && r.Role == inforeply.RoleSlave && (s.stuckInServerFailover(i, now) || s.followsOther(i, now)) {
 		// Valkey 9 checks the two in turn and may send two transactions
 		// for one INFO; one does both.
 		if s.sendSlaveOf(i, &m.addr) {
 			s.event(LevelNotice, EventFixSlaveConfig, i, "")
 		}
 	}
-	if i.kind == kindReplica && r.Role == InfoRoleSlave {
+	if i.kind == kindReplica && r.Role == inforeply.RoleSlave {
 		s.replicaReconfProgress(i)
 	}
 }
@@ -159,7 +160,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 // masterLooksSane: a master that reports itself master, is not down and
 // answered INFO recently; only then do we push replicas towards it.
 func (s *Sentinel) masterLooksSane(m *master, now int64) bool {
-	return m.roleReported == InfoRoleMaster && !m.has(flagSDown|flagODown) &&
+	return m.roleReported == inforeply.RoleMaster && !m.has(flagSDown|flagODown) &&
 		now-m.infoRefresh < 2*s.timing.InfoPeriod.Milliseconds()
 }
 

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -50,7 +51,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	l.lastAvailTime = now
 	l.lastPongTime = now
 	s.linkChanged(l)
-	m.roleReported = InfoRoleMaster
+	m.roleReported = inforeply.RoleMaster
 	m.roleReportedTime = now
 }
 

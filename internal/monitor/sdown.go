@@ -2,6 +2,8 @@ package monitor
 
 import (
 	"fmt"
+
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 )
 
 // checkSDown decides whether an instance is subjectively down (§7.1) and
@@ -26,7 +28,7 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 		s.linkChanged(l)
 	}
 	down := elapsed > i.downAfter ||
-		(i.kind == kindMaster && i.roleReported == InfoRoleSlave &&
+		(i.kind == kindMaster && i.roleReported == inforeply.RoleSlave &&
 			now-i.roleReportedTime > i.downAfter+2*s.timing.InfoPeriod.Milliseconds()) ||
 		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.settings.RebootDownAfter.Milliseconds())
 	if down {

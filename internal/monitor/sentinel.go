@@ -13,6 +13,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -203,7 +204,7 @@ func (s *Sentinel) newInstance(k kind, name string, addr settings.Addr, m *maste
 		master:           m,
 		link:             newLink(now),
 		downAfter:        m.downAfter,
-		priority:         DefaultSlavePriority,
+		priority:         inforeply.DefaultSlavePriority,
 		announced:        1,
 		roleReported:     role,
 		roleReportedTime: now,

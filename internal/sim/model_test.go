@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -69,7 +70,7 @@ func TestInfoFormat(t *testing.T) {
 			c.AddReplica("r2", ServerAddr(2), m)
 			s := tt.setup(c)
 			text := s.Info()
-			r := monitor.ParseInfo(text)
+			r := inforeply.Parse(text)
 			w := tt.want
 			if r.Role != w.role || (r.RunID == s.RunID) != w.runID {
 				t.Fatalf("role %q run id %q in\n%s", r.Role, r.RunID, text)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -106,7 +107,7 @@ func (c *Cluster) AddServer(name string, addr settings.Addr) *Server {
 		Name:             name,
 		Addr:             addr,
 		Role:             RoleMaster,
-		Priority:         monitor.DefaultSlavePriority,
+		Priority:         inforeply.DefaultSlavePriority,
 		ReplicaAnnounced: true,
 	}
 	s.boot()

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
 	"github.com/go-sentinel/go-sentinel/internal/transcript"
 )
@@ -276,7 +276,7 @@ func (m *model) await(args []string) []string {
 
 // info renders the parts of a server's INFO the transcripts follow.
 func (m *model) info(s *sim.Server) string {
-	r := monitor.ParseInfo(s.Info())
+	r := inforeply.Parse(s.Info())
 	text := s.Name + " " + r.Role
 	if r.Role == "slave" {
 		link := "down"

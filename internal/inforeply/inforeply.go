@@ -1,38 +1,42 @@
-package monitor
+// Package inforeply reads a data node's INFO reply as Redis Sentinel
+// 7.0.15 does (Parse): the role, the replicas a master lists, the link to
+// its master a replica reports, priorities, offsets and the server-side
+// failover state. It is a leaf: it imports nothing of go-sentinel's but
+// internal/cnum and internal/settings.
+package inforeply
 
 import (
 	"strings"
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/cnum"
-	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
-// The reported roles ParseInfo recognises in the `role:` line.
+// The reported roles Parse recognises in the `role:` line.
 const (
-	InfoRoleMaster = "master"
-	InfoRoleSlave  = "slave"
+	RoleMaster = "master"
+	RoleSlave  = "slave"
 )
 
 // DefaultSlavePriority is the replica priority a replica has until an INFO
 // reply reports `slave_priority`.
 const DefaultSlavePriority = 100
 
-// InfoReport is what Sentinel learns from one INFO reply. It holds only what
+// Report is what Sentinel learns from one INFO reply. It holds only what
 // the reply said; Redis keeps the value from an earlier reply for every field
 // whose Has flag is false (except MasterLinkDownTime, which is 0 when
 // absent), so merging with stored state is the caller's job.
-type InfoReport struct {
+type Report struct {
 	// RunID is the 40 bytes after `run_id:` in the last line long enough to
 	// hold them, or "" if there is none.
 	RunID string
-	// Role is InfoRoleMaster, InfoRoleSlave or "" if no role line was seen;
+	// Role is RoleMaster, RoleSlave or "" if no role line was seen;
 	// the last role line wins.
 	Role string
 	// Replicas are the addresses of the `slave<digit>` lines, in order,
 	// duplicates included. Redis reads them only when the instance is a
-	// master object; ParseInfo parses them whenever present and the caller
+	// master object; Parse parses them whenever present and the caller
 	// decides.
 	Replicas []settings.Addr
 	// MasterLinkDownTime is master_link_down_since_seconds × 1000 ms
@@ -64,29 +68,25 @@ type InfoReport struct {
 	ReplicaAnnouncedValue int
 	HasReplicaAnnounced   bool
 	// MasterFailoverState is the master_failover_state field of Redis
-	// 6.2 and later (FailoverStateNone, "waiting-for-sync",
+	// 6.2 and later (failover.NoServerFailover, "waiting-for-sync",
 	// "failover-in-progress"); HasMasterFailoverState is false on older
 	// servers, which cannot run FAILOVER or CLIENT PAUSE WRITE.
 	MasterFailoverState    string
 	HasMasterFailoverState bool
 }
 
-// FailoverStateNone is master_failover_state when no server-side
-// FAILOVER runs.
-const FailoverStateNone = failover.NoServerFailover
-
-// ParseInfo reads an INFO reply the way Redis Sentinel 7.0.15 does: the text
+// Parse reads an INFO reply the way Redis Sentinel 7.0.15 does: the text
 // ends at its first NUL byte, lines are split on "\r\n" only (a lone "\n" is
 // part of a line), fields are matched by case-sensitive line prefix with the
 // same minimum line lengths, and numbers are read with C atoi / strtoll /
 // strtoull leniency (leading spaces, sign, digits up to the first other byte,
-// 0 when there are none). Unknown and malformed lines are ignored; ParseInfo
+// 0 when there are none). Unknown and malformed lines are ignored; Parse
 // never fails.
-func ParseInfo(text string) InfoReport {
+func Parse(text string) Report {
 	if i := strings.IndexByte(text, 0); i >= 0 {
 		text = text[:i]
 	}
-	r := InfoReport{
+	r := Report{
 		SlavePriority:         DefaultSlavePriority,
 		ReplicaAnnounced:      true,
 		ReplicaAnnouncedValue: 1,
@@ -110,11 +110,11 @@ func ParseInfo(text string) InfoReport {
 			r.MasterFailoverState, r.HasMasterFailoverState = l[len("master_failover_state:"):], true
 		}
 		if strings.HasPrefix(l, "role:master") {
-			r.Role = InfoRoleMaster
+			r.Role = RoleMaster
 		} else if strings.HasPrefix(l, "role:slave") {
-			r.Role = InfoRoleSlave
+			r.Role = RoleSlave
 		}
-		if r.Role != InfoRoleSlave {
+		if r.Role != RoleSlave {
 			continue
 		}
 		switch {
