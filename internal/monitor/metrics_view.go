@@ -91,7 +91,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 	if s.tilt {
 		v.TiltFor = msDuration(now - s.tiltStart)
 	}
-	v.ScriptsRunning, v.ScriptsQueued = s.ScriptCounts()
+	v.ScriptsRunning, v.ScriptsQueued = s.scripts.Counts()
 	for _, name := range s.names {
 		m := s.masters[name]
 		mm := MasterMetrics{

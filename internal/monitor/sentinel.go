@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -90,8 +91,7 @@ type Sentinel struct {
 	// longer lists the IP (addresses.go).
 	formerIPs map[string]string
 
-	scripts      []*scriptJob
-	nextScriptID uint64
+	scripts scriptq.Queue
 
 	nextLinkID LinkID
 	nextTag    uint64

@@ -41,7 +41,7 @@ func (s *Sentinel) View() *View {
 
 // viewGlobals returns the View's global figures as they are now.
 func (s *Sentinel) viewGlobals() viewGlobals {
-	running, queued := s.ScriptCounts()
+	running, queued := s.scripts.Counts()
 	return viewGlobals{tilt: s.tilt, tiltStart: s.tiltStart, tilts: s.tilts, running: running, queued: queued, simFailure: s.simFailure, resolvedGen: s.resolvedGen, rebootFlag: s.opts.MasterRebootFlag}
 }
 

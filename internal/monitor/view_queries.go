@@ -94,7 +94,7 @@ func (v *View) Tilt() (bool, time.Time) { return v.tilt, time.UnixMilli(v.tiltSt
 func (v *View) TotalTilt() int64 { return v.tilts }
 
 // ScriptCounts returns the scripts running and queued (running ones
-// included), as Sentinel.ScriptCounts.
+// included), as scriptq.Queue.Counts.
 func (v *View) ScriptCounts() (running, queued int) { return v.running, v.queued }
 
 // SimFailureFlags is what SENTINEL SIMULATE-FAILURE set (INFO's

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 )
 
 // executable reports whether path can be executed by this process, as
@@ -123,7 +124,7 @@ func cmdSentinelSimulateFailure(x *ctx) Value {
 
 // cmdSentinelPendingScripts lists the script queue (§12.2).
 func cmdSentinelPendingScripts(x *ctx) Value {
-	var list []monitor.PendingScript
+	var list []scriptq.Pending
 	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list = core.PendingScripts(now) }); ev != nil {
 		return ev
 	}
