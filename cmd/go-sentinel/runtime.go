@@ -65,3 +65,17 @@ func adaptProcs() bool {
 	_, set := os.LookupEnv("GOMAXPROCS")
 	return !set
 }
+
+// keepPagesEnv names the environment variable that, set to anything, keeps
+// every page of the executable the process has touched mapped into it
+// (node.Options.ReleasePages false): for measuring the release side by side
+// with the same binary.
+const keepPagesEnv = "GO_SENTINEL_KEEP_PAGES"
+
+// releasePages reports whether the node may give back the pages of the
+// executable the process is not using once the Sentinel is quiet
+// (node.Options.ReleasePages): unless GO_SENTINEL_KEEP_PAGES is set.
+func releasePages() bool {
+	_, set := os.LookupEnv(keepPagesEnv)
+	return !set
+}

@@ -121,7 +121,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		ConfigFile: cfg.File,
 		GoVersion:  runtime.Version(),
 	}
-	n, err := node.Start(cfg, node.Options{Log: log, Info: info, LogLevel: log.LevelVar(), AdaptProcs: adaptProcs(), Exit: func(code int) {
+	n, err := node.Start(cfg, node.Options{Log: log, Info: info, LogLevel: log.LevelVar(), AdaptProcs: adaptProcs(), ReleasePages: releasePages(), Exit: func(code int) {
 		log.Sync()
 		os.Exit(code)
 	}})

@@ -78,6 +78,10 @@ type Options struct {
 	// AdaptProcs runs the process on one P while the Sentinel is quiet and
 	// no proxy is configured (procGovernor); false leaves GOMAXPROCS alone.
 	AdaptProcs bool
+	// ReleasePages gives back the process's pages of its own executable
+	// that it is not using once the Sentinel is quiet (pageGovernor);
+	// false leaves them mapped.
+	ReleasePages bool
 }
 
 func wallClock() time.Time { return time.Now().Round(0) }
@@ -176,10 +180,23 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		TwoLinks: os.Getenv("GO_SENTINEL_TWO_LINKS") != "",
 	})
 	n.scripts = newScriptRunner(func(in monitor.Input) { n.loop.Deliver(in) })
-	var afterTick func(quiet bool)
+	var governors []func(quiet bool, now time.Time)
 	if opts.AdaptProcs && runtime.GOMAXPROCS(0) > 1 {
-		g, now := newProcGovernor(), opts.Now
-		afterTick = func(quiet bool) { g.report(quiet && !n.proxies.active(), now()) }
+		g := newProcGovernor()
+		governors = append(governors, func(quiet bool, now time.Time) { g.report(quiet && !n.proxies.active(), now) })
+	}
+	if opts.ReleasePages {
+		governors = append(governors, newPageGovernor().report)
+	}
+	var afterTick func(quiet bool)
+	if len(governors) > 0 {
+		now := opts.Now
+		afterTick = func(quiet bool) {
+			at := now()
+			for _, report := range governors {
+				report(quiet, at)
+			}
+		}
 	}
 	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass, Accel: monitor.DefaultAccel(),
 		MasterRebootFlag: cfg.CommandSurface >= commands.Surface72}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
