@@ -15,9 +15,12 @@ package election
 import "sort"
 
 // Tally counts votes per candidate run id. The zero value is empty and
-// ready to use.
+// ready to use; PeerVotes starts the tally of one epoch's election.
 type Tally struct {
 	counts map[string]int
+	// epoch is the epoch PeerVotes counted, the one AddOwnVote counts
+	// in.
+	epoch uint64
 }
 
 // Add counts one vote for runID and returns its votes so far.
@@ -40,15 +43,26 @@ func (t *Tally) AddVote(leader string, leaderEpoch, epoch uint64) bool {
 	return true
 }
 
-// PeerVotes tallies the votes the peers last reported for epoch (Redis's
-// sentinelGetLeader counts those of the current epoch). A Sentinel adds
-// its own vote with AddVote.
+// PeerVotes starts the tally of an election in epoch: the votes the peers
+// last reported for epoch. A Sentinel adds its own vote with AddOwnVote,
+// counted in the same epoch, so every vote of the tally is of epoch.
+//
+// A failover's election is counted in the current epoch (Elect): the
+// epoch the peers' votes are asked and cast in, however far other
+// masters' elections moved it past the failover's own.
 func PeerVotes(peers []Peer, epoch uint64) Tally {
-	var t Tally
+	t := Tally{epoch: epoch}
 	for _, p := range peers {
 		t.AddVote(p.Leader, p.LeaderEpoch, epoch)
 	}
 	return t
+}
+
+// AddOwnVote counts this Sentinel's own vote for leader, cast in
+// leaderEpoch, when it is a vote of the tally's epoch (AddVote). It
+// reports whether the vote was counted.
+func (t *Tally) AddOwnVote(leader string, leaderEpoch uint64) bool {
+	return t.AddVote(leader, leaderEpoch, t.epoch)
 }
 
 // Votes returns how many votes runID has.

@@ -50,24 +50,37 @@ func (m *master) peers() []election.Peer {
 // first asker); vote applies, persists and reports its decision. It
 // returns our (possibly older) vote for m.
 func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (string, uint64) {
-	next, epochRaised, voted := election.Grant(election.Vote{CurrentEpoch: s.currentEpoch, Leader: m.leader, LeaderEpoch: m.leaderEpoch}, epoch, runID)
+	next, epochRaised, voted := election.Grant(s.voteState(m), epoch, runID)
 	if epochRaised {
 		s.newEpoch(m, next.CurrentEpoch, true)
 	}
 	if voted {
-		m.leader = next.Leader
-		m.leaderEpoch = next.LeaderEpoch
-		s.persist("vote")
-		s.eventFor(LevelWarning, EventVoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
-		if !strings.EqualFold(m.leader, s.myID) {
-			m.failoverStartTime = now + int64(s.rnd.Intn(1000))
-			m.votedAt = now
-			// At once, not at the next tick: the candidate may promote
-			// sooner.
-			s.checkProxy(m, now)
-		}
+		s.castVote(m, next, now)
 	}
 	return m.leader, m.leaderEpoch
+}
+
+// voteState is our vote state for m, as the election rules read it.
+func (s *Sentinel) voteState(m *master) election.Vote {
+	return election.Vote{CurrentEpoch: s.currentEpoch, Leader: m.leader, LeaderEpoch: m.leaderEpoch}
+}
+
+// castVote records the vote next just granted for m (an asker's, or our
+// own in an election step): persisted and announced with
+// +vote-for-leader; a vote for another Sentinel delays our own failover
+// of m, as in Redis.
+func (s *Sentinel) castVote(m *master, next election.Vote, now int64) {
+	m.leader = next.Leader
+	m.leaderEpoch = next.LeaderEpoch
+	s.persist("vote")
+	s.eventFor(LevelWarning, EventVoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
+	if !strings.EqualFold(m.leader, s.myID) {
+		m.failoverStartTime = now + int64(s.rnd.Intn(1000))
+		m.votedAt = now
+		// At once, not at the next tick: the candidate may promote
+		// sooner.
+		s.checkProxy(m, now)
+	}
 }
 
 // startFailoverIfNeeded starts a failover of an ODOWN master unless one
@@ -122,15 +135,28 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 	return true
 }
 
-// leader runs the election tally for epoch (§8.4): the other Sentinels'
-// votes in the current epoch plus our own, which goes to the leading
-// candidate or to ourselves. The majority is counted over the known
-// Sentinels or the voters floor, whichever is larger (election.Voters).
-func (s *Sentinel) leader(m *master, epoch uint64, now int64) string {
-	t := election.PeerVotes(m.peers(), s.currentEpoch)
-	myVote, myEpoch := s.vote(m, epoch, t.Candidate(s.myID), now)
-	t.AddVote(myVote, myEpoch, epoch)
-	return t.Winner(election.Voters(len(m.sentinels)+1, m.settings.Voters), m.settings.Quorum)
+// leader runs one step of the election of m's failover (§8.4) and
+// returns the leader elected, "" for none. election.Elect counts every
+// vote in the current epoch: the other Sentinels' votes of it plus our
+// own, cast in it for the leading candidate or ourselves. The majority is
+// counted over the known Sentinels or the voters floor, whichever is
+// larger (election.Voters). When we win, that epoch becomes our
+// failover's, the config epoch we announce once our replica is promoted:
+// the current epoch may have moved past the one the failover started in
+// (other masters' elections raise it), and a win is always a majority of
+// the votes of the epoch it carries. Redis 7.0 adds the peers' votes of
+// the current epoch to its own of the failover's, and can elect a leader
+// with a majority of neither (docs/compatibility.md, hazard j).
+func (s *Sentinel) leader(m *master, now int64) string {
+	step := election.Elect(s.voteState(m), m.peers(), s.myID,
+		election.Voters(len(m.sentinels)+1, m.settings.Voters), m.settings.Quorum)
+	if step.Voted {
+		s.castVote(m, step.Vote, now)
+	}
+	if step.Won(s.myID) {
+		m.failoverEpoch = step.Epoch
+	}
+	return step.Winner
 }
 
 // newEpoch makes epoch the current epoch and announces it (+new-epoch,

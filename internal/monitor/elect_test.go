@@ -146,3 +146,82 @@ func ask(s *Sentinel, now time.Time, req gossip.AskRequest) gossip.AskReply {
 	}
 	return ans.(gossip.AskReply)
 }
+
+// TestLeaderCountsOneEpoch replays chaos seeds 7495 and 8923 of fleet 1
+// (5 Sentinels, quorum 3): this Sentinel started its failover in epoch
+// 14 and voted for itself there; a newer election raised the current
+// epoch to 15, where two peers vote for it. Its own vote of 14 does not
+// add up with theirs: when its vote of 15 went to another candidate it
+// is not elected; when that vote is still free, it casts it for itself,
+// is elected in 15 and goes on with 15 as its failover's epoch.
+func TestLeaderCountsOneEpoch(t *testing.T) {
+	const (
+		a = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		c = "cccccccccccccccccccccccccccccccccccccccc"
+		d = "dddddddddddddddddddddddddddddddddddddddd"
+		e = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+	)
+	type vote struct {
+		leader string
+		epoch  uint64
+	}
+	s := masterCore(t, 3)
+	m := s.masters["m"]
+	now := ms(t0)
+	setup := func(mine vote, votes map[string]vote) {
+		for k, id := range []string{a, c, d, e} {
+			si := m.sentinels[id]
+			if si == nil {
+				si = s.createSentinel(m, settings.Addr{Host: "10.0.0." + string(rune('1'+k)), Port: 26379}, id, now)
+			}
+			v := votes[id]
+			if v.leader == "me" {
+				v.leader = s.myID
+			}
+			si.leader, si.leaderEpoch = v.leader, v.epoch
+		}
+		if mine.leader == "me" {
+			mine.leader = s.myID
+		}
+		s.currentEpoch = 15
+		m.failoverEpoch = 14
+		m.leader, m.leaderEpoch = mine.leader, mine.epoch
+	}
+	// Our vote of 15 went to a, which asked first.
+	setup(vote{a, 15}, map[string]vote{a: {a, 15}, c: {"me", 15}, d: {"me", 15}, e: {"me", 14}})
+	if w := s.leader(m, now); w != "" {
+		t.Fatalf("elected %q with 2 votes of epoch 15 and our own of 14", w)
+	}
+	if m.leader != a || m.leaderEpoch != 15 || s.currentEpoch != 15 || m.failoverEpoch != 14 {
+		t.Fatalf("the tally changed the state: vote %s %d, current epoch %d, failover epoch %d",
+			m.leader, m.leaderEpoch, s.currentEpoch, m.failoverEpoch)
+	}
+	// Our last vote is our own of 14: the step casts it in 15.
+	s.Ready()
+	setup(vote{"me", 14}, map[string]vote{c: {"me", 15}, d: {"me", 15}, e: {"me", 14}})
+	if w := s.leader(m, now); w != s.myID {
+		t.Fatalf("winner %q with 2 peers' votes of 15 and our free vote of 15, want %s", w, s.myID)
+	}
+	if m.leader != s.myID || m.leaderEpoch != 15 || m.failoverEpoch != 15 {
+		t.Fatalf("vote %s %d, failover epoch %d: want our own vote of 15 and failover epoch 15",
+			m.leader, m.leaderEpoch, m.failoverEpoch)
+	}
+	var voted, persisted bool
+	out := s.Ready()
+	for _, ev := range out.Events() {
+		voted = voted || (ev.Type == EventVoteForLeader && ev.Msg == s.myID+" 15")
+	}
+	for _, act := range out.Actions {
+		_, ok := act.(PersistConfig)
+		persisted = persisted || ok
+	}
+	if !voted || !persisted {
+		t.Fatalf("our vote of 15 must be announced (%v) and persisted (%v)", voted, persisted)
+	}
+	// Three votes of 14, the failover's epoch, are no longer a majority
+	// once the current epoch is 15.
+	setup(vote{"me", 14}, map[string]vote{a: {"me", 14}, c: {"me", 14}, e: {c, 15}})
+	if w := s.leader(m, now); w != "" {
+		t.Fatalf("elected %q with votes of epoch 14 in epoch 15", w)
+	}
+}

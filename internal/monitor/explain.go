@@ -260,8 +260,8 @@ func (s *Sentinel) Explain(at time.Time, name string) (Explanation, error) {
 	el := &e.Election
 	el.CurrentEpoch, el.ConfigEpoch, el.LeaderEpoch = s.currentEpoch, m.configEpoch, m.leaderEpoch
 	el.VotedFor = m.leader
-	// The same tally as an election step: the peers' votes in the
-	// current epoch and our own.
+	// The same tally as an election step (election.Elect): the peers'
+	// votes in the current epoch and our own.
 	t := election.PeerVotes(peers, s.currentEpoch)
 	t.AddVote(m.leader, m.leaderEpoch, s.currentEpoch)
 	if m.failoverState == failover.WaitStart {
@@ -389,8 +389,10 @@ func (s *Sentinel) explainWhy(m *master, e Explanation) (Stage, []string) {
 	}
 	switch m.failoverState {
 	case failover.WaitStart:
+		// An election step counts the current epoch's votes
+		// (election.Elect), whatever epoch the failover started in.
 		why = append(why, fmt.Sprintf("waiting to be elected leader of epoch %d: %d vote(s) for this Sentinel, %d needed (majority of %d Sentinels, at least the quorum %d); gives up in %s",
-			f.Epoch, e.Election.VotesForMe, e.Election.VotesNeeded, ag.counted(), ag.Quorum, msText(f.DeadlineMs)))
+			e.Election.CurrentEpoch, e.Election.VotesForMe, e.Election.VotesNeeded, ag.counted(), ag.Quorum, msText(f.DeadlineMs)))
 		if ag.Reachable < e.Election.VotesNeeded {
 			why = append(why, fmt.Sprintf("only %d Sentinels can vote: the election cannot be won", ag.Reachable))
 		}

@@ -152,7 +152,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 // failoverWaitStart counts the votes: elected, or forced, it goes on to
 // select_slave; otherwise it gives up once the election timed out.
 func (s *Sentinel) failoverWaitStart(m *master, now int64) {
-	winner := s.leader(m, m.failoverEpoch, now)
+	winner := s.leader(m, now)
 	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
 	if !isLeader && !m.has(flagForceFailover) {
 		if s.expired(m, now) {
