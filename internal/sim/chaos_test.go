@@ -195,6 +195,29 @@ func TestChaos(t *testing.T) {
 	}
 }
 
+// chaosRegressions are campaign seeds that once broke an invariant,
+// replayed on every run: fleet index and seed.
+var chaosRegressions = []struct {
+	fleet int
+	seed  int64
+	why   string
+}{
+	{1, 7495, "s2 elected in epoch 15 with two peers' votes of 15 and its own of 14, its failover's"},
+	{1, 8923, "s3 elected in epoch 4 with two peers' votes of 4 and its own of 3, its failover's"},
+}
+
+// TestChaosRegressions replays chaosRegressions.
+func TestChaosRegressions(t *testing.T) {
+	t.Parallel()
+	for _, r := range chaosRegressions {
+		t.Run(strconv.Itoa(r.fleet)+"/"+strconv.FormatInt(r.seed, 10), func(t *testing.T) {
+			t.Parallel()
+			t.Logf("once: %s", r.why)
+			chaosRun(t, r.seed, chaosFleets[r.fleet])
+		})
+	}
+}
+
 // envInt reads a positive integer from the environment, or def.
 func envInt(name string, def int64) int64 {
 	if v, err := strconv.ParseInt(os.Getenv(name), 10, 64); err == nil && v > 0 {

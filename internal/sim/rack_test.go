@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -115,8 +116,10 @@ func rackRun(tb TB, seed int64, masters, kills int, accel *monitor.Accel) rackRe
 // TestRackDeath measures in virtual time what `bin/sentinel-bench scale`
 // measures on processes: SIM_RACK_MASTERS masters (100 when unset, the
 // short form make test runs; `make sim-rack`), SIM_RACK_KILLS of them killed at once, SIM_RACK_SEEDS
-// runs, for Redis's timing, go-sentinel's accelerations without the
-// election hold, and go-sentinel's (the daemon's). It counts elections
+// runs (seeds from SIM_RACK_FIRST, 1 by default), for Redis's timing,
+// go-sentinel's accelerations without the election hold, and
+// go-sentinel's (the daemon's); SIM_RACK_TIMING=redis, nohold or daemon
+// runs only that one, so that long runs can be split. It counts elections
 // per killed master and split votes. The simulator charges nothing for
 // computing or writing the config: what it shows is the protocol's own
 // contention, without the CPU the processes share on one machine.
@@ -126,15 +129,21 @@ func TestRackDeath(t *testing.T) {
 	masters := int(envInt("SIM_RACK_MASTERS", 100))
 	kills := int(envInt("SIM_RACK_KILLS", int64(masters/10)))
 	seeds := envInt("SIM_RACK_SEEDS", 1)
+	first := envInt("SIM_RACK_FIRST", 1)
+	only := os.Getenv("SIM_RACK_TIMING")
 	noHold := monitor.DefaultAccel()
 	noHold.ElectionHold = 0
 	daemon := monitor.DefaultAccel()
 	for _, v := range []struct {
-		name  string
-		accel *monitor.Accel
-	}{{"Redis's timing", &monitor.Accel{}}, {"go-sentinel without the election hold", &noHold}, {"go-sentinel", &daemon}} {
+		key, name string
+		accel     *monitor.Accel
+	}{{"redis", "Redis's timing", &monitor.Accel{}}, {"nohold", "go-sentinel without the election hold", &noHold},
+		{"daemon", "go-sentinel", &daemon}} {
+		if only != "" && only != v.key {
+			continue
+		}
 		var sum rackResult
-		for seed := int64(1); seed <= seeds; seed++ {
+		for seed := first; seed < first+seeds; seed++ {
 			r := rackRun(t, seed, masters, kills, v.accel)
 			sum.within5 += r.within5
 			sum.within120 += r.within120
