@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
 // peerOf describes the Sentinel si for the election rules.
@@ -89,10 +90,10 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 	if !m.has(flagODown) || m.has(flagFailoverInProgress) {
 		return false
 	}
-	if now-m.failoverStartTime < 2*m.settings.FailoverTimeout.Milliseconds() {
+	if retry := failover.RetryAt(m.failoverStartTime, m.settings.FailoverTimeout.Milliseconds()); now < retry {
 		if m.failoverDelayLogged != m.failoverStartTime {
 			m.failoverDelayLogged = m.failoverStartTime
-			at := time.UnixMilli(m.failoverStartTime + 2*m.settings.FailoverTimeout.Milliseconds())
+			at := time.UnixMilli(retry)
 			s.log(LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
 		}
 		return false
@@ -149,7 +150,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 // with a majority of neither (docs/compatibility.md, hazard j).
 func (s *Sentinel) leader(m *master, now int64) string {
 	step := election.Elect(s.voteState(m), m.peers(), s.myID,
-		election.Voters(len(m.sentinels)+1, m.settings.Voters), m.settings.Quorum)
+		m.voters(), m.settings.Quorum)
 	if step.Voted {
 		s.castVote(m, step.Vote, now)
 	}
