@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -93,6 +94,14 @@ type Loop struct {
 	// netpoller waits on it; parkRC is its RawConn.
 	park   *os.File
 	parkRC syscall.RawConn
+	// parkPoll is pollReady, made once; parkN and parkErr are what it
+	// found.
+	parkPoll func(uintptr) bool
+	parkN    int
+	parkErr  error
+	// linger, for a parking Loop, is how long it waits for more events in
+	// epoll_pwait2 after a batch with events before it parks (SetLinger).
+	linger time.Duration
 }
 
 func newLoop(parking bool) (*Loop, error) {
@@ -275,6 +284,11 @@ func (l *Loop) run() {
 // of blocking in epoll_wait 48–55k against 58–66k.
 func (l *Loop) wait(busy bool) (int, error) {
 	if l.parkRC != nil {
+		if busy && l.linger > 0 {
+			if n, err := l.lingerWait(); n > 0 || err != nil {
+				return n, err
+			}
+		}
 		return l.waitParked()
 	}
 	if busy {

@@ -36,29 +36,36 @@ func (l *Loop) openPark() error {
 // none waits in Go's netpoller for the instance to become readable, then
 // takes them. RawConn.Read calls the poll before each wait, after
 // resetting the netpoller's readiness, so an event that came before the
-// wait is found by the poll, never missed.
+// wait is found by the poll, never missed. The poll is made once
+// (parkPoll), so that a wait allocates nothing.
 func (l *Loop) waitParked() (int, error) {
-	n := 0
-	var perr error
-	err := l.parkRC.Read(func(uintptr) bool {
-		for {
-			r, _, e := unix.RawSyscall6(unix.SYS_EPOLL_WAIT, uintptr(l.epfd),
-				uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
-			switch {
-			case e == unix.EINTR:
-				continue
-			case e != 0:
-				perr = e
-				return true
-			case r == 0:
-				return false // nothing ready: wait for the instance
-			}
-			n = int(r)
-			return true
-		}
-	})
-	if err != nil {
+	if l.parkPoll == nil {
+		l.parkPoll = l.pollReady
+	}
+	l.parkN, l.parkErr = 0, nil
+	if err := l.parkRC.Read(l.parkPoll); err != nil {
 		return 0, fmt.Errorf("netloop: waiting for events: %w", err)
 	}
-	return n, perr
+	return l.parkN, l.parkErr
+}
+
+// pollReady is waitParked's poll: it takes the ready events into
+// l.events (their number in parkN, a failure in parkErr) and reports
+// false when there are none, for RawConn.Read to wait.
+func (l *Loop) pollReady(uintptr) bool {
+	for {
+		r, _, e := unix.RawSyscall6(unix.SYS_EPOLL_WAIT, uintptr(l.epfd),
+			uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
+		switch {
+		case e == unix.EINTR:
+			continue
+		case e != 0:
+			l.parkErr = e
+			return true
+		case r == 0:
+			return false // nothing ready: wait for the instance
+		}
+		l.parkN = int(r)
+		return true
+	}
 }
