@@ -3,6 +3,7 @@ package respserver
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/commands"
@@ -14,34 +15,53 @@ func (s *Server) clientInfoLine(c *Client) string {
 	return strings.TrimSuffix(c.info(s.now()), "\n")
 }
 
-// checkPermission is the ACL step of dispatch: nil when the client's user
-// may run cmd with args, else the NOPERM error, after logging the denial
-// in the ACL log. An alias is checked as the command it stands for, and
-// named as sent.
-func (s *Server) checkPermission(c *Client, cmd *commands.Spec, args [][]byte) Value {
-	name, sargs, res, pos := s.permission(c, cmd, args)
+// checkPermission is the ACL step of dispatch: nil when user (the
+// client's) may run cmd with args, else the NOPERM error, after logging
+// the denial in the ACL log. An alias is checked as the command it stands
+// for, and named as sent.
+func (s *Server) checkPermission(c *Client, user string, cmd *commands.Spec, args [][]byte) Value {
+	res, arg := s.permissionOf(user, cmd, args)
 	switch res {
 	case acl.Allowed:
 		return nil
 	case acl.DeniedChannel:
-		s.users.LogDenial(res, sargs[pos], name, s.clientInfoLine(c), s.now())
+		s.users.LogDenial(res, arg, user, s.clientInfoLine(c), s.now())
 		return Err("NOPERM this user has no permissions to access one of the channels used as arguments")
 	default:
-		s.users.LogDenial(acl.DeniedCommand, cmd.Name, name, s.clientInfoLine(c), s.now())
+		s.users.LogDenial(acl.DeniedCommand, cmd.Name, user, s.clientInfoLine(c), s.now())
 		return Err(fmt.Sprintf("NOPERM this user has no permissions to run the '%s' command", cmd.Name))
 	}
 }
 
-// permission is the ACL check of checkPermission, without logging: the
-// client's user, the arguments as strings, the result and the position
-// of the denied argument.
-func (s *Server) permission(c *Client, cmd *commands.Spec, args [][]byte) (user string, sargs []string, res acl.Result, pos int) {
+// permission is the ACL check of checkPermission for c's user, without
+// logging.
+func (s *Server) permission(c *Client, cmd *commands.Spec, args [][]byte) acl.Result {
 	c.mu.Lock()
-	user = c.user
+	user := c.user
 	c.mu.Unlock()
-	sargs = stringArgs(args)
-	res, pos = s.users.Check(user, cmd, sargs)
-	return user, sargs, res, pos
+	res, _ := s.permissionOf(user, cmd, args)
+	return res
+}
+
+// permissionOf is the ACL check of a command line for user: the result
+// and, for a denied argument, a copy of it. The check reads the arguments
+// as strings that share their bytes (it keeps none of them), so that
+// checking a command allocates nothing.
+func (s *Server) permissionOf(user string, cmd *commands.Spec, args [][]byte) (acl.Result, string) {
+	var views [8]string
+	sargs := views[:0]
+	if len(args) > len(views) {
+		sargs = make([]string, 0, len(args))
+	}
+	for _, a := range args {
+		sargs = append(sargs, unsafe.String(unsafe.SliceData(a), len(a)))
+	}
+	res, pos := s.users.Check(user, cmd, sargs)
+	arg := ""
+	if res != acl.Allowed && pos >= 0 && pos < len(sargs) {
+		arg = strings.Clone(sargs[pos])
+	}
+	return res, arg
 }
 
 // authenticate checks a user/password pair for AUTH and HELLO AUTH; a

@@ -133,6 +133,10 @@ func (c *Client) send(v Value) {
 	proto := c.proto
 	c.mu.Unlock()
 	c.srv.stats.countErrors(v)
+	if c.loop != nil {
+		c.sendValue(v, proto)
+		return
+	}
 	c.sendRaw(Encode(nil, v, proto))
 }
 
@@ -149,8 +153,20 @@ func (c *Client) sendRaw(b []byte) {
 		return
 	}
 	c.out = append(c.out, b)
-	c.outBytes += int64(len(b))
-	c.closing = b == nil
+	if c.loop != nil {
+		c.loop.open = false // b is not the client's to extend
+	}
+	c.queuedLocked(int64(len(b)), b == nil)
+}
+
+// queuedLocked is the rest of queueing n bytes (a close marker when
+// marker is set) that the caller has just added to c's output under
+// outMu, which it releases: it starts the writer (or submits a flush to
+// c's loop) unless a reader holds the output, and closes c when its
+// output is over its class's limits.
+func (c *Client) queuedLocked(n int64, marker bool) {
+	c.outBytes += n
+	c.closing = marker
 	var start bool
 	if c.loop != nil {
 		start = !c.held && !c.loop.flushQueued

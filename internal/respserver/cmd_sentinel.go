@@ -33,6 +33,18 @@ func (x *ctx) view() (*monitor.View, time.Time, Value) {
 	return v, x.srv.now(), nil
 }
 
+// viewOnly is view for a query that does not need the time.
+func (x *ctx) viewOnly() (*monitor.View, Value) {
+	if x.srv.opts.Backend == nil {
+		return nil, Err("ERR " + monitor.ErrStopped.Error())
+	}
+	v := x.srv.opts.Backend.View()
+	if v == nil {
+		return nil, Err("ERR " + monitor.ErrStopped.Error())
+	}
+	return v, nil
+}
+
 // step applies a command input to the core (monitor.Sentinel.Step, the
 // one way a command changes it) and returns its answer; a stopped loop or
 // the command's error becomes the error reply (nil on success).

@@ -93,7 +93,7 @@ func cmdSentinelSentinels(x *ctx) Value {
 }
 
 func cmdSentinelGetMasterAddr(x *ctx) Value {
-	v, _, ev := x.view()
+	v, ev := x.viewOnly()
 	if ev != nil {
 		return ev
 	}
@@ -101,7 +101,29 @@ func cmdSentinelGetMasterAddr(x *ctx) Value {
 	if !ok {
 		return NullArray{}
 	}
-	return Array{Bulk(addr.Host), Bulk(strconv.Itoa(addr.Port))}
+	return addrReply{addr.Host, addr.Port}
+}
+
+// addrReply is GET-MASTER-ADDR-BY-NAME's reply, the array of a host and
+// a port (both bulk strings, as Array{Bulk(host), Bulk(port)} encodes
+// them), encoded without building the array.
+type addrReply struct {
+	host string
+	port int
+}
+
+func (v addrReply) appendTo(b []byte, _ int) []byte {
+	var digits [20]byte
+	port := strconv.AppendInt(digits[:0], int64(v.port), 10)
+	b = append(b, "*2\r\n$"...)
+	b = strconv.AppendInt(b, int64(len(v.host)), 10)
+	b = append(b, '\r', '\n')
+	b = append(b, v.host...)
+	b = append(b, "\r\n$"...)
+	b = strconv.AppendInt(b, int64(len(port)), 10)
+	b = append(b, '\r', '\n')
+	b = append(b, port...)
+	return append(b, '\r', '\n')
 }
 
 func cmdSentinelIsMasterDown(x *ctx) Value {

@@ -49,12 +49,12 @@ func wrongArity(fullname string) Value {
 // subcommand of a container; then the arity must fit. It returns a ready
 // error reply when there is no such command or the arity is wrong.
 func lookup(args [][]byte, sf commands.Surface) (*commands.Spec, Value) {
-	spec := catalogue.Top(string(args[0]))
+	spec := topCommand(args[0])
 	if spec == nil {
 		return nil, unknownCommand(args)
 	}
 	if spec.Subs != nil && len(args) >= 2 {
-		sub := spec.Sub(string(args[1]))
+		sub := subCommand(spec, args[1])
 		if sub == nil {
 			name := string(args[1])
 			if len(name) > 128 {
@@ -87,35 +87,40 @@ func (s *Server) dispatch(c *Client, args [][]byte) bool {
 		return true
 	}
 	spec, errv := lookup(args, s.opts.Surface)
-	return s.dispatchFound(c, args, spec, errv)
+	return s.dispatchFound(c, args, spec, errv, s.now().UnixNano(), nil)
 }
 
 // dispatchFound is dispatch of a command line lookup has looked up
-// already (the loops look up each command to choose where it runs).
-func (s *Server) dispatchFound(c *Client, args [][]byte, spec *commands.Spec, errv Value) bool {
+// already (the loops look up each command to choose where it runs). now
+// is the time the command runs at (unix nanoseconds of the server's
+// clock), which a loop reads once for all the commands of one read. x,
+// when not nil, is the ctx to run the handler with, which the caller
+// reuses (a loop's, for the commands it runs one at a time); nil makes
+// one.
+func (s *Server) dispatchFound(c *Client, args [][]byte, spec *commands.Spec, errv Value, now int64, x *ctx) bool {
 	if ignoring(c) {
 		return true
 	}
 	s.stats.commands.Add(1)
 	name := ""
 	c.mu.Lock()
-	c.lastActive = s.now().UnixNano()
+	c.lastActive = now
 	if spec != nil {
 		c.lastCmd = spec.Name
 		name = spec.Name
 	}
+	authed, subscribed, user := c.gateStateLocked()
 	c.mu.Unlock()
 	defer commandDone(c, name)
 	if errv != nil {
 		s.reply(c, errv)
 		return true
 	}
-	authed, subscribed := gateState(c)
 	if s.needsAuth(spec, authed) {
 		s.reply(c, Err("NOAUTH Authentication required."))
 		return true
 	}
-	if v := s.checkPermission(c, spec, args); v != nil {
+	if v := s.checkPermission(c, user, spec, args); v != nil {
 		s.reply(c, v)
 		return true
 	}
@@ -124,8 +129,12 @@ func (s *Server) dispatchFound(c *Client, args [][]byte, spec *commands.Spec, er
 		return true
 	}
 	s.waitUnpaused(c, spec)
-	x := &ctx{srv: s, c: c, name: spec.Name, args: args}
+	if x == nil {
+		x = &ctx{}
+	}
+	*x = ctx{srv: s, c: c, name: spec.Name, args: args}
 	v := handlerOf(spec)(x)
+	*x = ctx{}
 	if _, none := v.(noReply); v == nil || none {
 		return true
 	}
@@ -142,7 +151,14 @@ func (s *Server) dispatchFound(c *Client, args [][]byte, spec *commands.Spec, er
 func gateState(c *Client) (authed, subscribed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.authenticated, c.subscriptions() > 0 && c.proto == 2
+	authed, subscribed, _ = c.gateStateLocked()
+	return authed, subscribed
+}
+
+// gateStateLocked is gateState and the client's user, for a caller that
+// holds c.mu.
+func (c *Client) gateStateLocked() (authed, subscribed bool, user string) {
+	return c.authenticated, c.subscriptions() > 0 && c.proto == 2, c.user
 }
 
 // needsAuth reports whether dispatch refuses spec with NOAUTH from a

@@ -83,7 +83,7 @@ func (s *Server) loopCommand(spec *commands.Spec) bool {
 	if spec == nil {
 		return true
 	}
-	if !onLoop[spec.Canonical().Name] {
+	if !onLoopByID[spec.ID] {
 		return false
 	}
 	if !s.pause.on.Load() {
@@ -92,6 +92,16 @@ func (s *Server) loopCommand(spec *commands.Spec) bool {
 	mode, _, _ := s.pause.current(time.Now())
 	return mode == pauseOff
 }
+
+// onLoopByID is onLoop indexed by catalogue ID (an alias's is its
+// command's).
+var onLoopByID = func() []bool {
+	out := make([]bool, len(catalogue.All()))
+	for _, s := range catalogue.All() {
+		out[s.ID] = onLoop[s.Canonical().Name]
+	}
+	return out
+}()
 
 // onLoop are the commands run on a client's loop: they answer from the
 // client, the server's registry or the core's View, and never wait.

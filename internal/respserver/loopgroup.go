@@ -78,8 +78,7 @@ func (s *Server) groupable(c *Client, args [][]byte) bool {
 	if mode, _, _ := s.pause.current(time.Now()); mode != pauseOff {
 		return false
 	}
-	_, _, res, _ := s.permission(c, spec, args)
-	return res == acl.Allowed
+	return s.permission(c, spec, args) == acl.Allowed
 }
 
 // readLoopGroup reads, after first (an ask or a hello), the further asks

@@ -100,6 +100,39 @@ type requestReader struct {
 	// readNow, if set, reads what the connection already holds without
 	// waiting, returning 0 when it holds nothing (tryNext).
 	readNow func([]byte) int
+
+	// reuse, while set, makes the commands next returns borrow: their
+	// arguments are views of buf and the slice holding them is argv,
+	// both reused by the next call, so that a command costs no
+	// allocation. A caller sets it only when it is done with each command
+	// before it asks for the next (a loop running its commands one by
+	// one); cloneArgs makes a borrowed command its own.
+	reuse bool
+	argv  [][]byte
+	// viewArgs is set while the command being assembled holds views of
+	// buf (reuse mode), which room makes its own before buf changes.
+	viewArgs bool
+}
+
+// maxReusedArgs bounds the argument slice a reader keeps between
+// commands in reuse mode.
+const maxReusedArgs = 16
+
+// cloneArgs returns a copy of args that shares no memory with the
+// reader (a command next returned in reuse mode, to keep beyond the
+// next call).
+func cloneArgs(args [][]byte) [][]byte {
+	size := 0
+	for _, a := range args {
+		size += len(a)
+	}
+	buf := make([]byte, 0, size)
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		buf = append(buf, a...)
+		out[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
+	}
+	return out
 }
 
 func newRequestReader(rd io.Reader, queryLimit, maxBulk int, authRequired func() bool) *requestReader {
@@ -226,6 +259,12 @@ func (r *requestReader) fill() error {
 
 // room makes room at the end of buf for a read.
 func (r *requestReader) room() {
+	if r.viewArgs {
+		for i, a := range r.args {
+			r.args[i] = bytes.Clone(a)
+		}
+		r.viewArgs = false
+	}
 	if r.buf == nil {
 		r.buf = make([]byte, 0, initialBuf)
 	}
@@ -307,7 +346,7 @@ func (r *requestReader) parse() (args [][]byte, done bool, err error) {
 		}
 	}
 	args = r.args
-	r.args, r.argBytes = nil, 0
+	r.args, r.argBytes, r.viewArgs = nil, 0, false
 	return args, true, nil
 }
 
@@ -335,6 +374,15 @@ func (r *requestReader) parseInline() ([][]byte, bool, error) {
 	return args, true, nil
 }
 
+// errTooBigMbulkCount and errTooBigBulkCount are the errors of a count
+// line that does not end within inlineMaxSize bytes; shared, since
+// countLine is given one for every count line it reads and protocolErrors
+// are never changed.
+var (
+	errTooBigMbulkCount = &protocolError{"Protocol error: too big mbulk count string", "too big mbulk count string"}
+	errTooBigBulkCount  = &protocolError{"Protocol error: too big bulk count string", "too big bulk count string"}
+)
+
 // countLine finds the line of a multibulk or bulk count: the index of its
 // '\r', or -1 when it is not complete (Redis wants one byte after the '\r'
 // and does not look at it).
@@ -355,7 +403,7 @@ func (r *requestReader) countLine(tooBig *protocolError) (int, error) {
 // parseCount reads `*<count>`; done is set for a count <= 0, which Redis
 // skips as an empty command.
 func (r *requestReader) parseCount() (done bool, err error) {
-	cr, err := r.countLine(&protocolError{"Protocol error: too big mbulk count string", "too big mbulk count string"})
+	cr, err := r.countLine(errTooBigMbulkCount)
 	if cr < 0 {
 		return false, err
 	}
@@ -371,13 +419,20 @@ func (r *requestReader) parseCount() (done bool, err error) {
 		return true, nil
 	}
 	r.multibulk, r.bulklen = int(n), -1
-	r.args = make([][]byte, 0, min(n, 1024))
+	if r.reuse && n <= maxReusedArgs {
+		if r.argv == nil {
+			r.argv = make([][]byte, 0, maxReusedArgs)
+		}
+		r.args = r.argv[:0]
+	} else {
+		r.args = make([][]byte, 0, min(n, 1024))
+	}
 	return false, nil
 }
 
 // parseBulkLen reads `$<len>` of the next argument.
 func (r *requestReader) parseBulkLen() (bool, error) {
-	cr, err := r.countLine(&protocolError{"Protocol error: too big bulk count string", "too big bulk count string"})
+	cr, err := r.countLine(errTooBigBulkCount)
 	if cr < 0 {
 		return false, err
 	}
@@ -424,7 +479,13 @@ func (r *requestReader) takeBulk() bool {
 	if r.pending() < need {
 		return false
 	}
-	r.appendArg(bytes.Clone(r.buf[r.pos : r.pos+r.bulklen]))
+	if r.reuse {
+		// A view, capped so that appending to it copies.
+		r.appendArg(r.buf[r.pos : r.pos+r.bulklen : r.pos+r.bulklen])
+		r.viewArgs = true
+	} else {
+		r.appendArg(bytes.Clone(r.buf[r.pos : r.pos+r.bulklen]))
+	}
 	r.consumed(r.pos + need)
 	return true
 }

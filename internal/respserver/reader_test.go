@@ -266,3 +266,46 @@ func TestRequestReaderLastSize(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestReaderReuse: in reuse mode (a loop's), every command reads
+// the same as without it whatever the read sizes, each checked before
+// the next is read, including arguments split across reads (whose views
+// the reader makes its own before its buffer moves) and a big argument;
+// and cloneArgs keeps a command intact across the reads after it.
+func TestRequestReaderReuse(t *testing.T) {
+	big := strings.Repeat("b", bigArg+10)
+	input := "*3\r\n$3\r\nabc\r\n$5\r\nhello\r\n$1\r\nx\r\n" +
+		"PING inline\r\n" +
+		"*2\r\n$4\r\necho\r\n$" + fmt.Sprint(len(big)) + "\r\n" + big + "\r\n" +
+		strings.Repeat("*2\r\n$3\r\nGET\r\n$600\r\n"+strings.Repeat("k", 600)+"\r\n", 3) +
+		"*1\r\n$0\r\n\r\n"
+	want, err := readAll(input, 0, defaultReader)
+	if !errors.Is(err, io.EOF) || len(want) != 7 {
+		t.Fatalf("without reuse: %d commands, %v", len(want), err)
+	}
+	for chunk := 1; chunk <= 700; chunk += 7 {
+		got, err := readAll(input, chunk, func(src io.Reader) *requestReader {
+			r := defaultReader(src)
+			r.reuse = true
+			return r
+		})
+		if !errors.Is(err, io.EOF) || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("chunks of %d: %v\n%q\nwant\n%q", chunk, err, got, want)
+		}
+	}
+	r := defaultReader(chunkReader{strings.NewReader(input), 5})
+	r.reuse = true
+	first, err := r.next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := cloneArgs(first)
+	for range 6 {
+		if _, err := r.next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := commandText(kept); got != want[0] {
+		t.Errorf("cloned command %s, want %s", got, want[0])
+	}
+}
