@@ -47,6 +47,7 @@ var (
 	requests    = flag.Int("requests", 200000, "throughput: redis-benchmark -n")
 	conns       = flag.Int("clients", 50, "throughput: redis-benchmark -c")
 	rounds      = flag.Int("rounds", 3, "throughput: rounds per implementation")
+	tlsBench    = flag.Bool("tls", true, "throughput: also PING over each Sentinel's tls-port (redis-benchmark --tls)")
 )
 
 func main() {
