@@ -21,15 +21,19 @@ const releaseEvery = 5 * time.Minute
 // file's pages 64 KiB around each fault and keeps them mapped, so a
 // Sentinel watching 100 masters (bench scale, 3 Sentinels, real
 // redis-server) had 11.1 MB of its binary in its RSS after discovery, and
-// 6.6-7.1 MB over the 20 s after a release: RSS 17.0 MB per Sentinel
-// against 21.7 MB without the release (redis-sentinel 17.2 MB), idle CPU
-// unchanged (1.25 % against 1.35 % for the binary before, one run). After a
-// release, the pages in use come back with a minor fault each (the page
-// cache still holds them; about 100 faults of 64 KiB at 100 masters, well
-// under a millisecond); the others stay out until a path that needs them
-// runs. The page cache itself is not shrunk: the release moves the
-// binary's idle pages from the process's RSS to the kernel's reclaimable
-// cache, which a container's memory accounting may still charge.
+// 6.6-7.2 MB over the 20 s after a release: RSS 16.9 MB per Sentinel
+// against 21.5 MB for the same binary with GO_SENTINEL_KEEP_PAGES set (one
+// run side by side; redis-sentinel measured 17.1-17.2 MB in the other
+// runs), idle CPU and the 10 deaths' switch times the same within the
+// noise of this machine. After a release, the pages in use come back with
+// a minor fault each (the page cache still holds them: about 300 more
+// minor faults than without over the idle half minute); the others stay
+// out until a path that needs them runs. A release takes about 0.5 ms on
+// the core's loop. At 1,000 masters (bench fixture) 100 deaths switched
+// every pair in 6.72-7.97 s with it and 6.65-8.07 s without (3 runs each).
+// The page cache itself is not shrunk: a release moves the binary's idle
+// pages from the process's RSS to the kernel's reclaimable cache, which a
+// container's memory accounting may still charge.
 type pageGovernor struct {
 	// quietSince is when the current quiet stretch began; zero while not
 	// quiet.
