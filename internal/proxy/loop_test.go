@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/netloop"
 )
 
 // rawMaster is a stand-in master whose connections the test gets, to
@@ -399,5 +401,13 @@ func TestEOFAfterBytesDeliversThem(t *testing.T) {
 			}
 			waitFor(t, func() bool { return s.MasterStats("m").Open == 0 }, "the connection is released")
 		})
+	}
+}
+
+// TestDefaultLoops: one loop per two of netloop's default, at least one.
+func TestDefaultLoops(t *testing.T) {
+	n := DefaultLoops()
+	if want := max(1, netloop.DefaultLoops()/2); n != want {
+		t.Errorf("DefaultLoops() = %d, want %d", n, want)
 	}
 }

@@ -69,8 +69,8 @@ type Config struct {
 	// first byte forwarded to the new master, once per switch.
 	OnFirstByte func(master string, d time.Duration)
 	// Loops is the number of event loops joined connections are served
-	// by, started at the first one; 0: netloop.DefaultLoops; < 0: none,
-	// a goroutine copies each direction (as where netloop is not
+	// by, started at the first one; 0: DefaultLoops; < 0: none, a
+	// goroutine copies each direction (as where netloop is not
 	// supported).
 	Loops int
 }
