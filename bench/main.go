@@ -4,7 +4,8 @@
 //
 //	go run ./bench failover     # kill → +switch-master, write gap (A/B)
 //	go run ./bench scale        # 10/100/1,000 masters: CPU, RSS, discovery, K deaths
-//	go run ./bench throughput   # redis-benchmark of GET-MASTER-ADDR-BY-NAME and PING
+//	go run ./bench throughput   # redis-benchmark of GET-MASTER-ADDR-BY-NAME and PING (and PING over TLS)
+//	go run ./bench idle         # RSS per idle client connection (10,000 by default)
 //	go run ./bench all
 //
 // Flags follow the subcommand (go run ./bench scale -masters 100 -kills 10).
@@ -48,11 +49,14 @@ var (
 	conns       = flag.Int("clients", 50, "throughput: redis-benchmark -c")
 	rounds      = flag.Int("rounds", 3, "throughput: rounds per implementation")
 	tlsBench    = flag.Bool("tls", true, "throughput: also PING over each Sentinel's tls-port (redis-benchmark --tls)")
+	idleClients = flag.Int("idle-clients", 10000, "idle: client connections")
+	idleHold    = flag.Duration("idle-hold", 60*time.Second, "idle: how long the connections stay idle after the 3 s sample")
+	idlePing    = flag.Bool("idle-ping", false, "idle: each connection sends one PING before it idles")
 )
 
 func main() {
 	if len(os.Args) < 2 || strings.HasPrefix(os.Args[1], "-") {
-		fmt.Fprintln(os.Stderr, "usage: bench failover|scale|throughput|proxy|all [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench failover|scale|throughput|idle|proxy|all [flags]")
 		flag.PrintDefaults()
 		os.Exit(2)
 	}
@@ -88,6 +92,8 @@ func main() {
 		runScale(out, impls, ints(*mastersFlag), ints(*killsFlag), da(5*time.Second))
 	case "throughput":
 		runThroughput(out, impls)
+	case "idle":
+		runIdle(out, impls)
 	case "proxy":
 		// proxy-fence-after (2 s by default) must stay above the 1 s
 		// PING period and below down-after.
@@ -96,6 +102,7 @@ func main() {
 		runFailover(out, impls, *trials, da(time.Second))
 		runScale(out, impls, ints(*mastersFlag), ints(*killsFlag), da(5*time.Second))
 		runThroughput(out, impls)
+		runIdle(out, impls)
 	default:
 		fmt.Fprintf(os.Stderr, "bench: unknown benchmark %q\n", sub)
 		os.Exit(2)
