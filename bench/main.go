@@ -5,7 +5,7 @@
 //	go run ./bench failover     # kill → +switch-master, write gap (A/B)
 //	go run ./bench scale        # 10/100/1,000 masters: CPU, RSS, discovery, K deaths
 //	go run ./bench throughput   # redis-benchmark of GET-MASTER-ADDR-BY-NAME and PING (and PING over TLS)
-//	go run ./bench idle         # RSS per idle client connection (10,000 by default)
+//	go run ./bench idle         # resident memory per idle client connection (10,000 by default)
 //	go run ./bench all
 //
 // Flags follow the subcommand (go run ./bench scale -masters 100 -kills 10).
