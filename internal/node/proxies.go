@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
-	"github.com/go-sentinel/go-sentinel/internal/netloop"
 	"github.com/go-sentinel/go-sentinel/internal/proxy"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 )
@@ -59,7 +58,7 @@ func newProxies(view func() *monitor.View, keepAlive time.Duration, log Logger, 
 		OnFirstByte:     onFirstByte,
 		// The loops are counted now, on Go's default Ps: the proxy may
 		// start while the process runs on one (procGovernor).
-		Loops: netloop.DefaultLoops(),
+		Loops: proxy.DefaultLoops(),
 	}
 	if err := p.syncWith(p.want()); err != nil {
 		p.close()
