@@ -114,18 +114,20 @@ func (sd *side) OnData(c *netloop.Conn, b []byte) {
 		c.CloseNow(nil)
 		return
 	}
+	// Counted before the write, so that a reader of the counters never
+	// sees fewer bytes than the other end has received.
+	if sd.toMaster {
+		j.ct.toMaster.Add(int64(len(b)))
+	} else {
+		j.ct.toClient.Add(int64(len(b)))
+	}
 	p := sd.peer()
 	if p.Write(b) != nil {
 		return // p is closed, and so is c (OnClose)
 	}
-	if sd.toMaster {
-		j.ct.toMaster.Add(int64(len(b)))
-		if !j.sent {
-			j.sent = true
-			j.srv.firstByte(j.master)
-		}
-	} else {
-		j.ct.toClient.Add(int64(len(b)))
+	if sd.toMaster && !j.sent {
+		j.sent = true
+		j.srv.firstByte(j.master)
 	}
 	if p.Pending() > MaxPending {
 		c.PauseRead()
