@@ -23,17 +23,22 @@ const (
 // entry: Redis's reply buffer.
 const openReplyMax = replyBuffer
 
-// takeBuf returns an empty buffer for a client's replies, or nil.
-func (sh *loopShard) takeBuf() []byte {
-	n := len(sh.bufs)
+// pop removes and returns the last of *kept, or the zero value when
+// there is none; the slot it leaves holds no reference.
+func pop[T any](kept *[]T) T {
+	var zero T
+	n := len(*kept)
 	if n == 0 {
-		return nil
+		return zero
 	}
-	b := sh.bufs[n-1]
-	sh.bufs[n-1] = nil
-	sh.bufs = sh.bufs[:n-1]
-	return b
+	v := (*kept)[n-1]
+	(*kept)[n-1] = zero
+	*kept = (*kept)[:n-1]
+	return v
 }
+
+// takeBuf returns an empty buffer for a client's replies, or nil.
+func (sh *loopShard) takeBuf() []byte { return pop(&sh.bufs) }
 
 // giveBuf takes back a client's reply buffer, once written.
 func (sh *loopShard) giveBuf(b []byte) {
@@ -44,16 +49,7 @@ func (sh *loopShard) giveBuf(b []byte) {
 }
 
 // takeOut returns an empty output queue for a client, or nil.
-func (sh *loopShard) takeOut() [][]byte {
-	n := len(sh.outs)
-	if n == 0 {
-		return nil
-	}
-	q := sh.outs[n-1]
-	sh.outs[n-1] = nil
-	sh.outs = sh.outs[:n-1]
-	return q
-}
+func (sh *loopShard) takeOut() [][]byte { return pop(&sh.outs) }
 
 // giveOut takes back an idle client's empty output queue.
 func (sh *loopShard) giveOut(q [][]byte) {
@@ -65,16 +61,7 @@ func (sh *loopShard) giveOut(q [][]byte) {
 }
 
 // takeReader returns an idle request reader, or nil.
-func (sh *loopShard) takeReader() *loopReader {
-	n := len(sh.readers)
-	if n == 0 {
-		return nil
-	}
-	r := sh.readers[n-1]
-	sh.readers[n-1] = nil
-	sh.readers = sh.readers[:n-1]
-	return r
-}
+func (sh *loopShard) takeReader() *loopReader { return pop(&sh.readers) }
 
 // giveReader keeps an idle request reader whose buffer is small, and
 // reports whether it did.
