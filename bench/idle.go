@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -23,27 +22,6 @@ const idleGoal = 1.4 // KiB
 // back its executable's idle pages (internal/node/pages.go) and runs on
 // one P.
 const idleSettle = 7 * time.Second
-
-// anonBytes reads RssAnon of pid from /proc/<pid>/status: the resident
-// memory of its own (heap, stacks), without the pages of its executable
-// and libraries, which the connections do not change but which a
-// go-sentinel gives back after 5 s of quiet.
-func anonBytes(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "RssAnon:"); ok {
-			if f := strings.Fields(v); len(f) >= 1 {
-				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-					return kb * 1024, nil
-				}
-			}
-		}
-	}
-	return 0, fmt.Errorf("/proc/%d/status: no RssAnon", pid)
-}
 
 // idleResult is what one idle run measured: the Sentinel's growth of
 // resident memory of its own (RssAnon) per connection 3 s after the last
