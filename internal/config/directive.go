@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
 
@@ -170,7 +171,7 @@ func withCheck(d directive, check func(string) string) directive {
 func (d directive) boolField(f func(*Server) *bool, def string) directive {
 	d.def = def
 	d.set = func(s *Server, a []string) { *f(s) = yesNo(a[0]) == 1 }
-	d.get = func(s *Server) []string { return []string{yesNoText(*f(s))} }
+	d.get = func(s *Server) []string { return []string{settings.YesNoText(*f(s))} }
 	return d
 }
 
@@ -443,14 +444,6 @@ func yesNo(s string) int {
 		return 0
 	}
 	return -1
-}
-
-// yesNoText is the config spelling of a bool.
-func yesNoText(v bool) string {
-	if v {
-		return "yes"
-	}
-	return "no"
 }
 
 func containsFold(list []string, s string) bool {

@@ -25,7 +25,7 @@ var serverDirectives = []directive{
 	strDir("bind-source-addr", "").stringField(func(s *Server) *string { return &s.BindSourceAddr }, "", true),
 	boolDir("protected-mode", "").
 		boolField(func(s *Server) *bool { return &s.ProtectedMode }, "no").
-		rewriteDefault(yesNoText(redisDefaultProtectedMode)),
+		rewriteDefault(settings.YesNoText(redisDefaultProtectedMode)),
 	boolDir("daemonize", "").boolField(func(s *Server) *bool { return &s.Daemonize }, "no"),
 	enumDir("supervised", "upstart", "systemd", "auto", "no").
 		enumField(func(s *Server) *string { return &s.Supervised }, DefaultSupervised),

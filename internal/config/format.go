@@ -33,7 +33,7 @@ func Format(c *Config) string {
 		}
 		kv(k, secretMask)
 	}
-	yn := yesNoText
+	yn := settings.YesNoText
 
 	fmt.Fprintf(&b, "# config file %s\n", c.File)
 	if c.WorkDir != "" {

@@ -295,14 +295,14 @@ var sentinelDirectives = []sentinelDirective{
 		name: settings.OptionProxyFencing, argc: []int{3}, pass: 2,
 		load: masterYesNo(settings.OptionProxyFencing),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionProxyFencing, m, m.ProxyNoFencing, yesNoText(!m.ProxyNoFencing))
+			w.masterOptional(settings.OptionProxyFencing, m, m.ProxyNoFencing, settings.YesNoText(!m.ProxyNoFencing))
 		},
 	},
 	{
 		name: settings.OptionProxyProtectedMode, argc: []int{3}, pass: 2,
 		load: masterYesNo(settings.OptionProxyProtectedMode),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, yesNoText(!m.ProxyNoProtectedMode))
+			w.masterOptional(settings.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, settings.YesNoText(!m.ProxyNoProtectedMode))
 		},
 	},
 	{
@@ -566,7 +566,7 @@ func (w *sentinelWriter) masterOptional(name string, m *settings.MasterSpec, set
 
 // yesNo writes a global yes/no, forced when it differs from def.
 func (w *sentinelWriter) yesNo(name string, v, def bool) {
-	w.st.rewriteLine("sentinel "+name, "sentinel "+name+" "+yesNoText(v), v != def || w.force)
+	w.st.rewriteLine("sentinel "+name, "sentinel "+name+" "+settings.YesNoText(v), v != def || w.force)
 }
 
 func millisText(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }

@@ -16,20 +16,13 @@ import (
 var globalParams = []string{"resolve-hostnames", "announce-hostnames", "announce-ip", "announce-port",
 	"sentinel-user", "sentinel-pass"}
 
-func yesno(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
 // ConfigGet returns the global parameters matching any of the glob
 // patterns (case-insensitive), each once, in Redis's fixed order.
 func (s *Sentinel) ConfigGet(patterns []string) []KV {
 	g := s.global
 	values := map[string]string{
-		"resolve-hostnames":  yesno(g.ResolveHostnames),
-		"announce-hostnames": yesno(g.AnnounceHostnames),
+		"resolve-hostnames":  settings.YesNoText(g.ResolveHostnames),
+		"announce-hostnames": settings.YesNoText(g.AnnounceHostnames),
 		"announce-ip":        g.AnnounceIP,
 		"announce-port":      strconv.Itoa(g.AnnouncePort),
 		"sentinel-user":      g.SentinelUser,

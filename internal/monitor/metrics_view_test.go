@@ -9,7 +9,7 @@ import (
 )
 
 func TestMetricsViewHealthy(t *testing.T) {
-	s, m, now := explainFixture(t, 2)
+	s, m, now := selectFixture(t, 2)
 	m.link.lastPingTime = ms(now) - 500
 	m.link.lastPongTime = ms(now) - 497
 	m.link.rtt, m.link.hasRTT = 3, true
@@ -39,7 +39,7 @@ func TestMetricsViewHealthy(t *testing.T) {
 }
 
 func TestMetricsViewDown(t *testing.T) {
-	s, m, now := explainFixture(t, 2)
+	s, m, now := selectFixture(t, 2)
 	sdown(m, now, time.Second)
 	m.flags |= flagODown
 	rs, ss := m.sortedReplicas(), m.sortedSentinels()
@@ -68,7 +68,7 @@ func TestMetricsViewDown(t *testing.T) {
 // TestTimelineEvent: +failover-timeline carries the timeline it renders,
 // a copy the core does not share.
 func TestTimelineEvent(t *testing.T) {
-	s, m, now := explainFixture(t, 2)
+	s, m, now := selectFixture(t, 2)
 	m.timeline = Timeline{Led: true}
 	m.mark(PhaseStart, ms(now), "epoch 1")
 	m.endTimeline(PhaseSwitched, ms(now)+1200, "10.0.0.2 6379")
@@ -159,7 +159,7 @@ func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
 // TestMetricsViewPromotableReplicas: the count is of the replicas replica
 // selection would accept now; each exclusion rule takes one away.
 func TestMetricsViewPromotableReplicas(t *testing.T) {
-	s, m, now := explainFixture(t, 2)
+	s, m, now := selectFixture(t, 2)
 	count := func() int { return s.MetricsView(now).Masters[0].PromotableReplicas }
 	if n := count(); n != 2 {
 		t.Fatalf("healthy: %d promotable, want 2", n)

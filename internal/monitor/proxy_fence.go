@@ -212,8 +212,8 @@ func proxyFields(p proxyHead) []KV {
 		{settings.OptionProxy, p.listen},
 		{settings.OptionProxyFenceAfter, itoa64(p.fenceAfter)},
 		{settings.OptionProxyHold, itoa64(p.hold)},
-		{settings.OptionProxyFencing, yesno(p.fencing)},
-		{settings.OptionProxyProtectedMode, yesno(p.protectedMode)},
+		{settings.OptionProxyFencing, settings.YesNoText(p.fencing)},
+		{settings.OptionProxyProtectedMode, settings.YesNoText(p.protectedMode)},
 		{"proxy-state", state},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/explain"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -30,7 +31,7 @@ func cmdSentinelExplain(x *ctx) Value {
 	default:
 		return Err("ERR syntax error")
 	}
-	var e monitor.Explanation
+	var e explain.Explanation
 	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
 		e, err = core.Explain(now, x.arg(2))
 		return err

@@ -113,3 +113,12 @@ func (r YesNoRule) Set(m *Master, v string) error {
 	}
 	return nil
 }
+
+// YesNoText is a flag as the config file and SENTINEL CONFIG spell it:
+// "yes" or "no".
+func YesNoText(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,4 +1,4 @@
-package monitor
+package explain
 
 import (
 	"fmt"
@@ -74,7 +74,7 @@ func (e Explanation) Text() string {
 			state = "fenced: " + p.Reason
 		}
 		w("proxy: %s on %s; proxy-fence-after %s (fencing %s), proxy-hold %s, protected mode %s",
-			state, settings.FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), yesno(p.Fencing), msText(p.HoldMs), yesno(p.Protected))
+			state, settings.FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), settings.YesNoText(p.Fencing), msText(p.HoldMs), settings.YesNoText(p.Protected))
 	}
 	for _, r := range e.Replicas {
 		switch {
