@@ -1,19 +1,17 @@
 package monitor
 
 import (
-	"fmt"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/fence"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
-// This file holds the rule of the master-following proxy (issue 20): when
-// the proxy of a master may forward client connections to it. The core
-// decides at every tick and announces each change with +proxy-fenced or
-// -proxy-fenced; the proxy adapter (internal/proxy) reads the decision
-// from the View.
+// This file gathers the facts of the master-following proxy's rule
+// (internal/fence) at every tick and announces each change of its verdict
+// with +proxy-fenced or -proxy-fenced; the proxy adapter (internal/proxy)
+// reads the verdict from the View.
 
 // proxyState is a master's proxy decision, as the last tick made it.
 type proxyState struct {
@@ -25,79 +23,28 @@ type proxyState struct {
 }
 
 // proxyFence returns why m's proxy must not forward at now (Unix ms), or
-// "" when it may: the master is neither SDOWN nor ODOWN for this
-// Sentinel, no failover of it is in progress, it does not report itself
-// a replica, this Sentinel is not in TILT, and (unless proxy-fencing is
-// off) a majority of the master's Sentinels, this one counted (or of the
-// voters floor when it is larger, as an election counts), answered
-// a PING of this Sentinel within proxy-fence-after, and this Sentinel
-// has not voted for another one to fail the master over in an epoch
-// newer than the master's configuration, within failover-timeout.
-//
-// With fence-after below down-after, a proxy cut off from the majority
-// fences before that majority can see the master SDOWN, let alone elect
-// a leader and promote a replica. A proxy that still reaches the master
-// while the majority does not (an asymmetric partition) fences when a
-// candidate asks for its vote, before the candidate can promote: the
-// candidate asks every Sentinel it reaches, and promotes only after a
-// majority answered. A window remains in which two proxies of one fleet
-// forward to two masters (docs/proxy.md, "What is left"; the chaos
-// campaign's failed seeds in docs/feature-status.md); a lease is to close
-// it (issue 33).
+// "" when it may: fence.Reason decides from the facts gathered here.
 func (s *Sentinel) proxyFence(m *master, now int64) string {
-	switch {
-	case s.tilt:
-		return "this Sentinel is in TILT"
-	case m.has(flagFailoverInProgress):
-		return "a failover is in progress"
-	case m.has(flagODown):
-		return "the master is objectively down"
-	case m.has(flagSDown):
-		return "the master is subjectively down"
-	case m.roleReported == inforeply.RoleSlave:
-		return "the master reports itself a replica"
+	f := fence.Facts{
+		Now:  now,
+		Tilt: s.tilt, FailoverInProgress: m.has(flagFailoverInProgress), ODown: m.has(flagODown), SDown: m.has(flagSDown),
+		ReportsReplica: m.roleReported == inforeply.RoleSlave,
+		NoFencing:      m.settings.ProxyNoFencing,
+		VotedAt:        m.votedAt, Leader: m.leader, LeaderEpoch: m.leaderEpoch, ConfigEpoch: m.configEpoch,
+		FailoverTimeout: m.settings.FailoverTimeout.Milliseconds(),
+		Voters:          m.voters(),
+		FenceAfter:      m.settings.ProxyFenceAfter.Milliseconds(), PublishPeriod: s.timing.PublishPeriod.Milliseconds(),
+		Peers: make([]fence.Peer, 0, len(m.sentinels)),
 	}
-	if m.settings.ProxyNoFencing {
-		return ""
-	}
-	if m.votedAt != 0 && m.leaderEpoch > m.configEpoch && now-m.votedAt < m.settings.FailoverTimeout.Milliseconds() {
-		return fmt.Sprintf("this Sentinel voted for %s in epoch %d to fail the master over", m.leader, m.leaderEpoch)
-	}
-	total := m.voters()
-	need := election.Majority(total)
-	answered := 1
-	window := m.settings.ProxyFenceAfter.Milliseconds()
-	helloWindow := s.proxyHelloWindow(m)
 	for _, si := range m.sentinels {
-		l := si.link
-		if l != nil && l.hasRTT && now-l.lastAvailTime <= window && si.helloSeen && now-si.lastHelloTime <= helloWindow {
-			answered++
+		p := fence.Peer{HelloSeen: si.helloSeen, LastHello: si.lastHelloTime}
+		if l := si.link; l != nil {
+			p.Answered, p.LastAvail = l.hasRTT, l.lastAvailTime
 		}
+		f.Peers = append(f.Peers, p)
 	}
-	if answered < need {
-		return fmt.Sprintf("%d of the %d Sentinels of the master answered within %s %d ms (a PING, and a hello within %d ms), %d needed",
-			answered, total, settings.OptionProxyFenceAfter, window, helloWindow, need)
-	}
-	return ""
+	return fence.Reason(f)
 }
-
-// proxyHelloWindow is how recent a peer's last hello must be for the peer
-// to count towards the proxy's majority: fence-after, plus one hello
-// period and a margin for its jitter. A peer counts only once this
-// Sentinel has processed a hello of it (and so adopted any newer
-// configuration of the master it carried) within that window: after a
-// partition heals, or at a start from a config that may be stale, the
-// proxy forwards again only once the peers told what master they hold,
-// not as soon as they answer PINGs. With the window not above
-// down-after, a hello that counts after a failover was sent after the
-// partition that led to it began.
-func (s *Sentinel) proxyHelloWindow(m *master) int64 {
-	return m.settings.ProxyFenceAfter.Milliseconds() + s.timing.PublishPeriod.Milliseconds() + proxyHelloSlack
-}
-
-// proxyHelloSlack is the margin of proxyHelloWindow for a hello period's
-// jitter (hellos go out at the first tick after the period), in ms.
-const proxyHelloSlack = 500
 
 // checkProxy makes m's proxy decision at now and announces a change.
 func (s *Sentinel) checkProxy(m *master, now int64) {
