@@ -535,6 +535,8 @@ type relAck struct {
 	seq  int
 	addr string
 	at   time.Time
+	// sent is when the write went out (zero where unknown).
+	sent time.Time
 }
 
 // startRelWriter writes until the test ends or stop is called.
@@ -582,14 +584,15 @@ func (w *relWriter) run(ctx context.Context) {
 		w.mu.Lock()
 		w.seq++
 		seq := w.seq
-		w.sent = append(w.sent, time.Now())
+		sent := time.Now()
+		w.sent = append(w.sent, sent)
 		w.mu.Unlock()
 		cctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 		err := c.MSet(cctx, fmt.Sprintf("%s:%d", w.prefix, seq), seq, w.prefix+":last", seq).Err()
 		cancel()
 		w.mu.Lock()
 		if err == nil {
-			w.acked = append(w.acked, relAck{seq: seq, addr: addr, at: time.Now()})
+			w.acked = append(w.acked, relAck{seq: seq, addr: addr, at: time.Now(), sent: sent})
 		} else if ctx.Err() == nil {
 			kind := "timeout/connection"
 			var re redis.Error

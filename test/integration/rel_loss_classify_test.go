@@ -121,6 +121,32 @@ func TestRelLossClassify(t *testing.T) {
 			want:   relLossCutOff,
 		},
 		{
+			// The loss schedule of 2026-12-05: the master frozen for 2 s,
+			// a replica promoted and every Sentinel switched before it
+			// resumed; a write the client had sent while it was frozen
+			// was acknowledged on its resume, before its demotion.
+			name: "sent to the frozen master, acknowledged on its resume after the promotion",
+			samples: map[string][]relSample{
+				a: {master(0, 40), master(2100, 41), replica(12000, b, 60)},
+				b: {replica(0, a, 40), master(1900, 40)},
+				c: {replica(0, a, 40), replica(1950, b, 40)},
+			},
+			faults: []*relFaultRec{{kind: relFaultStop, label: "SIGSTOP of the master, short", nodes: []string{a}, from: at(0), to: at(2003)}},
+			lost:   relAck{seq: 41, addr: a, at: at(2006), sent: at(1800)},
+			want:   relLossKilled,
+		},
+		{
+			name: "sent after the frozen master resumed, acknowledged before its demotion",
+			samples: map[string][]relSample{
+				a: {master(0, 40), master(2100, 41), replica(12000, b, 60)},
+				b: {replica(0, a, 40), master(1900, 40)},
+				c: {replica(0, a, 40), replica(1950, b, 40)},
+			},
+			faults: []*relFaultRec{{kind: relFaultStop, label: "SIGSTOP of the master, short", nodes: []string{a}, from: at(0), to: at(2003)}},
+			lost:   relAck{seq: 41, addr: a, at: at(2100), sent: at(2090)},
+			want:   relLossReturned,
+		},
+		{
 			name: "nothing explains it",
 			samples: map[string][]relSample{
 				a: {master(0, 50), replica(9000, b, 60)},

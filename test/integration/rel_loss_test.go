@@ -188,22 +188,29 @@ type relLossClass int
 
 // The classes of issue 18: relLossKilled (a), acknowledged by a master
 // that was killed or frozen before any replica had it (asynchronous
-// replication); relLossStale (b), a replica without it was promoted
+// replication), or sent to a frozen master and acknowledged when it
+// resumed; relLossStale (b), a replica without it was promoted
 // while another replica that had it was reachable (Sentinel's fault);
 // relLossCutOff (c), acknowledged by a master cut off from the replica
-// that was promoted; relLossOther (d), anything else.
+// that was promoted; relLossOther (d), anything else; relLossReturned
+// (e), acknowledged after a promotion by the old master back from a
+// freeze, a kill or a cut (within relReturnBound of the fault's end),
+// before the Sentinels demoted it, to a client that still wrote to it
+// (Redis Sentinel converts such a master only after 4 hello periods
+// without it being down, +convert-to-slave, and so does go-sentinel).
 const (
 	relLossKilled relLossClass = iota
 	relLossStale
 	relLossCutOff
 	relLossOther
+	relLossReturned
 	relLossClasses
 )
 
 // String names the class as the table of docs/coordinated-failover.md does.
 func (c relLossClass) String() string {
 	return [...]string{"(a) master killed or frozen before a replica had it", "(b) a replica with less data promoted",
-		"(c) old master cut off from the promoted replica", "(d) other"}[c]
+		"(c) old master cut off from the promoted replica", "(d) other", "(e) old master back, not yet demoted"}[c]
 }
 
 // relLoss is one lost write, classified: the fault it is put on (the
@@ -323,7 +330,8 @@ func (l *relLedger) faultedAt(addr string, t time.Time) *relFaultRec {
 // frozen, isolated or cut off then; (c) when m was cut off from p while
 // it acknowledged s; (a) when m was killed or frozen within a second
 // after t (or before t: a frozen master resumes with its in-flight
-// replies); (d) otherwise.
+// replies), or s was sent while m was frozen and acknowledged once it
+// resumed; (d) otherwise.
 func (l *relLedger) classify(lost []relAck) []relLoss {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -362,6 +370,22 @@ func (l *relLedger) classifyOne(a relAck) relLoss {
 			!f.from.Before(a.at.Add(-50*time.Millisecond)) && f.from.Before(a.at.Add(time.Second)) {
 			return relLoss{ack: a, class: relLossKilled, fault: f.label, rec: f}
 		}
+		if f.kind == relFaultStop && f.touchesNode(m) && !a.sent.IsZero() && !a.sent.Before(f.from) &&
+			!f.to.IsZero() && a.sent.Before(f.to) && !a.at.Before(f.to) {
+			// Sent to the frozen master, acknowledged when it resumed:
+			// no Sentinel could stop it from taking a write already in
+			// its socket.
+			return relLoss{ack: a, class: relLossKilled, fault: f.label, rec: f,
+				trace: "sent while the master was frozen, acknowledged on its resume"}
+		}
+	}
+	if p.addr != "" && p.masterAt.Before(a.at) {
+		for _, f := range l.faults {
+			if f.kind != relFaultSentinel && f.touchesNode(m) && !f.to.IsZero() && !f.to.After(a.at) && a.at.Sub(f.to) < relReturnBound {
+				return relLoss{ack: a, class: relLossReturned, fault: f.label, rec: f,
+					trace: "the old master, back after " + f.label + ", acknowledged it after " + p.addr + "'s promotion, before its own demotion: " + l.trace(a, p.addr, p.masterAt)}
+			}
+		}
 	}
 	cause := "untraced"
 	switch {
@@ -372,6 +396,12 @@ func (l *relLedger) classifyOne(a relAck) relLoss {
 	}
 	return relLoss{ack: a, class: relLossOther, fault: l.label(a.at), trace: cause + ": " + l.trace(a, p.addr, p.masterAt)}
 }
+
+// relReturnBound bounds how long after a fault ends a loss of class (e)
+// is put on it: Redis Sentinel's +convert-to-slave waits 4 hello periods
+// (8 s) without the instance being down, plus an INFO period (10 s for
+// a replica) to see its role.
+const relReturnBound = 20 * time.Second
 
 // resumed reports whether a SIGSTOP of m ended within the 2 s before t.
 func (l *relLedger) resumed(m string, t time.Time) bool {
