@@ -1,0 +1,50 @@
+package monitor
+
+import (
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/explain"
+	"github.com/go-sentinel/go-sentinel/internal/scriptq"
+)
+
+// Handle is what a client's request reaches of the core, on the
+// goroutine that owns it: the RESP server's handlers, the metrics and
+// anything else that serves a client get a Handle, never the *Sentinel.
+//
+// Its invariant: Step is its only method that changes the core, so that
+// every change a client asks for enters through Step as one input value
+// (commands.go), and a handler applies one input per command. The other
+// methods only read: View and the reads the View does not serve yet.
+// View may update its own bookkeeping (it keeps the previous View and
+// what changed since), never what a query shows. Ticking the core,
+// draining its Ready and persisting it belong to its owner (the node's
+// loop, the simulator), which holds the *Sentinel.
+type Handle interface {
+	// Step applies one input at time now (Sentinel.Step).
+	Step(now time.Time, in Input) (Answer, error)
+	// View returns the core's View as it is now (Sentinel.View).
+	View() *View
+	// MyID returns the Sentinel's run ID (SENTINEL MYID).
+	MyID() string
+	// ConfigGet returns the global parameters matching the patterns
+	// (SENTINEL CONFIG GET).
+	ConfigGet(patterns []string) []KV
+	// DebugValues returns the timing knobs (SENTINEL DEBUG without
+	// arguments).
+	DebugValues() []KV
+	// PendingScripts returns the script queue at at (SENTINEL
+	// PENDING-SCRIPTS).
+	PendingScripts(at time.Time) []scriptq.Pending
+	// Explain reports where master name stands and why (SENTINEL
+	// EXPLAIN).
+	Explain(at time.Time, name string) (explain.Explanation, error)
+	// InfoCache returns the cached INFO of the named masters and their
+	// replicas (SENTINEL INFO-CACHE).
+	InfoCache(now time.Time, names []string) (masters []string, entries [][]InfoCacheEntry)
+	// MetricsView returns the figures of every master at at (the
+	// Prometheus gauges).
+	MetricsView(at time.Time) MetricsView
+}
+
+// *Sentinel is the Handle its owner hands out.
+var _ Handle = (*Sentinel)(nil)
