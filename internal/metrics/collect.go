@@ -97,7 +97,7 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descBuild, prometheus.GaugeValue, 1, buildinfo.Version, buildinfo.RedisVersion, buildinfo.Commit)
 	var snap snapshot
-	err := m.read(func(core *monitor.Sentinel, now time.Time) {
+	err := m.read(func(core monitor.Handle, now time.Time) {
 		snap.view = core.MetricsView(now)
 		for _, mm := range snap.view.Masters {
 			snap.ck = append(snap.ck, checkQuorum(core, mm.Name))
@@ -114,7 +114,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 
 // checkQuorum is SENTINEL CKQUORUM's reply for name, as redis_exporter
 // puts it in its message label.
-func checkQuorum(core *monitor.Sentinel, name string) ckquorum {
+func checkQuorum(core monitor.Handle, name string) ckquorum {
 	ck, err := core.View().CheckQuorum(name)
 	var qe *monitor.QuorumError
 	switch {

@@ -16,9 +16,10 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
-// ReadFunc runs fn on the core's loop and returns once it ran; it fails
-// when the loop has stopped (node.Node.Exec without the outcome).
-type ReadFunc func(fn func(core *monitor.Sentinel, now time.Time)) error
+// ReadFunc runs fn on the core's loop, with the core's Handle, and
+// returns once it ran; it fails when the loop has stopped (node.Node.Exec
+// without the outcome).
+type ReadFunc func(fn func(core monitor.Handle, now time.Time)) error
 
 // PhaseBuckets are the bounds, in seconds, of the failover phase and
 // failover duration histograms: from a few milliseconds (a phase that

@@ -32,7 +32,7 @@ func newCore(t testing.TB) (*monitor.Sentinel, ReadFunc) {
 	core := monitor.New(settings.Persisted{MyID: strings.Repeat("c", 40), CurrentEpoch: 3, Masters: []settings.MasterSpec{spec}},
 		monitor.Options{}, rand.New(rand.NewSource(1)), t0)
 	core.Ready()
-	read := func(fn func(*monitor.Sentinel, time.Time)) error {
+	read := func(fn func(monitor.Handle, time.Time)) error {
 		fn(core, t0.Add(1500*time.Millisecond))
 		return nil
 	}
@@ -198,7 +198,7 @@ func TestTimelineHistograms(t *testing.T) {
 }
 
 func TestStoppedLoop(t *testing.T) {
-	m := New(func(func(*monitor.Sentinel, time.Time)) error { return errors.New("sentinel loop stopped") })
+	m := New(func(func(monitor.Handle, time.Time)) error { return errors.New("sentinel loop stopped") })
 	m.Observe(monitor.Event{Type: monitor.EventSDown, Master: "m"})
 	got := gather(t, m)
 	if _, ok := got["redis_sentinel_masters"]; ok {
@@ -258,7 +258,7 @@ func TestListenBusy(t *testing.T) {
 
 // BenchmarkObserve is the cost an event adds on the core's loop.
 func BenchmarkObserve(b *testing.B) {
-	m := New(func(func(*monitor.Sentinel, time.Time)) error { return nil })
+	m := New(func(func(monitor.Handle, time.Time)) error { return nil })
 	ev := monitor.Event{Type: "+sdown", Master: "m", Level: monitor.LevelWarning}
 	b.ReportAllocs()
 	for b.Loop() {

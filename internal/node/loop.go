@@ -135,7 +135,7 @@ const maxQuietLateness = 250 * time.Millisecond
 const maxDeferredPersist = time.Second
 
 type execReq struct {
-	fn    func(*monitor.Sentinel, time.Time)
+	fn    func(monitor.Handle, time.Time)
 	reply chan monitor.Outcome
 }
 
@@ -310,9 +310,10 @@ func (l *Loop) flushIfIdle() {
 	}
 }
 
-// Exec runs fn on the loop and returns once the core's resulting actions
-// were carried out (so a reply can tell whether the config was saved).
-func (l *Loop) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, error) {
+// Exec runs fn on the loop with the core's Handle and returns once the
+// core's resulting actions were carried out (so a reply can tell whether
+// the config was saved).
+func (l *Loop) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome, error) {
 	req := execReq{fn: fn, reply: make(chan monitor.Outcome, 1)}
 	select {
 	case l.execs <- req:

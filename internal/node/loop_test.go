@@ -98,11 +98,11 @@ func TestLoopPersistsNewIDPublishesAndStops(t *testing.T) {
 	go l.Run()
 
 	var id string
-	if _, err := l.Exec(func(c *monitor.Sentinel, _ time.Time) { id = c.MyID() }); err != nil {
+	if _, err := l.Exec(func(c monitor.Handle, _ time.Time) { id = c.MyID() }); err != nil {
 		t.Fatal(err)
 	}
 	l.Stop()
-	if _, err := l.Exec(func(*monitor.Sentinel, time.Time) {}); err == nil {
+	if _, err := l.Exec(func(monitor.Handle, time.Time) {}); err == nil {
 		t.Fatal("Exec after Stop must fail")
 	}
 	mu.Lock()
@@ -128,7 +128,7 @@ func TestLoopReportsPersistFailure(t *testing.T) {
 	l := NewLoop(core, log, withFakes(fx), time.Now)
 	go l.Run()
 	t.Cleanup(l.Stop)
-	out, err := l.Exec(func(c *monitor.Sentinel, now time.Time) { c.Step(now, monitor.FlushConfig{}) })
+	out, err := l.Exec(func(c monitor.Handle, now time.Time) { c.Step(now, monitor.FlushConfig{}) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestLoopGroupsConfigWrites(t *testing.T) {
 	go l.Run()
 	t.Cleanup(l.Stop)
 	var before int
-	out, err := l.Exec(func(c *monitor.Sentinel, now time.Time) {
+	out, err := l.Exec(func(c monitor.Handle, now time.Time) {
 		mu.Lock()
 		before = writes
 		mu.Unlock()

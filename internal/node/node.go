@@ -242,7 +242,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 }
 
 // read runs fn on the core's loop for the metrics.
-func (n *Node) read(fn func(*monitor.Sentinel, time.Time)) error {
+func (n *Node) read(fn func(monitor.Handle, time.Time)) error {
 	_, err := n.loop.Exec(fn)
 	return err
 }
@@ -285,7 +285,7 @@ func (n *Node) persist(p settings.Persisted, t settings.Timing) error {
 }
 
 // Exec implements respserver.Backend.
-func (n *Node) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, error) {
+func (n *Node) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome, error) {
 	return n.loop.Exec(fn)
 }
 

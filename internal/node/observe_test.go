@@ -71,7 +71,7 @@ func TestLoopLogsEventFieldsAndObserves(t *testing.T) {
 	core := monitor.New(p, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	l := NewLoop(core, log, fx, time.Now)
 	go l.Run()
-	if _, err := l.Exec(func(*monitor.Sentinel, time.Time) {}); err != nil {
+	if _, err := l.Exec(func(monitor.Handle, time.Time) {}); err != nil {
 		t.Fatal(err)
 	}
 	l.Stop()

@@ -109,17 +109,17 @@ func BenchmarkQueriesWhileBusy(b *testing.B) {
 	queries := []struct {
 		name  string
 		every time.Duration // the pace of the paced runs
-		exec  func(*monitor.Sentinel, time.Time)
+		exec  func(monitor.Handle, time.Time)
 		view  func(*monitor.View, time.Time)
 	}{
 		{"GET-MASTER-ADDR-BY-NAME", 500 * time.Microsecond,
-			func(c *monitor.Sentinel, _ time.Time) { c.View().MasterAddr(name) },
+			func(c monitor.Handle, _ time.Time) { c.View().MasterAddr(name) },
 			func(v *monitor.View, _ time.Time) { v.MasterAddr(name) }},
 		{"MASTER", 500 * time.Microsecond,
-			func(c *monitor.Sentinel, now time.Time) { _, _ = c.View().Master(now, name) },
+			func(c monitor.Handle, now time.Time) { _, _ = c.View().Master(now, name) },
 			func(v *monitor.View, now time.Time) { _, _ = v.Master(now, name) }},
 		{"MASTERS", 10 * time.Millisecond,
-			func(c *monitor.Sentinel, now time.Time) { c.View().Masters(now) },
+			func(c monitor.Handle, now time.Time) { c.View().Masters(now) },
 			func(v *monitor.View, now time.Time) { v.Masters(now) }},
 	}
 	for _, q := range queries {
@@ -162,7 +162,7 @@ func measure(b *testing.B, l *Loop, every time.Duration, op func()) {
 			}
 			start := time.Now()
 			var waited time.Duration
-			_, _ = l.Exec(func(*monitor.Sentinel, time.Time) { waited = time.Since(start) })
+			_, _ = l.Exec(func(monitor.Handle, time.Time) { waited = time.Since(start) })
 			lat = append(lat, waited)
 		}
 	}()

@@ -7,12 +7,14 @@ import (
 )
 
 // Backend is how the RESP server reaches the Sentinel core. The core is
-// owned by one goroutine; Exec hands fn to it and waits.
+// owned by one goroutine; Exec hands fn to it and waits. A handler sees
+// the core only as a monitor.Handle: it changes it by Step alone.
 type Backend interface {
-	// Exec runs fn on the goroutine that owns core, then carries out what
-	// the core asked for (persisting the config among others) before it
-	// returns. The error is monitor.ErrStopped once the loop has stopped.
-	Exec(fn func(core *monitor.Sentinel, now time.Time)) (monitor.Outcome, error)
+	// Exec runs fn on the goroutine that owns the core, with the core's
+	// Handle, then carries out what the core asked for (persisting the
+	// config among others) before it returns. The error is
+	// monitor.ErrStopped once the loop has stopped.
+	Exec(fn func(core monitor.Handle, now time.Time)) (monitor.Outcome, error)
 	// View returns the core's latest published View without waiting for
 	// the goroutine that owns the core; the read-only queries answer from
 	// it. It is never older than anything the owner has announced (a

@@ -7,7 +7,7 @@ import (
 )
 
 // exec runs fn on the core and turns a stopped loop into an error reply.
-func (x *ctx) exec(fn func(core *monitor.Sentinel, now time.Time)) (monitor.Outcome, Value) {
+func (x *ctx) exec(fn func(core monitor.Handle, now time.Time)) (monitor.Outcome, Value) {
 	if x.srv.opts.Backend == nil {
 		return monitor.Outcome{}, Err("ERR " + monitor.ErrStopped.Error())
 	}
@@ -45,12 +45,12 @@ func (x *ctx) viewOnly() (*monitor.View, Value) {
 	return v, nil
 }
 
-// step applies a command input to the core (monitor.Sentinel.Step, the
+// step applies a command input to the core (monitor.Handle.Step, the
 // one way a command changes it) and returns its answer; a stopped loop or
 // the command's error becomes the error reply (nil on success).
 func (x *ctx) step(in monitor.Input) (monitor.Answer, monitor.Outcome, Value) {
 	var ans monitor.Answer
-	out, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
+	out, ev := x.run(func(core monitor.Handle, now time.Time) (err error) {
 		ans, err = core.Step(now, in)
 		return err
 	})
@@ -59,9 +59,9 @@ func (x *ctx) step(in monitor.Input) (monitor.Answer, monitor.Outcome, Value) {
 
 // run is exec for a core call that can fail: a stopped loop or fn's error
 // becomes the error reply (nil on success).
-func (x *ctx) run(fn func(core *monitor.Sentinel, now time.Time) error) (monitor.Outcome, Value) {
+func (x *ctx) run(fn func(core monitor.Handle, now time.Time) error) (monitor.Outcome, Value) {
 	var err error
-	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { err = fn(core, now) })
+	out, ev := x.exec(func(core monitor.Handle, now time.Time) { err = fn(core, now) })
 	if ev != nil {
 		return out, ev
 	}
@@ -73,7 +73,7 @@ func (x *ctx) run(fn func(core *monitor.Sentinel, now time.Time) error) (monitor
 
 func cmdSentinelMyID(x *ctx) Value {
 	var id string
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { id = core.MyID() }); ev != nil {
+	if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { id = core.MyID() }); ev != nil {
 		return ev
 	}
 	return Bulk(id)
@@ -95,7 +95,7 @@ func cmdSentinelFlushConfig(x *ctx) Value {
 
 func cmdRole(x *ctx) Value {
 	var names []string
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { names = core.View().MasterNames() }); ev != nil {
+	if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { names = core.View().MasterNames() }); ev != nil {
 		return ev
 	}
 	list := make(Array, len(names))

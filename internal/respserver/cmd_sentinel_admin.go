@@ -92,7 +92,7 @@ func cmdSentinelReset(x *ctx) Value {
 func cmdSentinelDebug(x *ctx) Value {
 	if len(x.args) == 2 {
 		var kv []monitor.KV
-		if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { kv = core.DebugValues() }); ev != nil {
+		if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { kv = core.DebugValues() }); ev != nil {
 			return ev
 		}
 		return kvMap(kv)
@@ -125,7 +125,7 @@ func cmdSentinelSimulateFailure(x *ctx) Value {
 // cmdSentinelPendingScripts lists the script queue (§12.2).
 func cmdSentinelPendingScripts(x *ctx) Value {
 	var list []scriptq.Pending
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { list = core.PendingScripts(now) }); ev != nil {
+	if _, ev := x.exec(func(core monitor.Handle, now time.Time) { list = core.PendingScripts(now) }); ev != nil {
 		return ev
 	}
 	out := make(Array, 0, len(list))
@@ -159,7 +159,7 @@ func cmdSentinelFailover(x *ctx) Value {
 	if len(x.args) == 4 {
 		if !strings.EqualFold(x.arg(3), "coordinated") {
 			var known bool
-			if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { _, known = core.View().MasterAddr(x.arg(2)) }); ev != nil {
+			if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { _, known = core.View().MasterAddr(x.arg(2)) }); ev != nil {
 				return ev
 			}
 			if !known {

@@ -71,7 +71,7 @@ func cmdSentinelConfig(x *ctx) Value {
 // withLoglevel.
 func (x *ctx) configGet(patterns []string, withLoglevel bool) Value {
 	var kv []monitor.KV
-	if _, ev := x.exec(func(core *monitor.Sentinel, _ time.Time) { kv = core.ConfigGet([]string{"*"}) }); ev != nil {
+	if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { kv = core.ConfigGet([]string{"*"}) }); ev != nil {
 		return ev
 	}
 	values := make(map[string]string, len(kv)+1)
@@ -132,7 +132,7 @@ func (x *ctx) configSet(args []string, withLoglevel bool) Value {
 		rest = append(rest, args[j], args[j+1])
 	}
 	var err error
-	out, ev := x.exec(func(core *monitor.Sentinel, now time.Time) {
+	out, ev := x.exec(func(core monitor.Handle, now time.Time) {
 		if len(rest) > 0 {
 			if _, err = core.Step(now, monitor.ConfigSet{Args: rest}); err != nil {
 				return

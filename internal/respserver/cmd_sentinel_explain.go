@@ -32,7 +32,7 @@ func cmdSentinelExplain(x *ctx) Value {
 		return Err("ERR syntax error")
 	}
 	var e explain.Explanation
-	if _, ev := x.run(func(core *monitor.Sentinel, now time.Time) (err error) {
+	if _, ev := x.run(func(core monitor.Handle, now time.Time) (err error) {
 		e, err = core.Explain(now, x.arg(2))
 		return err
 	}); ev != nil {

@@ -177,7 +177,7 @@ func cmdSentinelInfoCache(x *ctx) Value {
 	}
 	var masters []string
 	var entries [][]monitor.InfoCacheEntry
-	if _, ev := x.exec(func(core *monitor.Sentinel, now time.Time) { masters, entries = core.InfoCache(now, names) }); ev != nil {
+	if _, ev := x.exec(func(core monitor.Handle, now time.Time) { masters, entries = core.InfoCache(now, names) }); ev != nil {
 		return ev
 	}
 	out := make(Array, 0, 2*len(masters))

@@ -127,7 +127,9 @@ func (s *Server) stepGroup(group [][][]byte) *loopGroup {
 		}
 	}
 	g := &loopGroup{answers: make([]gossip.AskReply, 0, len(ins))}
-	_, err := s.opts.Backend.Exec(func(core *monitor.Sentinel, now time.Time) {
+	_, err := s.opts.Backend.Exec(func(core monitor.Handle, now time.Time) {
+		// One Step per request, as alone: the group shares the pass of
+		// the loop, not a decision.
 		for _, in := range ins {
 			ans, _ := core.Step(now, in) // neither input has an error
 			rep, _ := ans.(gossip.AskReply)

@@ -24,7 +24,7 @@ type fakeBackend struct {
 	execs     int // Exec calls
 }
 
-func (b *fakeBackend) Exec(fn func(*monitor.Sentinel, time.Time)) (monitor.Outcome, error) {
+func (b *fakeBackend) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.execs++
