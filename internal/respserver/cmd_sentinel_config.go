@@ -131,23 +131,28 @@ func (x *ctx) configSet(args []string, withLoglevel bool) Value {
 		}
 		rest = append(rest, args[j], args[j+1])
 	}
-	var err error
-	out, ev := x.exec(func(core monitor.Handle, now time.Time) {
-		if len(rest) > 0 {
-			if _, err = core.Step(now, monitor.ConfigSet{Args: rest}); err != nil {
-				return
-			}
+	// One input: the core's parameters (ConfigSet persists), or, for
+	// loglevel alone, a config rewrite (FlushConfig).
+	var in monitor.Input = monitor.FlushConfig{}
+	if len(rest) > 0 {
+		in = monitor.ConfigSet{Args: rest}
+	}
+	out, ev := x.run(func(core monitor.Handle, now time.Time) error {
+		if _, err := core.Step(now, in); err != nil {
+			return err
 		}
 		if level != "" {
+			// The loglevel is the process's (adapter state), not the
+			// core's: it changes here, on the core's loop, after a
+			// successful Step and before the rewrite the Step asked
+			// for is carried out (after Exec's fn), so that the file
+			// holds it.
 			x.srv.opts.Backend.SetLogLevel(level)
-			_, _ = core.Step(now, monitor.FlushConfig{})
 		}
+		return nil
 	})
 	if ev != nil {
 		return ev
-	}
-	if err != nil {
-		return errReply(err)
 	}
 	return saved(out)
 }

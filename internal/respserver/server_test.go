@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/acl"
+	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/resptest"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -21,14 +22,27 @@ type fakeBackend struct {
 	core      *monitor.Sentinel
 	persistOK bool
 	shutdowns int
-	execs     int // Exec calls
+	execs     int    // Exec calls
+	steps     int    // Steps of the core through Exec's Handle
+	level     string // the last SetLogLevel's level
+}
+
+// countingHandle is the core's Handle that counts its Steps.
+type countingHandle struct {
+	monitor.Handle
+	steps *int
+}
+
+func (h countingHandle) Step(now time.Time, in monitor.Input) (monitor.Answer, error) {
+	*h.steps++
+	return h.Handle.Step(now, in)
 }
 
 func (b *fakeBackend) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.execs++
-	fn(b.core, time.Now())
+	fn(countingHandle{Handle: b.core, steps: &b.steps}, time.Now())
 	var out monitor.Outcome
 	for _, a := range b.core.Ready().Actions {
 		if _, ok := a.(monitor.PersistConfig); ok && !b.persistOK {
@@ -44,8 +58,10 @@ func (b *fakeBackend) View() *monitor.View {
 	return b.core.View()
 }
 
-func (b *fakeBackend) LogLevel() string   { return "notice" }
-func (b *fakeBackend) SetLogLevel(string) {}
+func (b *fakeBackend) LogLevel() string { return "notice" }
+
+// SetLogLevel records level; it runs inside Exec, under the lock.
+func (b *fakeBackend) SetLogLevel(level string) { b.level = level }
 
 func (b *fakeBackend) Shutdown() {
 	b.mu.Lock()
@@ -363,6 +379,38 @@ func TestFlushConfigFailure(t *testing.T) {
 	c := dial(t, addr)
 	if got := c.Do("SENTINEL", "FLUSHCONFIG"); got != "-ERR Failed to save config file. Check server logs.\r\n" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// TestConfigSetStepsOnce checks that SENTINEL CONFIG SET steps the core
+// once, whether loglevel is among its pairs, alone or absent, and sets
+// the loglevel in the same Exec.
+func TestConfigSetStepsOnce(t *testing.T) {
+	_, be, addr := startServer(t, func(o *Options) { o.Surface = commands.Surface72 })
+	c := dial(t, addr)
+	for _, tt := range []struct {
+		args  []string
+		level string
+	}{
+		{[]string{"announce-port", "5", "loglevel", "debug"}, "debug"},
+		{[]string{"loglevel", "WARNING"}, "warning"},
+		{[]string{"announce-ip", "10.0.0.1"}, ""},
+	} {
+		be.mu.Lock()
+		be.execs, be.steps, be.level = 0, 0, ""
+		be.mu.Unlock()
+		if got := c.Do(append([]string{"SENTINEL", "CONFIG", "SET"}, tt.args...)...); got != "+OK\r\n" {
+			t.Fatalf("%v: %q", tt.args, got)
+		}
+		be.mu.Lock()
+		execs, steps, level := be.execs, be.steps, be.level
+		be.mu.Unlock()
+		if execs != 1 || steps != 1 || level != tt.level {
+			t.Errorf("%v: %d Execs, %d Steps, loglevel %q; want 1, 1, %q", tt.args, execs, steps, level, tt.level)
+		}
+	}
+	if got := c.Do("SENTINEL", "CONFIG", "GET", "announce-*"); !strings.Contains(got, "10.0.0.1") || !strings.Contains(got, "$1\r\n5\r\n") {
+		t.Errorf("CONFIG GET announce-* = %q", got)
 	}
 }
 
