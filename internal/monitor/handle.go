@@ -32,7 +32,7 @@ type Handle interface {
 	// DebugValues returns the timing knobs (SENTINEL DEBUG without
 	// arguments).
 	DebugValues() []KV
-	// PendingScripts returns the script queue at at (SENTINEL
+	// PendingScripts returns the script queue as of time at (SENTINEL
 	// PENDING-SCRIPTS).
 	PendingScripts(at time.Time) []scriptq.Pending
 	// Explain reports where master name stands and why (SENTINEL
@@ -41,8 +41,8 @@ type Handle interface {
 	// InfoCache returns the cached INFO of the named masters and their
 	// replicas (SENTINEL INFO-CACHE).
 	InfoCache(now time.Time, names []string) (masters []string, entries [][]InfoCacheEntry)
-	// MetricsView returns the figures of every master at at (the
-	// Prometheus gauges).
+	// MetricsView returns the figures of every master as of time at
+	// (the Prometheus gauges).
 	MetricsView(at time.Time) MetricsView
 }
 
