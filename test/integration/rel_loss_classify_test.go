@@ -147,6 +147,21 @@ func TestRelLossClassify(t *testing.T) {
 			want:   relLossReturned,
 		},
 		{
+			// The loss schedule of 2026-12-05, guarded: the frozen master
+			// resumed and acknowledged a write its replicas still counted
+			// as in sync, while the promotion its freeze led to was
+			// completing (the first sample of b as master came after).
+			name: "acknowledged by the resumed master while the promotion completed",
+			samples: map[string][]relSample{
+				a: {master(0, 40), master(2100, 41), replica(12000, b, 60)},
+				b: {replica(0, a, 40), replica(2050, a, 40), master(2150, 40)},
+				c: {replica(0, a, 40), replica(2200, b, 40)},
+			},
+			faults: []*relFaultRec{{kind: relFaultStop, label: "SIGSTOP of the master, short", nodes: []string{a}, from: at(0), to: at(2003)}},
+			lost:   relAck{seq: 41, addr: a, at: at(2010), sent: at(2005)},
+			want:   relLossReturned,
+		},
+		{
 			name: "nothing explains it",
 			samples: map[string][]relSample{
 				a: {master(0, 50), replica(9000, b, 60)},

@@ -193,9 +193,9 @@ type relLossClass int
 // while another replica that had it was reachable (Sentinel's fault);
 // relLossCutOff (c), acknowledged by a master cut off from the replica
 // that was promoted; relLossOther (d), anything else; relLossReturned
-// (e), acknowledged after a promotion by the old master back from a
-// freeze, a kill or a cut (within relReturnBound of the fault's end),
-// before the Sentinels demoted it, to a client that still wrote to it
+// (e), acknowledged by the old master back from a freeze, a kill or a
+// cut (within relReturnBound of the fault's end) that led to a
+// promotion, before the Sentinels demoted it, to a client that still wrote to it
 // (Redis Sentinel converts such a master only after 4 hello periods
 // without it being down, +convert-to-slave, and so does go-sentinel).
 const (
@@ -379,9 +379,12 @@ func (l *relLedger) classifyOne(a relAck) relLoss {
 				trace: "sent while the master was frozen, acknowledged on its resume"}
 		}
 	}
-	if p.addr != "" && p.masterAt.Before(a.at) {
+	if p.addr != "" {
+		// The promotion the fault led to may complete just before or
+		// just after the old master's return: samples are 100 ms apart.
 		for _, f := range l.faults {
-			if f.kind != relFaultSentinel && f.touchesNode(m) && !f.to.IsZero() && !f.to.After(a.at) && a.at.Sub(f.to) < relReturnBound {
+			if f.kind != relFaultSentinel && f.touchesNode(m) && f.from.Before(p.masterAt) && !f.to.IsZero() && !f.to.After(a.at) &&
+				a.at.Sub(f.to) < relReturnBound {
 				return relLoss{ack: a, class: relLossReturned, fault: f.label, rec: f,
 					trace: "the old master, back after " + f.label + ", acknowledged it after " + p.addr + "'s promotion, before its own demotion: " + l.trace(a, p.addr, p.masterAt)}
 			}
@@ -523,7 +526,7 @@ func relLogTraces(t *testing.T, group string, losses []relLoss) {
 		if x.trace == "" {
 			continue
 		}
-		key := x.ack.addr + x.ack.at.Truncate(time.Second).String()
+		key := x.class.String() + x.ack.addr + x.ack.at.Truncate(time.Second).String()
 		if seen[key] || n >= 20 {
 			continue
 		}
