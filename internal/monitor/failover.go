@@ -439,19 +439,15 @@ func (s *Sentinel) emitTimeline(m *master) {
 
 // abortFailover gives up a failover (one that has not promoted anything
 // yet or, superseded, one that has): it emits the abort event typ (with
-// msg), closes the timeline with the reason, and clears the state.
+// msg), closes the timeline with the reason, lifts the pause it sent and
+// drops the run (dropRun). failoverStartTime stays: the next failover
+// waits the retry delay from it.
 func (s *Sentinel) abortFailover(m *master, now int64, typ EventType, msg string) {
 	s.event(LevelWarning, typ, &m.instance, msg)
 	reason, _ := typ.AbortReason()
 	m.endTimeline(PhaseAborted, now, reason)
 	s.resumeWrites(m)
-	m.flags &^= flagFailoverInProgress | flagForceFailover | flagCoordFailover
-	m.failoverState = failover.None
-	m.failoverStateChangeTime = now
-	if m.promoted != nil {
-		m.promoted.flags &^= flagPromoted
-		m.promoted = nil
-	}
+	m.dropRun()
 }
 
 // clientReconfigScript queues the master's client-reconfig-script with

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
-	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -30,24 +29,25 @@ type master struct {
 	// opinion of the old master is not one of the new.
 	addrGen uint64
 
-	failoverState           failover.State
-	failoverStateChangeTime int64
-	failoverStartTime       int64
+	// failoverRun is the failover that runs, its zero value when none
+	// does (run.go).
+	failoverRun
+
+	// failoverEpoch is the epoch of the last failover this Sentinel
+	// started (the one it won, once elected); it outlives the run.
+	failoverEpoch uint64
+	// failoverStartTime is when the last failover of m started, or when
+	// this Sentinel last voted for another one to fail m over: the next
+	// failover of ours waits 2 × failover-timeout from it. An abort
+	// keeps it; resetMaster clears it.
+	failoverStartTime int64
+	// failoverDelayLogged is the failoverStartTime whose retry delay was
+	// logged, so that it is logged once.
+	failoverDelayLogged int64
 	// votedAt is when this Sentinel last gave its vote to another
 	// Sentinel to fail the master over (Unix ms; 0: never since it
 	// started); the proxy fences from then (proxy_fence.go).
-	votedAt             int64
-	failoverEpoch       uint64
-	failoverDelayLogged int64
-	promoted            *instance
-	// pauseUntil is when the pause of the master's writes this Sentinel
-	// sent ends (handover.go); 0 when it sent none or lifted it.
-	pauseUntil int64
-	// pausedAt is when that pause was sent.
-	pausedAt int64
-	// demoted: this Sentinel demoted the old master when the promotion
-	// was confirmed; +convert-to-slave is emitted at the switch.
-	demoted bool
+	votedAt int64
 	// electionAt is when this Sentinel may start the failover of the
 	// ODOWN master after its random election delay (Accel); 0 when no
 	// delay is running.

@@ -1,14 +1,15 @@
 package monitor
 
 import (
-	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // resetMaster forgets what was learned about m (§10.7): replicas, and the
-// Sentinels unless keepSentinels, flags, failover state, vote target, run
-// id; its connections are reopened by the next ticks.
+// Sentinels unless keepSentinels, flags, the failover run (dropRun) and
+// its retry delay, vote target, run id; its connections are reopened by
+// the next ticks. It sends no command: a pause of the master's writes this
+// Sentinel sent ends at its deadline.
 func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	for _, r := range m.sortedReplicas() {
 		s.dropReplica(m, r)
@@ -29,14 +30,12 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 		}
 	}
 	s.closeLinks(&m.instance)
+	m.dropRun()
 	m.flags = 0
 	m.leader = ""
-	m.failoverState = failover.None
-	m.failoverStateChangeTime = 0
+	// Unlike an abort, a reset also forgets the retry delay, as Redis's
+	// sentinelResetMaster does: the next failover may start at once.
 	m.failoverStartTime = 0
-	m.promoted = nil
-	m.pauseUntil = 0
-	m.demoted = false
 	m.runID = ""
 	m.slaveMasterHost = ""
 	l := m.link
