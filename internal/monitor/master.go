@@ -58,9 +58,9 @@ type master struct {
 	// epoch was logged.
 	epochExhaustedLogged bool
 
-	// timeline records the failover in progress; lastTimeline the last
-	// one that ended (switched or aborted).
-	timeline     Timeline
+	// lastTimeline is the timeline of the last failover that ended
+	// (switched or aborted) or of the last config hop; the one in
+	// progress is failoverRun.timeline.
 	lastTimeline Timeline
 
 	replicas  map[string]*instance // by name

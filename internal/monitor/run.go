@@ -32,6 +32,9 @@ type failoverRun struct {
 	// demoted: this Sentinel demoted the old master when the promotion
 	// was confirmed; +convert-to-slave is emitted at the switch.
 	demoted bool
+	// timeline records the failover in progress (timeline.go); a config
+	// hop (adoptConfig) begins and ends one at once.
+	timeline Timeline
 }
 
 // dropRun ends m's failover run, whatever state it reached: the failover
