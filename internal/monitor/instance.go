@@ -94,59 +94,29 @@ type instance struct {
 	sdownSince int64
 	odownSince int64
 
-	// From INFO (masters and replicas).
-	info         string
-	infoRefresh  int64
-	roleReported string
-	// failoverReported is INFO's master_failover_state, "" while the
-	// server never reported one (older than Redis 6.2, or no INFO yet).
-	failoverReported string
-	// failoverReportedTime is when failoverReported last changed (the
-	// first INFO that reported it counts as a change).
-	failoverReportedTime int64
-	roleReportedTime     int64
-	slaveConfChangeTime  int64
-	masterLinkDownTime   int64 // ms
-	slaveMasterHost      string
-	slaveMasterPort      int
-	masterLinkUp         bool
-	priority             int
-	replOffset           uint64
-	announced            int
-	rebootTime           int64
+	// infoFacts is what the object's INFO reports (masters and
+	// replicas).
+	infoFacts
 
-	// Hellos.
-	lastPubTime   int64 // last hello we sent to it that was accepted
-	lastHelloTime int64 // last hello received from it (sentinels)
-	// helloSeen: a hello was received from it (sentinels); lastHelloTime
-	// starts at creation, as in Redis, before any was.
-	helloSeen bool
+	// lastPubTime is the last hello we sent to it that was accepted.
+	lastPubTime int64
 
-	// Votes and is-master-down replies (sentinel objects).
-	lastMasterDownReplyTime int64
-	// answered is set once the Sentinel answered IS-MASTER-DOWN-BY-ADDR
-	// about the master's current address.
-	answered    bool
+	// leader and leaderEpoch are a vote: for a master, our own vote to
+	// fail it over; for a sentinel object, its vote as its last
+	// IS-MASTER-DOWN-BY-ADDR reply gave it.
 	leader      string
 	leaderEpoch uint64
 
-	slaveReconfSentTime int64
+	// peerFacts is what this Sentinel knows of another one (sentinel
+	// objects).
+	peerFacts
+	// replicaFacts is what a reconfiguration and forgetting need of a
+	// replica (replica objects).
+	replicaFacts
 
 	// removed is set when the object leaves the state (a reply may still
 	// arrive for it).
 	removed bool
-	// askPending: an IS-MASTER-DOWN-BY-ADDR about this object's master
-	// waits for its reply (sentinel objects).
-	askPending bool
-	// infoPending: an INFO sent to this object waits for its reply.
-	infoPending bool
-	// infoSentAt is when the INFO whose reply is info was sent, as the
-	// last tick before it knew the time (never later than the real
-	// moment); 0 when unknown.
-	infoSentAt int64
-	// listedByMaster: the master's INFO listed this replica at least once
-	// since the object was made (forget.go).
-	listedByMaster bool
 }
 
 func (i *instance) has(f flag) bool { return i.flags&f != 0 }

@@ -198,21 +198,25 @@ func (s *Sentinel) newInstance(k kind, name string, addr settings.Addr, m *maste
 		role = k.String()
 	}
 	return instance{
-		kind:             k,
-		name:             name,
-		addr:             addr,
-		master:           m,
-		link:             newLink(now),
-		downAfter:        m.downAfter,
-		priority:         inforeply.DefaultSlavePriority,
-		announced:        1,
-		roleReported:     role,
-		roleReportedTime: now,
+		kind:      k,
+		name:      name,
+		addr:      addr,
+		master:    m,
+		link:      newLink(now),
+		downAfter: m.downAfter,
+		infoFacts: infoFacts{
+			priority:         inforeply.DefaultSlavePriority,
+			announced:        1,
+			roleReported:     role,
+			roleReportedTime: now,
+		},
 		// Redis starts these at creation time, so a Sentinel loaded
 		// from the config shows last-hello-message counting from then.
-		lastPubTime:             now,
-		lastHelloTime:           now,
-		lastMasterDownReplyTime: now,
+		lastPubTime: now,
+		peerFacts: peerFacts{
+			lastHelloTime:           now,
+			lastMasterDownReplyTime: now,
+		},
 	}
 }
 

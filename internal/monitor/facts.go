@@ -1,0 +1,69 @@
+package monitor
+
+// This file holds the parts of an instance that belong to one role: an
+// instance is a master, a replica or a Sentinel in one type, and each
+// group below is embedded in it, so the role a field belongs to is in its
+// type while every access reads i.field as before. A field of a group is
+// zero, or what newInstance set, on an object of another role.
+
+// infoFacts is what INFO reports of a master or a replica, and the INFO
+// request waiting for its reply.
+type infoFacts struct {
+	info         string
+	infoRefresh  int64
+	roleReported string
+	// failoverReported is INFO's master_failover_state, "" while the
+	// server never reported one (older than Redis 6.2, or no INFO yet).
+	failoverReported string
+	// failoverReportedTime is when failoverReported last changed (the
+	// first INFO that reported it counts as a change).
+	failoverReportedTime int64
+	roleReportedTime     int64
+	slaveConfChangeTime  int64
+	masterLinkDownTime   int64 // ms
+	slaveMasterHost      string
+	slaveMasterPort      int
+	masterLinkUp         bool
+	priority             int
+	replOffset           uint64
+	announced            int
+	rebootTime           int64
+
+	// infoPending: an INFO sent to this object waits for its reply.
+	infoPending bool
+	// infoSentAt is when the INFO whose reply is info was sent, as the
+	// last tick before it knew the time (never later than the real
+	// moment); 0 when unknown.
+	infoSentAt int64
+}
+
+// peerFacts is what this Sentinel knows of another Sentinel: its hellos
+// and its IS-MASTER-DOWN-BY-ADDR replies (its vote is the instance's
+// leader and leaderEpoch).
+type peerFacts struct {
+	// lastHelloTime is the last hello received from it.
+	lastHelloTime int64
+	// lastMasterDownReplyTime is when it last answered
+	// IS-MASTER-DOWN-BY-ADDR.
+	lastMasterDownReplyTime int64
+	// helloSeen: a hello was received from it; lastHelloTime starts at
+	// creation, as in Redis, before any was.
+	helloSeen bool
+	// answered is set once the Sentinel answered IS-MASTER-DOWN-BY-ADDR
+	// about the master's current address.
+	answered bool
+	// askPending: an IS-MASTER-DOWN-BY-ADDR about this object's master
+	// waits for its reply.
+	askPending bool
+}
+
+// replicaFacts is what a failover's reconfiguration and the forgetting
+// of replicas (forget.go) keep of a replica.
+type replicaFacts struct {
+	// slaveReconfSentTime is when the SLAVEOF that points the replica to
+	// the promoted one was sent.
+	slaveReconfSentTime int64
+	// listedByMaster: the master's INFO listed this replica at least once
+	// since the object was made (forget.go).
+	listedByMaster bool
+}
