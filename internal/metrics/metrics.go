@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -112,18 +113,18 @@ func New(read ReadFunc) *Metrics {
 // abortEvents are the aborted-failover events: their counters exist for
 // every master from its first scrape, at 0, so that increase() in an
 // alert sees the first abort.
-var abortEvents = []monitor.EventType{monitor.EventAbortNotElected, monitor.EventAbortNoGoodSlave,
-	monitor.EventAbortSlaveTimeout, monitor.EventAbortSuperseded, monitor.EventAbortMasterTimeout}
+var abortEvents = []event.Type{event.AbortNotElected, event.AbortNoGoodSlave,
+	event.AbortSlaveTimeout, event.AbortSuperseded, event.AbortMasterTimeout}
 
 // alertedEvents are the event types the shipped alert rules
 // (deploy/prometheus) count with increase(): their sentinel_events_total
 // series exist from the start, at 0, for the same reason.
-var alertedEvents = []monitor.EventType{monitor.EventScriptError, monitor.EventScriptTimeout, monitor.EventTilt,
-	monitor.EventSwitchMaster, monitor.EventODown, monitor.EventSDown}
+var alertedEvents = []event.Type{event.ScriptError, event.ScriptTimeout, event.Tilt,
+	event.SwitchMaster, event.ODown, event.SDown}
 
 // Observe counts one event; a +failover-timeline event's phases come
 // from the timeline it carries.
-func (m *Metrics) Observe(ev monitor.Event) {
+func (m *Metrics) Observe(ev event.Event) {
 	m.events.WithLabelValues(string(ev.Type)).Inc()
 	if ev.Master == "" {
 		return
@@ -133,15 +134,15 @@ func (m *Metrics) Observe(ev monitor.Event) {
 		return
 	}
 	switch ev.Type {
-	case monitor.EventTryFailover:
+	case event.TryFailover:
 		m.started.WithLabelValues(ev.Master).Inc()
-	case monitor.EventFailoverEnd:
+	case event.FailoverEnd:
 		m.completed.WithLabelValues(ev.Master).Inc()
-	case monitor.EventFailoverEndForTimeout:
+	case event.FailoverEndForTimeout:
 		m.endedForTimeout.WithLabelValues(ev.Master).Inc()
-	case monitor.EventSwitchMaster:
+	case event.SwitchMaster:
 		m.switches.WithLabelValues(ev.Master).Inc()
-	case monitor.EventFailoverTimeline:
+	case event.FailoverTimeline:
 		if ev.Timeline != nil {
 			m.observeTimeline(ev.Master, *ev.Timeline)
 		}
@@ -150,7 +151,7 @@ func (m *Metrics) Observe(ev monitor.Event) {
 
 // observeTimeline records the phases of a failover: each phase but the
 // last (which ends it) with its duration up to the next one.
-func (m *Metrics) observeTimeline(master string, tl monitor.Timeline) {
+func (m *Metrics) observeTimeline(master string, tl event.Timeline) {
 	d := tl.Durations()
 	kind := "plain"
 	if tl.Coordinated {
@@ -159,7 +160,7 @@ func (m *Metrics) observeTimeline(master string, tl monitor.Timeline) {
 	}
 	for k := 0; k+1 < len(tl.Marks); k++ {
 		m.phases.WithLabelValues(master, string(tl.Marks[k].Phase)).Observe(d[k].Seconds())
-		if tl.Marks[k].Phase == monitor.PhasePaused {
+		if tl.Marks[k].Phase == event.PhasePaused {
 			m.paused.WithLabelValues(master, kind).Observe(d[k].Seconds())
 		}
 	}

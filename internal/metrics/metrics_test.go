@@ -12,6 +12,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -143,8 +144,8 @@ func TestGaugesFromTheCore(t *testing.T) {
 func TestEventsCounted(t *testing.T) {
 	_, read := newCore(t)
 	m := New(read)
-	ev := func(typ monitor.EventType) monitor.Event {
-		return monitor.Event{Type: typ, Master: "m", Level: monitor.LevelWarning}
+	ev := func(typ event.Type) event.Event {
+		return event.Event{Type: typ, Master: "m", Level: event.LevelWarning}
 	}
 	m.Observe(ev("+sdown"))
 	m.Observe(ev("+try-failover"))
@@ -153,7 +154,7 @@ func TestEventsCounted(t *testing.T) {
 	m.Observe(ev("+failover-end-for-timeout"))
 	m.Observe(ev("+failover-end"))
 	m.Observe(ev("+switch-master"))
-	m.Observe(monitor.Event{Type: monitor.EventTilt, Level: monitor.LevelWarning})
+	m.Observe(event.Event{Type: event.Tilt, Level: event.LevelWarning})
 	got := gather(t, m)
 	want(t, got, "sentinel_events_total{type=+sdown}", 1)
 	want(t, got, "sentinel_events_total{type=+try-failover}", 2)
@@ -169,18 +170,18 @@ func TestTimelineHistograms(t *testing.T) {
 	_, read := newCore(t)
 	m := New(read)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	tl := monitor.Timeline{Led: true, Marks: []monitor.Mark{
-		{Phase: monitor.PhaseSDown, At: at(0)},
-		{Phase: monitor.PhaseODown, At: at(20)},
-		{Phase: monitor.PhaseStart, At: at(120)},
-		{Phase: monitor.PhaseElected, At: at(130)},
-		{Phase: monitor.PhaseSelected, At: at(230)},
-		{Phase: monitor.PhasePromoted, At: at(1230)},
-		{Phase: monitor.PhaseEnd, At: at(2230)},
-		{Phase: monitor.PhaseSwitched, At: at(2330)},
+	tl := event.Timeline{Led: true, Marks: []event.Mark{
+		{Phase: event.PhaseSDown, At: at(0)},
+		{Phase: event.PhaseODown, At: at(20)},
+		{Phase: event.PhaseStart, At: at(120)},
+		{Phase: event.PhaseElected, At: at(130)},
+		{Phase: event.PhaseSelected, At: at(230)},
+		{Phase: event.PhasePromoted, At: at(1230)},
+		{Phase: event.PhaseEnd, At: at(2230)},
+		{Phase: event.PhaseSwitched, At: at(2330)},
 	}}
-	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m", Timeline: &tl})
-	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m"}) // no timeline: counted as an event only
+	m.Observe(event.Event{Type: event.FailoverTimeline, Master: "m", Timeline: &tl})
+	m.Observe(event.Event{Type: event.FailoverTimeline, Master: "m"}) // no timeline: counted as an event only
 	got := gather(t, m)
 	want(t, got, "sentinel_events_total{type=+failover-timeline}", 2)
 	for phase, secs := range map[string]float64{"sdown": 0.02, "odown": 0.1, "try-failover": 0.01, "elected": 0.1, "selected": 1, "promoted": 1, "failover-end": 0.1} {
@@ -199,7 +200,7 @@ func TestTimelineHistograms(t *testing.T) {
 
 func TestStoppedLoop(t *testing.T) {
 	m := New(func(func(monitor.Handle, time.Time)) error { return errors.New("sentinel loop stopped") })
-	m.Observe(monitor.Event{Type: monitor.EventSDown, Master: "m"})
+	m.Observe(event.Event{Type: event.SDown, Master: "m"})
 	got := gather(t, m)
 	if _, ok := got["redis_sentinel_masters"]; ok {
 		t.Error("gauges from a stopped loop")
@@ -259,7 +260,7 @@ func TestListenBusy(t *testing.T) {
 // BenchmarkObserve is the cost an event adds on the core's loop.
 func BenchmarkObserve(b *testing.B) {
 	m := New(func(func(monitor.Handle, time.Time)) error { return nil })
-	ev := monitor.Event{Type: "+sdown", Master: "m", Level: monitor.LevelWarning}
+	ev := event.Event{Type: "+sdown", Master: "m", Level: event.LevelWarning}
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Observe(ev)
@@ -285,18 +286,18 @@ func TestCoordinatedAndPauseMetrics(t *testing.T) {
 	_, read := newCore(t)
 	m := New(read)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	tl := monitor.Timeline{Led: true, Coordinated: true, Marks: []monitor.Mark{
-		{Phase: monitor.PhaseStart, At: at(0)},
-		{Phase: monitor.PhaseElected, At: at(10)},
-		{Phase: monitor.PhaseSelected, At: at(20)},
-		{Phase: monitor.PhasePaused, At: at(30)},
-		{Phase: monitor.PhasePromoted, At: at(280)},
-		{Phase: monitor.PhaseSwitched, At: at(300)},
+	tl := event.Timeline{Led: true, Coordinated: true, Marks: []event.Mark{
+		{Phase: event.PhaseStart, At: at(0)},
+		{Phase: event.PhaseElected, At: at(10)},
+		{Phase: event.PhaseSelected, At: at(20)},
+		{Phase: event.PhasePaused, At: at(30)},
+		{Phase: event.PhasePromoted, At: at(280)},
+		{Phase: event.PhaseSwitched, At: at(300)},
 	}}
 	plain := tl
 	plain.Coordinated = false
-	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m", Timeline: &tl})
-	m.Observe(monitor.Event{Type: monitor.EventFailoverTimeline, Master: "m", Timeline: &plain})
+	m.Observe(event.Event{Type: event.FailoverTimeline, Master: "m", Timeline: &tl})
+	m.Observe(event.Event{Type: event.FailoverTimeline, Master: "m", Timeline: &plain})
 	got := gather(t, m)
 	want(t, got, "sentinel_coordinated_failovers_total{master_name=m}", 1)
 	want(t, got, "sentinel_failover_writes_paused_seconds_count{kind=coordinated,master_name=m}", 1)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -148,7 +149,7 @@ func TestSwitchesAllDueInOneTick(t *testing.T) {
 	s.Tick(t0)
 	var switched []string
 	for _, ev := range s.Ready().Events() {
-		if ev.Type == EventSwitchMaster {
+		if ev.Type == event.SwitchMaster {
 			switched = append(switched, ev.Msg)
 		}
 	}

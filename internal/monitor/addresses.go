@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -102,7 +103,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 					continue
 				}
 				if dip, ok := settings.CanonicalIP(dup.addr.Host); ok && dip == ip {
-					s.event(LevelNotice, EventReplicaMerged, dup, " into "+named.name)
+					s.event(event.LevelNotice, event.ReplicaMerged, dup, " into "+named.name)
 					s.dropReplica(m, dup)
 					s.persistSoon("merged replica")
 				}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -38,7 +39,7 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 				s.Tick(now)
 				r := s.Ready()
 				for _, e := range r.Events() {
-					if e.Level > LevelDebug {
+					if e.Level > event.LevelDebug {
 						events = append(events, string(e.Type))
 					}
 				}

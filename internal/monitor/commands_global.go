@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -164,10 +165,10 @@ func (s *Sentinel) simulateFailure(names []string) (help bool, err error) {
 		switch strings.ToLower(n) {
 		case "crash-after-election":
 			s.simFailure |= SimCrashAfterElection
-			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
+			s.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
 		case "crash-after-promotion":
 			s.simFailure |= SimCrashAfterPromotion
-			s.log(LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
+			s.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
 		case "help":
 			return true, nil
 		default:

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -78,7 +79,7 @@ func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
 	spec.FailoverTimeout = s.timing.DefaultFailoverTimeout
 	m := s.addMaster(spec, now)
 	s.persist("monitor")
-	s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
+	s.event(event.LevelWarning, event.Monitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
 	return nil
 }
 
@@ -88,7 +89,7 @@ func (s *Sentinel) removeMaster(name string) error {
 	if err != nil {
 		return err
 	}
-	s.event(LevelWarning, EventUnmonitor, &m.instance, "")
+	s.event(event.LevelWarning, event.Unmonitor, &m.instance, "")
 	for _, r := range m.sortedReplicas() {
 		s.releaseLink(r)
 	}
@@ -119,7 +120,7 @@ func (s *Sentinel) resetMasters(now int64, pattern string) int {
 		}
 		m := s.masters[name]
 		s.resetMaster(m, false, now)
-		s.event(LevelWarning, EventResetMaster, &m.instance, "")
+		s.event(event.LevelWarning, event.ResetMaster, &m.instance, "")
 		n++
 	}
 	return n
@@ -219,7 +220,7 @@ func (s *Sentinel) setOptions(in Set) error {
 	}
 	for _, op := range ops {
 		op.apply()
-		s.event(LevelWarning, EventSet, &m.instance, " "+strings.Join(op.args, " "))
+		s.event(event.LevelWarning, event.Set, &m.instance, " "+strings.Join(op.args, " "))
 	}
 	s.persist("set")
 	return nil

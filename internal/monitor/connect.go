@@ -3,6 +3,7 @@ package monitor
 import (
 	"fmt"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
@@ -181,7 +182,7 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	}
 	delete(s.links, in.ID)
 	l := ref.link
-	typ := EventCmdLinkReconnection
+	typ := event.CmdLinkReconnection
 	if ref.kind == CmdLink && l.cc == in.ID {
 		l.cc = 0
 		l.ccUp = false
@@ -189,13 +190,13 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	} else if ref.kind == PubSubLink && l.pc == in.ID {
 		l.pc = 0
 		l.pcUp = false
-		typ = EventPubSubLinkReconnection
+		typ = event.PubSubLinkReconnection
 	}
 	if l.actPingTime == 0 {
 		l.actPingTime = now
 	}
 	s.linkChanged(l)
-	s.event(LevelDebug, typ, ref.inst, " #"+in.Err)
+	s.event(event.LevelDebug, typ, ref.inst, " #"+in.Err)
 	// The instance probably went away: probe the command connection at
 	// once, so that if it is dead too it is found closed now (the link
 	// adapter notices a closed idle connection only when it next sends),

@@ -3,6 +3,8 @@ package monitor
 import (
 	"errors"
 	"fmt"
+
+	"github.com/go-sentinel/go-sentinel/internal/event"
 )
 
 // ErrUnknownAction is returned by Apply for an action type it has no case
@@ -30,10 +32,10 @@ type Outcome struct {
 // every implementation handling it.
 type Effects interface {
 	// Log writes one log line.
-	Log(LogLine)
+	Log(event.LogLine)
 	// Event reports one event; the daemon publishes those whose
 	// Published() is true to pub/sub subscribers.
-	Event(Event)
+	Event(event.Event)
 	// Persist rewrites the config file from the core's Snapshot().
 	Persist(PersistConfig) error
 	// OpenLink, CloseLink and Send carry out the link actions.

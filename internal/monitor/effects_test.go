@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -26,8 +27,8 @@ var allActions = []Action{
 // recorder is an Effects that records the name of every method called.
 type recorder struct{ calls []string }
 
-func (r *recorder) Log(LogLine) { r.calls = append(r.calls, "Log") }
-func (r *recorder) Event(Event) { r.calls = append(r.calls, "Event") }
+func (r *recorder) Log(event.LogLine) { r.calls = append(r.calls, "Log") }
+func (r *recorder) Event(event.Event) { r.calls = append(r.calls, "Event") }
 func (r *recorder) Persist(PersistConfig) error {
 	r.calls = append(r.calls, "PersistConfig")
 	return nil
@@ -108,7 +109,7 @@ func TestApplyRejectsUnknownAction(t *testing.T) {
 func TestApplyOrder(t *testing.T) {
 	var r recorder
 	rd := Ready{
-		Logs:    []LogLine{{Text: "a"}, {Text: "+x", Event: &Event{Type: "+x"}}},
+		Logs:    []event.LogLine{{Text: "a"}, {Text: "+x", Event: &event.Event{Type: "+x"}}},
 		Actions: []Action{Send{}, PersistConfig{}, Exit{}, OpenLink{}},
 	}
 	if _, err := Apply(rd, &r); err != nil {
@@ -128,7 +129,7 @@ func TestNothingAfterSimulatedCrash(t *testing.T) {
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
 	s.crash()
-	s.event(LevelWarning, "+after", nil, "")
+	s.event(event.LevelWarning, "+after", nil, "")
 	s.persist("after")
 	r := s.Ready()
 	if n := len(r.Actions); n != 1 {

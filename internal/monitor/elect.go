@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
@@ -74,7 +75,7 @@ func (s *Sentinel) castVote(m *master, next election.Vote, now int64) {
 	m.leader = next.Leader
 	m.leaderEpoch = next.LeaderEpoch
 	s.persist("vote")
-	s.eventFor(LevelWarning, EventVoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
+	s.eventFor(event.LevelWarning, event.VoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
 	if !strings.EqualFold(m.leader, s.myID) {
 		m.failoverStartTime = now + int64(s.rnd.Intn(1000))
 		m.votedAt = now
@@ -94,7 +95,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		if m.failoverDelayLogged != m.failoverStartTime {
 			m.failoverDelayLogged = m.failoverStartTime
 			at := time.UnixMilli(retry)
-			s.log(LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
+			s.log(event.LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
 		}
 		return false
 	}
@@ -104,7 +105,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		// client of an open port can set this epoch. Never start one.
 		if !m.epochExhaustedLogged {
 			m.epochExhaustedLogged = true
-			s.log(LevelWarning, "Failover of '"+m.name+"' not started: the current epoch is 18446744073709551615 and cannot grow (a peer or a client announced it)")
+			s.log(event.LevelWarning, "Failover of '"+m.name+"' not started: the current epoch is 18446744073709551615 and cannot grow (a peer or a client announced it)")
 		}
 		return false
 	}
@@ -169,7 +170,7 @@ func (s *Sentinel) newEpoch(m *master, epoch uint64, persist bool) {
 	if persist {
 		s.persist("new epoch")
 	}
-	s.eventFor(LevelWarning, EventNewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
+	s.eventFor(event.LevelWarning, event.NewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 }
 
 // askedVote reports whether the Sentinel runID asked this one for a vote

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -92,8 +93,8 @@ func TestMasterDownOnlyWhenSDownAndNotInTilt(t *testing.T) {
 func TestScriptQueue(t *testing.T) {
 	s := masterCore(t, 2)
 	s.masters["m"].settings.NotificationScript = "/bin/notify"
-	s.event(LevelWarning, EventSDown, &s.masters["m"].instance, "")
-	s.event(LevelNotice, EventReplica, &s.masters["m"].instance, "") // notice: no script
+	s.event(event.LevelWarning, event.SDown, &s.masters["m"].instance, "")
+	s.event(event.LevelNotice, event.Replica, &s.masters["m"].instance, "") // notice: no script
 	s.Ready()
 	now := t0
 	s.runScripts(ms(now))
@@ -209,7 +210,7 @@ func TestLeaderCountsOneEpoch(t *testing.T) {
 	var voted, persisted bool
 	out := s.Ready()
 	for _, ev := range out.Events() {
-		voted = voted || (ev.Type == EventVoteForLeader && ev.Msg == s.myID+" 15")
+		voted = voted || (ev.Type == event.VoteForLeader && ev.Msg == s.myID+" 15")
 	}
 	for _, act := range out.Actions {
 		_, ok := act.(PersistConfig)

@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/explain"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 )
 
-func timelineView(t Timeline) *explain.TimelineView {
+func timelineView(t event.Timeline) *explain.TimelineView {
 	if len(t.Marks) == 0 {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -51,7 +52,7 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 	if s.selectReplica(m, now) == nil {
 		return ErrNoGoodReplica
 	}
-	s.log(LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
+	s.log(event.LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
 	s.startFailover(m, now)
 	// The new epoch is on disk before the reply, not only with the next
 	// tick's self-vote: a crash in between would take the epoch back
@@ -72,21 +73,21 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 // and the event announcing it, about the master or about the promoted
 // replica, as Redis emits them.
 type stateEntry struct {
-	phase         Phase
+	phase         event.Phase
 	crash         SimFailure
-	event         EventType
-	level         Level
+	event         event.Type
+	level         event.Level
 	aboutPromoted bool
 }
 
 // stateEntries lists, for every state but None, what enter does.
 var stateEntries = [...]stateEntry{
-	failover.WaitStart:        {phase: PhaseStart, event: EventTryFailover, level: LevelWarning},
-	failover.SelectSlave:      {phase: PhaseElected, crash: SimCrashAfterElection, event: EventStateSelectSlave, level: LevelWarning},
-	failover.SendSlaveofNoone: {phase: PhaseSelected, event: EventStateSendSlaveofNoone, level: LevelNotice, aboutPromoted: true},
-	failover.WaitPromotion:    {event: EventStateWaitPromotion, level: LevelNotice, aboutPromoted: true},
-	failover.ReconfSlaves:     {phase: PhasePromoted, crash: SimCrashAfterPromotion, event: EventStateReconfSlaves, level: LevelWarning},
-	failover.UpdateConfig:     {phase: PhaseEnd, event: EventFailoverEnd, level: LevelWarning},
+	failover.WaitStart:        {phase: event.PhaseStart, event: event.TryFailover, level: event.LevelWarning},
+	failover.SelectSlave:      {phase: event.PhaseElected, crash: SimCrashAfterElection, event: event.StateSelectSlave, level: event.LevelWarning},
+	failover.SendSlaveofNoone: {phase: event.PhaseSelected, event: event.StateSendSlaveofNoone, level: event.LevelNotice, aboutPromoted: true},
+	failover.WaitPromotion:    {event: event.StateWaitPromotion, level: event.LevelNotice, aboutPromoted: true},
+	failover.ReconfSlaves:     {phase: event.PhasePromoted, crash: SimCrashAfterPromotion, event: event.StateReconfSlaves, level: event.LevelWarning},
+	failover.UpdateConfig:     {phase: event.PhaseEnd, event: event.FailoverEnd, level: event.LevelWarning},
 }
 
 // enter is the one way a failover moves to another state (abort and
@@ -142,7 +143,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 		s.failoverSendSlaveofNoone(m, now)
 	case failover.WaitPromotion:
 		if s.expired(m, now) || s.pauseLapsed(m, now) {
-			s.abortFailover(m, now, EventAbortSlaveTimeout, "")
+			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
 		}
 	case failover.ReconfSlaves:
 		s.failoverReconfNextSlave(m, now)
@@ -156,11 +157,11 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
 	if !isLeader && !m.has(flagForceFailover) {
 		if s.expired(m, now) {
-			s.abortFailover(m, now, EventAbortNotElected, "")
+			s.abortFailover(m, now, event.AbortNotElected, "")
 		}
 		return
 	}
-	s.event(LevelWarning, EventElectedLeader, &m.instance, "")
+	s.event(event.LevelWarning, event.ElectedLeader, &m.instance, "")
 	s.enter(m, failover.SelectSlave, now, "")
 }
 
@@ -168,7 +169,7 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 // Like Redis's exit(99) where the flag is checked, nothing the core does
 // after it produces output: Ready ends with the Exit.
 func (s *Sentinel) crash() {
-	s.log(LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
+	s.log(event.LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
 	s.act(Exit{Code: 99})
 	s.crashed = true
 }
@@ -237,10 +238,10 @@ func (s *Sentinel) followsReplica(m *master, r *instance) bool {
 func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
 	r := s.selectReplica(m, now)
 	if r == nil {
-		s.abortFailover(m, now, EventAbortNoGoodSlave, "")
+		s.abortFailover(m, now, event.AbortNoGoodSlave, "")
 		return
 	}
-	s.event(LevelWarning, EventSelectedSlave, r, "")
+	s.event(event.LevelWarning, event.SelectedSlave, r, "")
 	r.flags |= flagPromoted
 	m.promoted = r
 	s.enter(m, failover.SendSlaveofNoone, now, r.name)
@@ -256,7 +257,7 @@ func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 	r := m.promoted
 	if r.link.disconnected(r.kind) {
 		if s.expired(m, now) {
-			s.abortFailover(m, now, EventAbortSlaveTimeout, "")
+			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
 		}
 		return
 	}
@@ -284,7 +285,7 @@ func (s *Sentinel) promotionReported(m *master, r *instance, now int64) bool {
 func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	m.configEpoch = m.failoverEpoch
 	s.persist("promotion")
-	s.event(LevelWarning, EventPromotedSlave, r, "")
+	s.event(event.LevelWarning, event.PromotedSlave, r, "")
 	if !s.enter(m, failover.ReconfSlaves, now, r.name) {
 		return
 	}
@@ -332,14 +333,14 @@ func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
 	for _, a := range plan {
 		r := m.replicas[a.ID]
 		if a.TimedOut {
-			s.event(LevelNotice, EventSlaveReconfSentTimeout, r, "")
+			s.event(event.LevelNotice, event.SlaveReconfSentTimeout, r, "")
 			r.flags &^= flagReconfSent
 			r.flags |= flagReconfDone
 		}
 		if a.Send && s.sendSlaveOf(r, &m.promoted.addr) {
 			r.flags |= flagReconfSent
 			r.slaveReconfSentTime = now
-			s.event(LevelNotice, EventSlaveReconfSent, r, "")
+			s.event(event.LevelNotice, event.SlaveReconfSent, r, "")
 		}
 	}
 	s.failoverDetectEnd(m, now)
@@ -355,13 +356,13 @@ func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 		return
 	}
 	if end == failover.EndedForTimeout {
-		s.event(LevelWarning, EventFailoverEndForTimeout, &m.instance, "")
+		s.event(event.LevelWarning, event.FailoverEndForTimeout, &m.instance, "")
 	}
 	s.enter(m, failover.UpdateConfig, now, "")
 	for _, id := range again {
 		r := m.replicas[id]
 		if s.sendSlaveOf(r, &p.addr) {
-			s.event(LevelNotice, EventSlaveReconfSentBE, r, "")
+			s.event(event.LevelNotice, event.SlaveReconfSentBE, r, "")
 			r.flags |= flagReconfSent
 		}
 	}
@@ -379,12 +380,12 @@ func (s *Sentinel) replicaReconfProgress(i *instance) {
 		s.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
 		i.flags &^= flagReconfSent
 		i.flags |= flagReconfInprog
-		s.event(LevelNotice, EventSlaveReconfInprog, i, "")
+		s.event(event.LevelNotice, event.SlaveReconfInprog, i, "")
 	}
 	if i.has(flagReconfInprog) && i.masterLinkUp {
 		i.flags &^= flagReconfInprog
 		i.flags |= flagReconfDone
-		s.event(LevelNotice, EventSlaveReconfDone, i, "")
+		s.event(event.LevelNotice, event.SlaveReconfDone, i, "")
 	}
 }
 
@@ -408,14 +409,14 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 	old, to := m.addr, m.promoted.addr
 	demoted := m.demoted
 	s.announceSwitch(m, old, s.announceAddr(to))
-	m.endTimeline(PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
+	m.endTimeline(event.PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
 	s.emitTimeline(m)
 	if s.resetMasterAndChangeAddress(m, to, now) && demoted {
 		// The old master was demoted when the promotion was confirmed;
 		// it is named here as the replica it now is, as Redis names it
 		// when it converts it later.
 		if r := s.findReplica(m, old); r != nil {
-			s.event(LevelNotice, EventConvertToSlave, r, "")
+			s.event(event.LevelNotice, event.ConvertToSlave, r, "")
 		}
 	}
 }
@@ -423,7 +424,7 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 // announceSwitch emits +switch-master for m, from the address it had to
 // the address to (as announced).
 func (s *Sentinel) announceSwitch(m *master, from, to settings.Addr) {
-	s.eventFor(LevelWarning, EventSwitchMaster, m, m.name+" "+s.announceHost(from)+" "+strconv.Itoa(from.Port)+
+	s.eventFor(event.LevelWarning, event.SwitchMaster, m, m.name+" "+s.announceHost(from)+" "+strconv.Itoa(from.Port)+
 		" "+to.Host+" "+strconv.Itoa(to.Port))
 }
 
@@ -433,8 +434,8 @@ func (s *Sentinel) announceSwitch(m *master, from, to settings.Addr) {
 // for it). The event carries a copy of the timeline.
 func (s *Sentinel) emitTimeline(m *master) {
 	tl := m.lastTimeline
-	tl.Marks = append([]Mark(nil), tl.Marks...)
-	s.emit(s.eventAbout(LevelNotice, EventFailoverTimeline, &m.instance, " "+tl.String()).withTimeline(&tl))
+	tl.Marks = append([]event.Mark(nil), tl.Marks...)
+	s.emit(s.eventAbout(event.LevelNotice, event.FailoverTimeline, &m.instance, " "+tl.String()).WithTimeline(&tl))
 }
 
 // abortFailover gives up a failover (one that has not promoted anything
@@ -442,10 +443,10 @@ func (s *Sentinel) emitTimeline(m *master) {
 // msg), closes the timeline with the reason, lifts the pause it sent and
 // drops the run (dropRun). failoverStartTime stays: the next failover
 // waits the retry delay from it.
-func (s *Sentinel) abortFailover(m *master, now int64, typ EventType, msg string) {
-	s.event(LevelWarning, typ, &m.instance, msg)
+func (s *Sentinel) abortFailover(m *master, now int64, typ event.Type, msg string) {
+	s.event(event.LevelWarning, typ, &m.instance, msg)
 	reason, _ := typ.AbortReason()
-	m.endTimeline(PhaseAborted, now, reason)
+	m.endTimeline(event.PhaseAborted, now, reason)
 	s.resumeWrites(m)
 	m.dropRun()
 }

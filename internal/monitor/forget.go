@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -63,7 +64,7 @@ type replicaListing struct {
 }
 
 // forgetReplicas forgets the replicas of m that forgettable allows, with
-// an EventReplicaForgotten each, and persists the config if it forgot
+// an event.ReplicaForgotten each, and persists the config if it forgot
 // any.
 func (s *Sentinel) forgetReplicas(m *master, now int64) {
 	after := m.settings.ForgetReplicaAfter.Milliseconds()
@@ -75,7 +76,7 @@ func (s *Sentinel) forgetReplicas(m *master, now int64) {
 		if !s.forgettable(m, r, after, now) {
 			continue
 		}
-		s.event(LevelNotice, EventReplicaForgotten, r, "")
+		s.event(event.LevelNotice, event.ReplicaForgotten, r, "")
 		s.dropReplica(m, r)
 		forgot = true
 	}

@@ -13,7 +13,10 @@ package monitor
 // in internal/election/voters.go). Without the floor the directive is
 // inert, and `go-sentinel check` says so.
 
-import "github.com/go-sentinel/go-sentinel/internal/election"
+import (
+	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/event"
+)
 
 // forgetSentinels forgets m's known Sentinels that election.Forget makes
 // due at now: each one is announced (-sentinel, with Redis's instance
@@ -39,7 +42,7 @@ func (s *Sentinel) forgetSentinels(m *master, now int64) {
 			s.deadline(rule.LastHeard + after + 1)
 			continue
 		}
-		s.event(LevelNotice, EventSentinelForgotten, si, "")
+		s.event(event.LevelNotice, event.SentinelForgotten, si, "")
 		s.dropSentinel(m, si)
 		forgot = true
 	}

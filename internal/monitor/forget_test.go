@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -142,7 +143,7 @@ func TestForgetReplicaGuards(t *testing.T) {
 			if kept == tt.forget {
 				t.Fatalf("kept = %v, want %v", kept, !tt.forget)
 			}
-			var types []EventType
+			var types []event.Type
 			persisted := false
 			for _, e := range out.Events() {
 				types = append(types, e.Type)
@@ -151,8 +152,8 @@ func TestForgetReplicaGuards(t *testing.T) {
 				_, ok := a.(PersistConfig)
 				persisted = persisted || ok
 			}
-			if tt.forget && (len(types) != 1 || types[0] != EventReplicaForgotten || !persisted) {
-				t.Fatalf("forgotten with events %v, persisted %v; want one %s and a persist", types, persisted, EventReplicaForgotten)
+			if tt.forget && (len(types) != 1 || types[0] != event.ReplicaForgotten || !persisted) {
+				t.Fatalf("forgotten with events %v, persisted %v; want one %s and a persist", types, persisted, event.ReplicaForgotten)
 			}
 			if !tt.forget && (len(types) != 0 || persisted) {
 				t.Fatalf("kept, but events %v, persisted %v", types, persisted)

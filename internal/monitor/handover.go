@@ -3,6 +3,7 @@ package monitor
 import (
 	"strconv"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 )
 
@@ -83,7 +84,7 @@ func (s *Sentinel) pauseReply(m *master, r Reply) {
 // notePause records that m's writes are paused from now for d ms.
 func (s *Sentinel) notePause(m *master, now, d int64) {
 	m.pauseUntil, m.pausedAt = now+d, now
-	m.mark(PhasePaused, now, "")
+	m.mark(event.PhasePaused, now, "")
 }
 
 // failoverHandOver is send_slaveof_noone of a coordinated failover: once
@@ -93,7 +94,7 @@ func (s *Sentinel) notePause(m *master, now, d int64) {
 // failover-timeout left the failover is aborted.
 func (s *Sentinel) failoverHandOver(m *master, now int64) {
 	if s.expired(m, now) {
-		s.abortFailover(m, now, EventAbortMasterTimeout, "")
+		s.abortFailover(m, now, event.AbortMasterTimeout, "")
 		return
 	}
 	if m.link.disconnected(kindMaster) || !m.promoted.masterLinkUp {

@@ -3,6 +3,7 @@ package monitor
 import (
 	"strconv"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -85,12 +86,12 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		s.changedAll() // Sentinel objects of any master may go or move
 		removed := s.removeSentinelsByRunID(m, h.RunID)
 		if removed > 0 {
-			s.event(LevelNotice, EventSentinelAddressSwitch, &m.instance,
+			s.event(event.LevelNotice, event.SentinelAddressSwitch, &m.instance,
 				" ip "+h.SentinelIP+" port "+strconv.Itoa(h.SentinelPort)+" for "+h.RunID)
 		} else {
 			for _, other := range m.sortedSentinels() {
 				if s.sameInstanceAddr(other.addr, addr) {
-					s.event(LevelNotice, EventSentinelInvalidAddr, other, "")
+					s.event(event.LevelNotice, event.SentinelInvalidAddr, other, "")
 					obsolete := other.runID
 					for _, name := range s.names {
 						s.removeSentinelsByRunID(s.masters[name], obsolete)
@@ -102,7 +103,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		if valid, ok := s.validAddr(addr); ok && m.sentinels[h.RunID] == nil {
 			si = s.createSentinel(m, valid, h.RunID, now)
 			if removed == 0 {
-				s.event(LevelNotice, EventSentinel, si, "")
+				s.event(event.LevelNotice, event.Sentinel, si, "")
 			}
 			s.shareLink(si)
 			if removed > 0 {
@@ -141,7 +142,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int6
 	announced := m.currentAddr()
 	m.configEpoch = h.MasterConfigEpoch
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
-		s.abortFailover(m, now, EventAbortSuperseded, " #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
+		s.abortFailover(m, now, event.AbortSuperseded, " #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
 	}
 	sameAsMaster := h.MasterPort == m.addr.Port && s.addrMatchesHost(m.addr, h.MasterIP)
 	if sameAsMaster && sameAddr(announced, m.addr) {
@@ -152,11 +153,11 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int6
 	if sameAsMaster {
 		old = announced // we announced the replica we had promoted
 	}
-	s.event(LevelWarning, EventConfigUpdateFrom, si, "")
+	s.event(event.LevelWarning, event.ConfigUpdateFrom, si, "")
 	s.announceSwitch(m, old, settings.Addr{Host: h.MasterIP, Port: h.MasterPort})
 	m.beginTimeline(false)
-	m.mark(PhaseConfigHop, now, si.name)
-	m.endTimeline(PhaseSwitched, now, h.MasterIP+" "+strconv.Itoa(h.MasterPort))
+	m.mark(event.PhaseConfigHop, now, si.name)
+	m.endTimeline(event.PhaseSwitched, now, h.MasterIP+" "+strconv.Itoa(h.MasterPort))
 	if s.resetMasterAndChangeAddress(m, settings.Addr{Host: h.MasterIP, Port: h.MasterPort}, now) {
 		s.clientReconfigScript(m, "observer", old, m.addr)
 	}
@@ -191,6 +192,6 @@ func (s *Sentinel) updateSentinelAddrEverywhere(si *instance) {
 		n++
 	}
 	if n > 0 {
-		s.event(LevelNotice, EventSentinelAddressUpdate, si, " "+strconv.Itoa(n)+" additional matching instances")
+		s.event(event.LevelNotice, event.SentinelAddressUpdate, si, " "+strconv.Itoa(n)+" additional matching instances")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -61,7 +62,7 @@ type master struct {
 	// lastTimeline is the timeline of the last failover that ended
 	// (switched or aborted) or of the last config hop; the one in
 	// progress is failoverRun.timeline.
-	lastTimeline Timeline
+	lastTimeline event.Timeline
 
 	replicas  map[string]*instance // by name
 	sentinels map[string]*instance // by run id

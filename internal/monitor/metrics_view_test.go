@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -69,13 +70,13 @@ func TestMetricsViewDown(t *testing.T) {
 // a copy the core does not share.
 func TestTimelineEvent(t *testing.T) {
 	s, m, now := selectFixture(t, 2)
-	m.timeline = Timeline{Led: true}
-	m.mark(PhaseStart, ms(now), "epoch 1")
-	m.endTimeline(PhaseSwitched, ms(now)+1200, "10.0.0.2 6379")
+	m.timeline = event.Timeline{Led: true}
+	m.mark(event.PhaseStart, ms(now), "epoch 1")
+	m.endTimeline(event.PhaseSwitched, ms(now)+1200, "10.0.0.2 6379")
 	s.Ready()
 	s.emitTimeline(m)
 	evs := s.Ready().Events()
-	if len(evs) != 1 || evs[0].Type != EventFailoverTimeline || evs[0].Timeline == nil {
+	if len(evs) != 1 || evs[0].Type != event.FailoverTimeline || evs[0].Timeline == nil {
 		t.Fatalf("events %+v", evs)
 	}
 	tl := evs[0].Timeline
@@ -83,7 +84,7 @@ func TestTimelineEvent(t *testing.T) {
 		t.Fatalf("timeline %+v", tl)
 	}
 	tl.Marks[0].Phase = "changed"
-	if m.lastTimeline.Marks[0].Phase != PhaseStart {
+	if m.lastTimeline.Marks[0].Phase != event.PhaseStart {
 		t.Fatal("the event shares its marks with the core")
 	}
 }

@@ -3,6 +3,7 @@ package monitor
 import (
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/fence"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -67,9 +68,9 @@ func (s *Sentinel) checkProxy(m *master, now int64) {
 		return
 	}
 	if fenced {
-		s.event(LevelWarning, EventProxyFenced, &m.instance, " #"+reason)
+		s.event(event.LevelWarning, event.ProxyFenced, &m.instance, " #"+reason)
 	} else {
-		s.event(LevelWarning, EventProxyFencedEnd, &m.instance, "")
+		s.event(event.LevelWarning, event.ProxyFencedEnd, &m.instance, "")
 	}
 }
 

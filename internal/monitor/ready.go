@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/go-sentinel/go-sentinel/internal/event"
+
 // Action is something the core asks its adapters to do. Actions are plain
 // values; the adapter that owns the loop carries them out in order.
 type Action interface{ isAction() }
@@ -27,13 +29,13 @@ func (Exit) isAction()          {}
 // Event set: it is logged as `<type> <message>` and published), and
 // actions, in order. Each event is stored once, in its log line.
 type Ready struct {
-	Logs    []LogLine
+	Logs    []event.LogLine
 	Actions []Action
 }
 
 // Events returns the events among the log lines, in order.
-func (r Ready) Events() []Event {
-	var out []Event
+func (r Ready) Events() []event.Event {
+	var out []event.Event
 	for _, l := range r.Logs {
 		if l.Event != nil {
 			out = append(out, *l.Event)

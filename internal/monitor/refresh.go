@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -20,7 +21,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		if i.runID == "" {
 			i.runID = r.RunID
 		} else if i.runID != r.RunID {
-			s.event(LevelNotice, EventReboot, i, "")
+			s.event(event.LevelNotice, event.Reboot, i, "")
 			if i.kind == kindMaster && i.master.settings.RebootDownAfter.Milliseconds() != 0 {
 				i.flags |= flagMasterReboot
 				i.rebootTime = now
@@ -70,11 +71,11 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		if r.Role == inforeply.RoleSlave {
 			i.slaveConfChangeTime = now
 		}
-		typ := EventRoleChangeUnexpected
+		typ := event.RoleChangeUnexpected
 		if (i.kind == kindMaster && r.Role == inforeply.RoleMaster) || (i.kind == kindReplica && r.Role == inforeply.RoleSlave) {
-			typ = EventRoleChange
+			typ = event.RoleChange
 		}
-		s.event(LevelVerbose, typ, i, " new reported role is "+shownRole(r.Role))
+		s.event(event.LevelVerbose, typ, i, " new reported role is "+shownRole(r.Role))
 	}
 	if s.tilt {
 		return
@@ -86,7 +87,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			if !i.has(flagPromoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
 				now-i.roleReportedTime > wait {
 				if s.sendSlaveOf(i, &m.addr) {
-					s.event(LevelNotice, EventConvertToSlave, i, "")
+					s.event(event.LevelNotice, event.ConvertToSlave, i, "")
 				}
 			}
 		}
@@ -95,7 +96,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		// Valkey 9 checks the two in turn and may send two transactions
 		// for one INFO; one does both.
 		if s.sendSlaveOf(i, &m.addr) {
-			s.event(LevelNotice, EventFixSlaveConfig, i, "")
+			s.event(event.LevelNotice, event.FixSlaveConfig, i, "")
 		}
 	}
 	if i.kind == kindReplica && r.Role == inforeply.RoleSlave {
@@ -138,7 +139,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 		if s.global.ResolveHostnames || a.Host == "" {
 			return
 		}
-		s.log(LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
+		s.log(event.LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
 		return
 	}
 	if r := s.findReplicaByName(m, valid); r != nil {
@@ -153,7 +154,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 	}
 	r := s.createReplica(m, valid, now)
 	r.listedByMaster = !chained
-	s.event(LevelNotice, EventReplica, r, "")
+	s.event(event.LevelNotice, event.Replica, r, "")
 	s.persistSoon("new replica")
 }
 

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -82,7 +83,7 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to settings.Addr, now 
 			continue
 		}
 		r := s.createReplica(m, a, now)
-		s.event(LevelNotice, EventReplica, r, "")
+		s.event(event.LevelNotice, event.Replica, r, "")
 	}
 	// The proxy follows the new master at once, not at the next tick.
 	s.checkProxy(m, now)

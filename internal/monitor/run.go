@@ -1,6 +1,9 @@
 package monitor
 
-import "github.com/go-sentinel/go-sentinel/internal/failover"
+import (
+	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
+)
 
 // failoverRun is the state of one failover of a master, from its start
 // (startFailover, SENTINEL FAILOVER) to its end (the switch, an abort or
@@ -34,7 +37,7 @@ type failoverRun struct {
 	demoted bool
 	// timeline records the failover in progress (timeline.go); a config
 	// hop (adoptConfig) begins and ends one at once.
-	timeline Timeline
+	timeline event.Timeline
 }
 
 // dropRun ends m's failover run, whatever state it reached: the failover

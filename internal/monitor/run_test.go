@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/explain"
 )
 
@@ -41,7 +42,7 @@ func TestAbortKeepsTheRetryDelay(t *testing.T) {
 	m.flags |= flagODown
 	s.startFailover(m, ms(now))
 	start := m.failoverStartTime
-	s.abortFailover(m, ms(now), EventAbortNotElected, "")
+	s.abortFailover(m, ms(now), event.AbortNotElected, "")
 	s.Ready()
 	e := explainOf(t, s, now)
 	if e.Failover.InProgress || e.Current != nil || e.LastFailover == nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 )
 
@@ -55,7 +56,7 @@ func (s *Sentinel) runScripts(now int64) {
 		s.act(StartScript{ID: st.ID, Path: st.Argv[0], Args: st.Argv[1:]})
 	}
 	for _, o := range s.scripts.Overdue(now, s.timing.ScriptMaxRuntime.Milliseconds()) {
-		s.event(LevelWarning, EventScriptTimeout, nil, o.Path+" "+strconv.Itoa(o.PID))
+		s.event(event.LevelWarning, event.ScriptTimeout, nil, o.Path+" "+strconv.Itoa(o.PID))
 		s.act(KillScript{ID: o.ID})
 	}
 }
@@ -71,20 +72,20 @@ func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 	case !o.Known:
 		return
 	case in.StartFailed:
-		s.event(LevelWarning, EventScriptError, nil, o.Path+" 99 0")
+		s.event(event.LevelWarning, event.ScriptError, nil, o.Path+" 99 0")
 		return
 	}
 	sig := strconv.Itoa(in.Signal)
-	s.event(LevelDebug, EventScriptChildEnd, nil, strconv.Itoa(o.PID)+" "+strconv.Itoa(in.ExitCode)+" "+sig)
+	s.event(event.LevelDebug, event.ScriptChildEnd, nil, strconv.Itoa(o.PID)+" "+strconv.Itoa(in.ExitCode)+" "+sig)
 	if o.Failed {
-		s.event(LevelWarning, EventScriptError, nil, o.Path+" "+sig+" "+strconv.Itoa(in.ExitCode))
+		s.event(event.LevelWarning, event.ScriptError, nil, o.Path+" "+sig+" "+strconv.Itoa(in.ExitCode))
 	}
 }
 
 // scriptStarted records a started script's pid and emits -script-child.
 func (s *Sentinel) scriptStarted(in ScriptStarted) {
 	if s.scripts.Started(in.ID, in.PID) {
-		s.event(LevelDebug, EventScriptChild, nil, strconv.Itoa(in.PID))
+		s.event(event.LevelDebug, event.ScriptChild, nil, strconv.Itoa(in.PID))
 	}
 }
 

@@ -3,6 +3,7 @@ package monitor
 import (
 	"fmt"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 )
 
@@ -33,7 +34,7 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.settings.RebootDownAfter.Milliseconds())
 	if down {
 		if !i.has(flagSDown) {
-			s.event(LevelWarning, EventSDown, i, "")
+			s.event(event.LevelWarning, event.SDown, i, "")
 			i.sdownSince = now
 			i.flags |= flagSDown
 			if i.kind == kindMaster {
@@ -44,7 +45,7 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 		s.deadline(l.actPingTime + i.downAfter + 1)
 	} else if i.has(flagSDown) {
 		i.flags &^= flagSDown | flagScriptKillSent
-		s.event(LevelWarning, EventSDownEnd, i, "")
+		s.event(event.LevelWarning, event.SDownEnd, i, "")
 	}
 }
 
@@ -67,11 +68,11 @@ func (s *Sentinel) checkODown(m *master, now int64) {
 			s.busy(now)
 			m.flags |= flagODown
 			m.odownSince = now
-			s.event(LevelWarning, EventODown, &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.settings.Quorum))
+			s.event(event.LevelWarning, event.ODown, &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.settings.Quorum))
 		}
 	} else if m.has(flagODown) {
 		m.electionAt = 0
 		m.flags &^= flagODown
-		s.event(LevelWarning, EventODownEnd, &m.instance, "")
+		s.event(event.LevelWarning, event.ODownEnd, &m.instance, "")
 	}
 }

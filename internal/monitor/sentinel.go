@@ -13,6 +13,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -158,10 +159,10 @@ func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentin
 		s.myID = GenerateID(rnd)
 		s.persist("new myid")
 	}
-	s.log(LevelWarning, "Sentinel ID is "+s.myID)
+	s.log(event.LevelWarning, "Sentinel ID is "+s.myID)
 	for _, name := range s.names {
 		m := s.masters[name]
-		s.event(LevelWarning, EventMonitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
+		s.event(event.LevelWarning, event.Monitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
 	}
 	return s
 }
@@ -342,13 +343,13 @@ func (s *Sentinel) Ready() Ready {
 
 // event emits an event about inst (nil for events with no instance) with
 // msg appended to the instance prefix.
-func (s *Sentinel) event(l Level, typ EventType, inst *instance, msg string) {
+func (s *Sentinel) event(l event.Level, typ event.Type, inst *instance, msg string) {
 	s.emit(s.eventAbout(l, typ, inst, msg))
 }
 
 // eventAbout builds the event s.event emits.
-func (s *Sentinel) eventAbout(l Level, typ EventType, inst *instance, msg string) Event {
-	e := Event{Level: l, Type: typ}
+func (s *Sentinel) eventAbout(l event.Level, typ event.Type, inst *instance, msg string) event.Event {
+	e := event.Event{Level: l, Type: typ}
 	if inst != nil {
 		e.Msg = inst.prefix(s.announceHost) + msg
 		e.Master = inst.master.name
@@ -361,16 +362,10 @@ func (s *Sentinel) eventAbout(l Level, typ EventType, inst *instance, msg string
 	return e
 }
 
-// withTimeline returns e carrying tl.
-func (e Event) withTimeline(tl *Timeline) Event {
-	e.Timeline = tl
-	return e
-}
-
 // eventFor emits an event with a bare message that still belongs to a
 // master (`+new-epoch`, `+vote-for-leader`, `+switch-master`).
-func (s *Sentinel) eventFor(l Level, typ EventType, m *master, msg string) {
-	e := Event{Level: l, Type: typ, Msg: msg}
+func (s *Sentinel) eventFor(l event.Level, typ event.Type, m *master, msg string) {
+	e := event.Event{Level: l, Type: typ, Msg: msg}
 	if m != nil {
 		e.Master = m.name
 	}
@@ -381,7 +376,7 @@ func (s *Sentinel) eventFor(l Level, typ EventType, m *master, msg string) {
 // notification-script, queues the script with `<type> <message>`. The
 // master the event is about is recorded as changed for the View: what an
 // event tells of is in the View that is published before it.
-func (s *Sentinel) emit(e Event) {
+func (s *Sentinel) emit(e event.Event) {
 	if m := s.masters[e.Master]; m != nil {
 		s.changed(m)
 	}
@@ -390,8 +385,8 @@ func (s *Sentinel) emit(e Event) {
 	}
 	e.Epoch = s.currentEpoch
 	ev := e
-	s.out.Logs = append(s.out.Logs, LogLine{Level: e.Level, Text: e.String(), Event: &ev})
-	if e.Level != LevelWarning || e.Master == "" {
+	s.out.Logs = append(s.out.Logs, event.LogLine{Level: e.Level, Text: e.String(), Event: &ev})
+	if e.Level != event.LevelWarning || e.Master == "" {
 		return
 	}
 	if m := s.masters[e.Master]; m != nil && m.settings.NotificationScript != "" {
@@ -399,11 +394,11 @@ func (s *Sentinel) emit(e Event) {
 	}
 }
 
-func (s *Sentinel) log(l Level, text string) {
+func (s *Sentinel) log(l event.Level, text string) {
 	if s.crashed {
 		return
 	}
-	s.out.Logs = append(s.out.Logs, LogLine{Level: l, Text: text})
+	s.out.Logs = append(s.out.Logs, event.LogLine{Level: l, Text: text})
 }
 
 func (s *Sentinel) act(a Action) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -61,10 +62,10 @@ func TestMonitorEventsInNameOrder(t *testing.T) {
 		settings.NewMasterSpec("alpha", settings.Addr{Host: "10.0.0.1", Port: 30000}, 1),
 	}}
 	s, r := newTestSentinel(t, p)
-	want := []Event{
-		{Level: LevelWarning, Type: "+monitor", Msg: "master alpha 10.0.0.1 30000 quorum 1", Master: "alpha",
+	want := []event.Event{
+		{Level: event.LevelWarning, Type: "+monitor", Msg: "master alpha 10.0.0.1 30000 quorum 1", Master: "alpha",
 			Role: "master", Name: "alpha", Addr: settings.Addr{Host: "10.0.0.1", Port: 30000}},
-		{Level: LevelWarning, Type: "+monitor", Msg: "master zeta 127.0.0.1 7000 quorum 2", Master: "zeta",
+		{Level: event.LevelWarning, Type: "+monitor", Msg: "master zeta 127.0.0.1 7000 quorum 2", Master: "zeta",
 			Role: "master", Name: "zeta", Addr: settings.Addr{Host: "127.0.0.1", Port: 7000}},
 	}
 	if len(r.Events()) != len(want) {

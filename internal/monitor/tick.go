@@ -1,6 +1,10 @@
 package monitor
 
-import "time"
+import (
+	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/event"
+)
 
 // Tick advances the core's timers to now. It must be called every
 // NextTickIn(); like one run of Redis's sentinelTimer it checks for TILT,
@@ -67,7 +71,7 @@ func (s *Sentinel) checkTilt(now int64) {
 			s.tilt = true
 			s.tiltStart = now
 			s.tilts++
-			s.event(LevelWarning, EventTilt, nil, "#tilt mode entered")
+			s.event(event.LevelWarning, event.Tilt, nil, "#tilt mode entered")
 		}
 	}
 	s.lastTick = now
@@ -85,7 +89,7 @@ func (s *Sentinel) handleInstance(i *instance, now int64) {
 			return
 		}
 		s.tilt = false
-		s.event(LevelWarning, EventTiltEnd, nil, "#tilt mode exited")
+		s.event(event.LevelWarning, event.TiltEnd, nil, "#tilt mode exited")
 	}
 	s.checkSDown(i, now)
 	if i.kind == kindMaster {

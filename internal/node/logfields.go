@@ -6,8 +6,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
 // FieldLogger is a Logger that can attach an event's fields to its line
@@ -18,13 +18,13 @@ type FieldLogger interface {
 }
 
 // logLevel maps the core's level onto the logger's.
-func logLevel(l monitor.Level) logging.Level {
+func logLevel(l event.Level) logging.Level {
 	switch l {
-	case monitor.LevelDebug:
+	case event.LevelDebug:
 		return logging.LevelDebug
-	case monitor.LevelVerbose:
+	case event.LevelVerbose:
 		return logging.LevelVerbose
-	case monitor.LevelNotice:
+	case event.LevelNotice:
 		return logging.LevelNotice
 	default:
 		return logging.LevelWarning
@@ -35,7 +35,7 @@ func logLevel(l monitor.Level) logging.Level {
 // then the instance it is about (role, name, ip, port; absent for events
 // about no instance), the master it belongs to, the current epoch; and
 // for +failover-timeline the timeline it carries.
-func eventFields(ev monitor.Event) []zap.Field {
+func eventFields(ev event.Event) []zap.Field {
 	tl := ev.Timeline
 	f := make([]zap.Field, 0, 10)
 	f = append(f, zap.String("type", string(ev.Type)))
@@ -56,10 +56,10 @@ func eventFields(ev monitor.Event) []zap.Field {
 
 // phaseDurations is a timeline as {"<phase>": <ms until the next phase>,
 // ...} in phase order, leaving out the last phase (which ends it).
-type phaseDurations monitor.Timeline
+type phaseDurations event.Timeline
 
 func (p phaseDurations) MarshalLogObject(enc zapcore.ObjectEncoder) error {
-	tl := monitor.Timeline(p)
+	tl := event.Timeline(p)
 	d := tl.Durations()
 	for k := 0; k+1 < len(tl.Marks); k++ {
 		enc.AddInt64(string(tl.Marks[k].Phase), d[k].Milliseconds())
@@ -69,10 +69,10 @@ func (p phaseDurations) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 
 // timelineMarks is a timeline as [{"phase":..., "at":..., "ms":...,
 // "note":...}, ...], every mark with its start time and note.
-type timelineMarks monitor.Timeline
+type timelineMarks event.Timeline
 
 func (t timelineMarks) MarshalLogArray(enc zapcore.ArrayEncoder) error {
-	tl := monitor.Timeline(t)
+	tl := event.Timeline(t)
 	d := tl.Durations()
 	for k, m := range tl.Marks {
 		if err := enc.AppendObject(markObject{m, d[k]}); err != nil {
@@ -83,7 +83,7 @@ func (t timelineMarks) MarshalLogArray(enc zapcore.ArrayEncoder) error {
 }
 
 type markObject struct {
-	m monitor.Mark
+	m event.Mark
 	d time.Duration
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -40,7 +41,7 @@ type Effects struct {
 	Scripts ScriptEffects
 	// Observe, if set, sees every event after it was published (the
 	// metrics). It runs on the loop and must not block.
-	Observe func(ev monitor.Event)
+	Observe func(ev event.Event)
 	// AfterTick, if set, is told after every tick and its output whether
 	// the Sentinel is quiet: the core says so (monitor.Sentinel.Quiet),
 	// fewer than maxBatch inputs wait and the tick came less than
@@ -394,7 +395,7 @@ type loopEffects struct{ l *Loop }
 
 // Log writes a line; an event's line carries the event's fields for a
 // logger that writes them (log-format json).
-func (e loopEffects) Log(line monitor.LogLine) {
+func (e loopEffects) Log(line event.LogLine) {
 	if fl, ok := e.l.log.(FieldLogger); ok && line.Event != nil {
 		fl.LogFields(logLevel(line.Level), line.Text, eventFields(*line.Event)...)
 		return
@@ -402,7 +403,7 @@ func (e loopEffects) Log(line monitor.LogLine) {
 	e.l.logAt(line.Level, line.Text)
 }
 
-func (e loopEffects) Event(ev monitor.Event) {
+func (e loopEffects) Event(ev event.Event) {
 	if ev.Published() {
 		e.l.fx.Publish(string(ev.Type), ev.Msg)
 	}
@@ -437,7 +438,7 @@ func (l *Loop) persist() error {
 	return nil
 }
 
-func (l *Loop) logAt(level monitor.Level, text string) {
+func (l *Loop) logAt(level event.Level, text string) {
 	switch logLevel(level) {
 	case logging.LevelDebug:
 		l.log.Debugf("%s", text)

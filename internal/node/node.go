@@ -16,6 +16,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/atomicfile"
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/links"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
@@ -155,7 +156,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	if err := n.srv.Listen(); err != nil {
 		return nil, err
 	}
-	var observe func(monitor.Event)
+	var observe func(event.Event)
 	var exporter *metrics.Metrics
 	if cfg.Server.MetricsAddr != "" {
 		m := metrics.New(n.read)
@@ -206,7 +207,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		Links:   n.links,
 		Scripts: n.scripts,
 		Exit:    opts.Exit,
-		Observe: func(ev monitor.Event) {
+		Observe: func(ev event.Event) {
 			if observe != nil {
 				observe(ev)
 			}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/config"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -62,7 +63,7 @@ func TestLoopLogsEventFieldsAndObserves(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var seen []string
-	fx := withFakes(Effects{Observe: func(ev monitor.Event) {
+	fx := withFakes(Effects{Observe: func(ev event.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		seen = append(seen, fmt.Sprintf("%s %s %v", ev.Type, ev.Master, ev.Timeline != nil))
@@ -109,13 +110,13 @@ func TestTimelineFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tl := monitor.Timeline{Led: true, Marks: []monitor.Mark{
-		{Phase: monitor.PhaseSDown, At: at},
-		{Phase: monitor.PhaseODown, At: at.Add(40 * time.Millisecond)},
-		{Phase: monitor.PhaseStart, At: at.Add(60 * time.Millisecond), Note: "epoch 5"},
-		{Phase: monitor.PhaseSwitched, At: at.Add(1060 * time.Millisecond), Note: "10.0.0.2 6379"},
+	tl := event.Timeline{Led: true, Marks: []event.Mark{
+		{Phase: event.PhaseSDown, At: at},
+		{Phase: event.PhaseODown, At: at.Add(40 * time.Millisecond)},
+		{Phase: event.PhaseStart, At: at.Add(60 * time.Millisecond), Note: "epoch 5"},
+		{Phase: event.PhaseSwitched, At: at.Add(1060 * time.Millisecond), Note: "10.0.0.2 6379"},
 	}}
-	ev := monitor.Event{Level: monitor.LevelNotice, Type: monitor.EventFailoverTimeline, Master: "m", Role: "master", Name: "m",
+	ev := event.Event{Level: event.LevelNotice, Type: event.FailoverTimeline, Master: "m", Role: "master", Name: "m",
 		Addr: settings.Addr{Host: "10.0.0.1", Port: 6379}, Epoch: 5, Msg: "master m 10.0.0.1 6379 " + tl.String(), Timeline: &tl}
 	log.LogFields(logLevel(ev.Level), ev.String(), eventFields(ev)...)
 	lines := jsonLines(t, buf.String())

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/proxy"
@@ -123,17 +124,17 @@ func (p *proxies) want() map[string][]string {
 }
 
 // observe sees every event on the loop (it must not block).
-func (p *proxies) observe(ev monitor.Event) {
+func (p *proxies) observe(ev event.Event) {
 	switch ev.Type {
-	case monitor.EventSwitchMaster:
+	case event.SwitchMaster:
 		if srv := p.srv.Load(); srv != nil {
 			srv.Switched(ev.Master, p.now())
 		}
-	case monitor.EventProxyFenced:
+	case event.ProxyFenced:
 		if srv := p.srv.Load(); srv != nil {
 			srv.Notify()
 		}
-	case monitor.EventSet, monitor.EventMonitor, monitor.EventUnmonitor, monitor.EventResetMaster:
+	case event.Set, event.Monitor, event.Unmonitor, event.ResetMaster:
 		select {
 		case p.sync <- struct{}{}:
 		default:

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -88,7 +88,7 @@ func TestDiscovery(t *testing.T) {
 		c.Fatalf("restarted s1 does not know its replicas and sentinels at once: %+v", s1.Core.View().MasterSummaries())
 	}
 	c.Run(20 * time.Second)
-	for _, typ := range []monitor.EventType{"+slave", "+sentinel", "+sentinel-address-switch", "+sentinel-invalid-addr", "+sdown"} {
+	for _, typ := range []event.Type{"+slave", "+sentinel", "+sentinel-address-switch", "+sentinel-invalid-addr", "+sdown"} {
 		if ev := c.EventsSince(restart, "", typ); len(ev) != 0 {
 			c.Fatalf("after restart: unexpected %s events %v", typ, ev)
 		}

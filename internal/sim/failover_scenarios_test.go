@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -52,7 +53,7 @@ func fleet(t *testing.T, seed int64, replicas int, specs ...settings.MasterSpec)
 // waitEvent runs c until node (any node if "") emits an event of type typ
 // at or after since and returns the first such event; it fails the test
 // when none comes within d. It scans each event once.
-func waitEvent(c *Cluster, since time.Time, node string, typ monitor.EventType, d time.Duration) EventRecord {
+func waitEvent(c *Cluster, since time.Time, node string, typ event.Type, d time.Duration) EventRecord {
 	c.tb.Helper()
 	var found EventRecord
 	seen := 0
@@ -373,7 +374,7 @@ func TestSplitVoteElectsNobodyThenOne(t *testing.T) {
 func TestLeaderDiesMidFailover(t *testing.T) {
 	t.Parallel()
 	const ft = 10 * time.Second
-	for _, at := range []monitor.EventType{"+promoted-slave", "+slave-reconf-sent", "+slave-reconf-done"} {
+	for _, at := range []event.Type{"+promoted-slave", "+slave-reconf-sent", "+slave-reconf-done"} {
 		for seed := int64(800); seed < 803; seed++ {
 			t.Run(string(at)+"/"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 				t.Parallel()
@@ -567,7 +568,7 @@ func reconfRun(t *testing.T, seed int64, ps int, syncDelay time.Duration) (busie
 		c.Fatalf("ps %d: reconf_slaves never ended", ps)
 	}
 	took = c.Now().Sub(start.At)
-	for _, typ := range []monitor.EventType{monitor.EventFailoverEndForTimeout, monitor.EventSlaveReconfSentTimeout} {
+	for _, typ := range []event.Type{event.FailoverEndForTimeout, event.SlaveReconfSentTimeout} {
 		if e := c.EventsSince(crash, "", typ); len(e) != 0 {
 			c.Fatalf("ps %d: %v", ps, e)
 		}
@@ -656,7 +657,7 @@ func TestReplicaSelectionOrder(t *testing.T) {
 				if want == "-" {
 					first := waitEvent(c, crash, "", "-failover-abort-no-good-slave", time.Minute)
 					waitEvent(c, first.At.Add(time.Nanosecond), "", "-failover-abort-no-good-slave", 2*time.Minute)
-					for _, typ := range []monitor.EventType{"+selected-slave", "+promoted-slave", "+switch-master", "-failover-abort-slave-timeout"} {
+					for _, typ := range []event.Type{"+selected-slave", "+promoted-slave", "+switch-master", "-failover-abort-slave-timeout"} {
 						if e := c.EventsSince(crash, "", typ); len(e) != 0 {
 							c.Fatalf("%s with only priority-0 replicas: %v", typ, e)
 						}
@@ -728,13 +729,13 @@ func TestForcedFailover(t *testing.T) {
 				if v := votesIn(c, n, epoch); v != "" {
 					c.Fatalf("%s voted for %s in the forced epoch %d", n, v, epoch)
 				}
-				for _, typ := range []monitor.EventType{"+sdown", "+odown", "+try-failover", "+elected-leader"} {
+				for _, typ := range []event.Type{"+sdown", "+odown", "+try-failover", "+elected-leader"} {
 					if e := masterEvents(c, start, n, typ); len(e) != 0 {
 						c.Fatalf("%s: %v", n, e)
 					}
 				}
 			}
-			for _, typ := range []monitor.EventType{"-failover-abort-not-elected", "-failover-abort-no-good-slave", "-failover-abort-slave-timeout"} {
+			for _, typ := range []event.Type{"-failover-abort-not-elected", "-failover-abort-no-good-slave", "-failover-abort-slave-timeout"} {
 				if e := c.EventsSince(start, "", typ); len(e) != 0 {
 					c.Fatalf("%v", e)
 				}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -251,7 +252,7 @@ func TestSimulatedCrashStopsAtOnce(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		flag string
-		last monitor.EventType
+		last event.Type
 	}{
 		{"crash-after-election", "+elected-leader"},
 		{"crash-after-promotion", "+promoted-slave"},

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
@@ -355,9 +356,9 @@ func (f *fleet) runFor(args []string) []string {
 	from := len(c.Events())
 	reached := true
 	if until != "" {
-		before := len(c.EventsOf("", monitor.EventType(until)))
+		before := len(c.EventsOf("", event.Type(until)))
 		reached = c.RunUntil(func() bool {
-			evs := c.EventsOf("", monitor.EventType(until))
+			evs := c.EventsOf("", event.Type(until))
 			for _, e := range evs[before:] {
 				if len(nodes) == 0 || contains(nodes, e.Node) {
 					return true

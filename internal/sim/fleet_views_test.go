@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
@@ -201,7 +202,7 @@ func (f *fleet) node(name string) *sim.Node {
 		f.fatalf("crashed: no Sentinel is down")
 	}
 	if name == "leader" {
-		el := f.c.EventsOf("", monitor.EventElectedLeader)
+		el := f.c.EventsOf("", event.ElectedLeader)
 		if len(el) == 0 {
 			f.fatalf("leader: no Sentinel was elected yet")
 		}
@@ -275,7 +276,7 @@ func (f *fleet) addr(s string) settings.Addr {
 
 // matchType reports whether typ is one of patterns (a trailing * matches
 // a prefix).
-func matchType(patterns []string, typ monitor.EventType) bool {
+func matchType(patterns []string, typ event.Type) bool {
 	for _, p := range patterns {
 		if p == string(typ) || (strings.HasSuffix(p, "*") && strings.HasPrefix(string(typ), strings.TrimSuffix(p, "*"))) {
 			return true

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -73,7 +73,7 @@ func TestForgetReplica(t *testing.T) {
 	if !everyNodeKnows(c, both) {
 		t.Fatalf("a replica the master lists was forgotten: s1 knows %v", knownReplicas(c.Node("s1")))
 	}
-	if ev := c.EventsSince(start, "", monitor.EventReplicaForgotten); len(ev) != 0 {
+	if ev := c.EventsSince(start, "", event.ReplicaForgotten); len(ev) != 0 {
 		t.Fatalf("forgotten while the master lists it: %v", ev)
 	}
 	c.Heal()
@@ -83,7 +83,7 @@ func TestForgetReplica(t *testing.T) {
 		t.Fatalf("the crashed replica is still known a minute later: s1 knows %v", knownReplicas(c.Node("s1")))
 	}
 	for _, n := range c.NodeNames() {
-		ev := c.EventsSince(crash, n, monitor.EventReplicaForgotten)
+		ev := c.EventsSince(crash, n, event.ReplicaForgotten)
 		if len(ev) != 1 || ev[0].Name != "10.0.1.3:6379" {
 			t.Fatalf("%s: -slave events %v, want one about 10.0.1.3:6379", n, ev)
 		}
@@ -95,7 +95,7 @@ func TestForgetReplica(t *testing.T) {
 		t.Fatalf("the restarted replica is not discovered again: s1 knows %v", knownReplicas(c.Node("s1")))
 	}
 	for _, n := range c.NodeNames() {
-		if ev := c.EventsSince(back, n, monitor.EventReplica); len(ev) != 1 {
+		if ev := c.EventsSince(back, n, event.Replica); len(ev) != 1 {
 			t.Fatalf("%s: +slave events %v after the restart, want one", n, ev)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 )
 
 // forgetAfter is the forget-sentinel-after of the churn scenarios:
@@ -94,12 +94,12 @@ func runForgetChurn(tb TB, seed int64, size, voters int) (forgetStats, *Cluster,
 			cutOff = majority
 			minority = append(minority, servers...)
 		}
-		before := len(c.EventsOf("", monitor.EventTryFailover))
+		before := len(c.EventsOf("", event.TryFailover))
 		c.Partition(minority, majority)
 		st.partitions++
 		c.Run(forgetAfter + time.Duration(5000+rnd.Intn(15000))*time.Millisecond)
 		if len(cutOff) < len(names)/2+1 {
-			for _, e := range c.EventsOf("", monitor.EventTryFailover)[before:] {
+			for _, e := range c.EventsOf("", event.TryFailover)[before:] {
 				for _, n := range cutOff {
 					if e.Node == n {
 						st.minorityTries++
@@ -110,8 +110,8 @@ func runForgetChurn(tb TB, seed int64, size, voters int) (forgetStats, *Cluster,
 		c.Heal()
 		c.Run(time.Duration(10000+rnd.Intn(10000)) * time.Millisecond)
 	}
-	st.elected = len(c.EventsOf("", monitor.EventElectedLeader))
-	st.forgotten = len(c.EventsOf("", monitor.EventSentinelForgotten))
+	st.elected = len(c.EventsOf("", event.ElectedLeader))
+	st.forgotten = len(c.EventsOf("", event.SentinelForgotten))
 	return st, c, c.Err()
 }
 

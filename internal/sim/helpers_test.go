@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -63,7 +64,7 @@ func sentinelsOf(t *testing.T, n *Node) [][]monitor.KV {
 // masterEvents returns the events of node of type typ whose message is
 // about the master object (not a replica or sentinel of it), at or after
 // since.
-func masterEvents(c *Cluster, since time.Time, node string, typ monitor.EventType) []EventRecord {
+func masterEvents(c *Cluster, since time.Time, node string, typ event.Type) []EventRecord {
 	var out []EventRecord
 	for _, e := range c.EventsSince(since, node, typ) {
 		if strings.HasPrefix(e.Msg, "master "+masterName+" ") {

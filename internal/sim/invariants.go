@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -50,19 +51,19 @@ func newInvariants() invariants {
 // failoverActs are the events a leader emits while it carries out its
 // failover; each must come from a failover whose epoch is not older than
 // a config epoch the node has persisted for that master.
-var failoverActs = map[monitor.EventType]bool{
-	monitor.EventSelectedSlave: true, monitor.EventStateSendSlaveofNoone: true,
-	monitor.EventStateWaitPromotion: true, monitor.EventPromotedSlave: true,
-	monitor.EventStateReconfSlaves: true, monitor.EventSlaveReconfSent: true,
-	monitor.EventSlaveReconfSentBE: true, monitor.EventFailoverEnd: true, monitor.EventFailoverEndForTimeout: true,
+var failoverActs = map[event.Type]bool{
+	event.SelectedSlave: true, event.StateSendSlaveofNoone: true,
+	event.StateWaitPromotion: true, event.PromotedSlave: true,
+	event.StateReconfSlaves: true, event.SlaveReconfSent: true,
+	event.SlaveReconfSentBE: true, event.FailoverEnd: true, event.FailoverEndForTimeout: true,
 }
 
 // observeEvent checks the events that carry votes and elections: a node
 // never votes for two run ids in one epoch of one master, one epoch of
 // one master elects at most one leader, and a leader has the votes of a
 // majority of the Sentinels that run (checkMajorityVotes).
-func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
-	if failoverActs[e.Type] || (e.Type == monitor.EventSwitchMaster && c.leaderSwitch(n, e.Master)) {
+func (c *Cluster) observeEvent(n *Node, e event.Event) {
+	if failoverActs[e.Type] || (e.Type == event.SwitchMaster && c.leaderSwitch(n, e.Master)) {
 		p, _ := n.Core.FailoverProgress(e.Master)
 		if persisted := c.inv.persistedCE[n.Name][e.Master]; p.Epoch < persisted {
 			c.fail("%s: %s from its failover of epoch %d after persisting config epoch %d", n.Name, e, p.Epoch, persisted)
@@ -70,7 +71,7 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 		}
 	}
 	switch e.Type {
-	case monitor.EventVoteForLeader:
+	case event.VoteForLeader:
 		f := strings.Fields(e.Msg)
 		if len(f) != 2 {
 			c.fail("%s: malformed %s", n.Name, e)
@@ -92,7 +93,7 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 			return
 		}
 		votes[k] = f[0]
-	case monitor.EventPromotedSlave:
+	case event.PromotedSlave:
 		p, ok := n.Core.FailoverProgress(e.Master)
 		if !ok || !p.HasPromoted {
 			c.fail("%s: %s with no promoted replica in its state", n.Name, e)
@@ -106,7 +107,7 @@ func (c *Cluster) observeEvent(n *Node, e monitor.Event) {
 		}
 		c.inv.promoted[k] = p.Promoted
 		c.inv.promotedBy[k] = n.Name
-	case monitor.EventElectedLeader:
+	case event.ElectedLeader:
 		k := epochKey{e.Master, electionEpoch(n, e.Master)}
 		if prev, ok := c.inv.leaders[k]; ok && prev != n.Name {
 			c.fail("two leaders in epoch %d of %s: %s and %s", k.epoch, k.master, prev, n.Name)

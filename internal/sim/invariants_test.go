@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -31,12 +32,12 @@ func TestInvariantsCatchViolations(t *testing.T) {
 	}{
 		{"two votes in one epoch", func(c *Cluster) {
 			n := c.Node("s1")
-			c.observeEvent(n, monitor.Event{Type: "+vote-for-leader", Msg: strings.Repeat("a", 40) + " 7", Master: masterName})
-			c.observeEvent(n, monitor.Event{Type: "+vote-for-leader", Msg: strings.Repeat("b", 40) + " 7", Master: masterName})
+			c.observeEvent(n, event.Event{Type: "+vote-for-leader", Msg: strings.Repeat("a", 40) + " 7", Master: masterName})
+			c.observeEvent(n, event.Event{Type: "+vote-for-leader", Msg: strings.Repeat("b", 40) + " 7", Master: masterName})
 		}, "voted twice in epoch 7"},
 		{"two leaders in one epoch", func(c *Cluster) {
-			c.observeEvent(c.Node("s1"), monitor.Event{Type: "+elected-leader", Master: masterName})
-			c.observeEvent(c.Node("s2"), monitor.Event{Type: "+elected-leader", Master: masterName})
+			c.observeEvent(c.Node("s1"), event.Event{Type: "+elected-leader", Master: masterName})
+			c.observeEvent(c.Node("s2"), event.Event{Type: "+elected-leader", Master: masterName})
 		}, "two leaders in epoch 0"},
 		{"epoch goes back across a restart", func(c *Cluster) {
 			n := c.Node("s1")

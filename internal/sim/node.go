@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -145,7 +146,7 @@ type simEffects struct {
 // the output being carried out.
 func (fx *simEffects) live() bool { return !fx.n.crashed && fx.n.inc == fx.inc }
 
-func (fx *simEffects) Log(l monitor.LogLine) {
+func (fx *simEffects) Log(l event.LogLine) {
 	c, n := fx.c, fx.n
 	c.logs = append(c.logs, LogRecord{At: c.now, Node: n.Name, LogLine: l})
 	if l.Event != nil {
@@ -154,7 +155,7 @@ func (fx *simEffects) Log(l monitor.LogLine) {
 	c.tracef(n.Name, "log %s", l.Text)
 }
 
-func (fx *simEffects) Event(e monitor.Event) {
+func (fx *simEffects) Event(e event.Event) {
 	c, n := fx.c, fx.n
 	c.events = append(c.events, EventRecord{At: c.now, Node: n.Name, Event: e})
 	c.tracef(n.Name, "event %s", e.String())

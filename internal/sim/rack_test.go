@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -75,7 +76,7 @@ func rackRun(tb TB, seed int64, masters, kills int, accel *monitor.Accel) rackRe
 	}
 	switched := func() int {
 		n := 0
-		for _, e := range c.EventsSince(kill, "", monitor.EventSwitchMaster) {
+		for _, e := range c.EventsSince(kill, "", event.SwitchMaster) {
 			if killed[e.Master] {
 				n++
 			}
@@ -84,7 +85,7 @@ func rackRun(tb TB, seed int64, masters, kills int, accel *monitor.Accel) rackRe
 	}
 	c.RunUntil(func() bool { return switched() >= 3*kills }, rackDownAfter+120*time.Second)
 	var r rackResult
-	for _, e := range c.EventsSince(kill, "", monitor.EventSwitchMaster) {
+	for _, e := range c.EventsSince(kill, "", event.SwitchMaster) {
 		if !killed[e.Master] {
 			continue
 		}
@@ -95,17 +96,17 @@ func rackRun(tb TB, seed int64, masters, kills int, accel *monitor.Accel) rackRe
 		r.within120++
 		r.last = max(r.last, d-rackDownAfter)
 	}
-	for _, e := range c.EventsSince(kill, "", monitor.EventTryFailover) {
+	for _, e := range c.EventsSince(kill, "", event.TryFailover) {
 		if killed[e.Master] {
 			r.tries++
 		} else {
 			r.healthyTries++
 		}
 	}
-	r.tilts = len(c.EventsSince(kill, "", monitor.EventTilt))
-	r.splits = len(c.EventsSince(kill, "", monitor.EventAbortNotElected))
-	r.elected = len(c.EventsSince(kill, "", monitor.EventElectedLeader))
-	for _, e := range c.EventsSince(kill, "", monitor.EventSDown) {
+	r.tilts = len(c.EventsSince(kill, "", event.Tilt))
+	r.splits = len(c.EventsSince(kill, "", event.AbortNotElected))
+	r.elected = len(c.EventsSince(kill, "", event.ElectedLeader))
+	for _, e := range c.EventsSince(kill, "", event.SDown) {
 		if e.Role == "master" && !killed[e.Master] {
 			r.healthySDown++
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 )
 
 // speedDownAfter is the down-after of the failover speed runs, as in the
@@ -32,16 +32,16 @@ func speedRun(tb TB, seed int64, lo, hi time.Duration) speedResult {
 	c.Run(time.Duration(c.Rand().Intn(2000)) * time.Millisecond)
 	kill := c.Now()
 	c.KillMaster()
-	if !c.RunUntil(func() bool { return len(c.EventsSince(kill, "", monitor.EventSwitchMaster)) == len(c.Nodes()) }, 2*time.Minute) {
+	if !c.RunUntil(func() bool { return len(c.EventsSince(kill, "", event.SwitchMaster)) == len(c.Nodes()) }, 2*time.Minute) {
 		c.Fatalf("not every Sentinel switched within 2 minutes")
 	}
-	sw := c.EventsSince(kill, "", monitor.EventSwitchMaster)
+	sw := c.EventsSince(kill, "", event.SwitchMaster)
 	base := kill.Add(speedDownAfter)
 	r := speedResult{first: sw[0].At.Sub(base), all: sw[len(sw)-1].At.Sub(base)}
 	r.splitVotes = len(c.EventsSince(kill, "", "-failover-abort-not-elected"))
-	r.tries = len(c.EventsSince(kill, "", monitor.EventTryFailover))
+	r.tries = len(c.EventsSince(kill, "", event.TryFailover))
 	r.phases = map[string]time.Duration{}
-	if tl := c.EventsSince(kill, "", monitor.EventFailoverTimeline); len(tl) > 0 {
+	if tl := c.EventsSince(kill, "", event.FailoverTimeline); len(tl) > 0 {
 		for _, f := range strings.Fields(tl[0].Msg) {
 			if name, v, ok := strings.Cut(f, "+"); ok {
 				d, _ := time.ParseDuration(v)
@@ -51,7 +51,7 @@ func speedRun(tb TB, seed int64, lo, hi time.Duration) speedResult {
 	}
 	end := sw[len(sw)-1].At
 	c.Run(2 * time.Minute)
-	r.healthyFail = len(c.EventsSince(end, "", monitor.EventTryFailover))
+	r.healthyFail = len(c.EventsSince(end, "", event.TryFailover))
 	return r
 }
 

@@ -5,21 +5,21 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/event"
 )
 
 // EventRecord is one event a node emitted, stamped with the cluster time.
 type EventRecord struct {
 	At   time.Time
 	Node string
-	monitor.Event
+	event.Event
 }
 
 // LogRecord is one log line a node emitted, stamped with the cluster time.
 type LogRecord struct {
 	At   time.Time
 	Node string
-	monitor.LogLine
+	event.LogLine
 }
 
 // tracef appends one line to the trace: the virtual time since the start
@@ -51,7 +51,7 @@ func (c *Cluster) Logs() []LogRecord { return append([]LogRecord(nil), c.logs...
 
 // EventsOf returns the events of node (any node if "") of type typ (any
 // type if ""), in order.
-func (c *Cluster) EventsOf(node string, typ monitor.EventType) []EventRecord {
+func (c *Cluster) EventsOf(node string, typ event.Type) []EventRecord {
 	var out []EventRecord
 	for _, e := range c.events {
 		if (node == "" || e.Node == node) && (typ == "" || e.Type == typ) {
@@ -63,7 +63,7 @@ func (c *Cluster) EventsOf(node string, typ monitor.EventType) []EventRecord {
 
 // EventsSince returns the events of node and type (as EventsOf) at or
 // after t.
-func (c *Cluster) EventsSince(t time.Time, node string, typ monitor.EventType) []EventRecord {
+func (c *Cluster) EventsSince(t time.Time, node string, typ event.Type) []EventRecord {
 	var out []EventRecord
 	for _, e := range c.EventsOf(node, typ) {
 		if !e.At.Before(t) {
@@ -75,7 +75,7 @@ func (c *Cluster) EventsSince(t time.Time, node string, typ monitor.EventType) [
 
 // HasEvent reports whether node (any if "") emitted an event of type typ
 // whose message contains sub, at or after t.
-func (c *Cluster) HasEvent(t time.Time, node string, typ monitor.EventType, sub string) bool {
+func (c *Cluster) HasEvent(t time.Time, node string, typ event.Type, sub string) bool {
 	for _, e := range c.EventsSince(t, node, typ) {
 		if strings.Contains(e.Msg, sub) {
 			return true

@@ -1,4 +1,8 @@
-package monitor
+// Package event holds what a Sentinel announces: the event types (each
+// both a log prefix and a pub/sub channel, as Redis names them), their
+// levels, the events and log lines the core produces, and a failover's
+// timeline. The core emits them; adapters log, publish and count them.
+package event
 
 import "github.com/go-sentinel/go-sentinel/internal/settings"
 
@@ -21,7 +25,7 @@ const (
 // no master, such as `+tilt`); it decides which notification-script runs.
 type Event struct {
 	Level  Level
-	Type   EventType
+	Type   Type
 	Msg    string
 	Master string
 	// Role, Name and Addr describe the instance the event is about
@@ -34,7 +38,7 @@ type Event struct {
 	Name  string
 	Addr  settings.Addr
 	Epoch uint64
-	// Timeline is the failover's record, set on EventFailoverTimeline
+	// Timeline is the failover's record, set on FailoverTimeline
 	// events only (the metrics count its phases).
 	Timeline *Timeline
 }
@@ -53,4 +57,10 @@ type LogLine struct {
 	Level Level
 	Text  string
 	Event *Event
+}
+
+// WithTimeline returns e carrying tl.
+func (e Event) WithTimeline(tl *Timeline) Event {
+	e.Timeline = tl
+	return e
 }
