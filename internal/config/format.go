@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
@@ -94,23 +93,22 @@ func Format(c *Config) string {
 }
 
 func formatMaster(b *strings.Builder, m settings.MasterSpec) {
-	ms := func(d time.Duration) int64 { return d.Milliseconds() }
 	fmt.Fprintf(b, "\nmaster %s\n", splitargs.Quote(m.Name))
 	row := func(k string, v any) { fmt.Fprintf(b, "  %-30s %v\n", k, v) }
 	row("address", fmt.Sprintf("%s %d", m.Addr.Host, m.Addr.Port))
 	row(settings.OptionQuorum, m.Quorum)
-	row(settings.OptionDownAfter, ms(m.DownAfter))
-	row(settings.OptionFailoverTimeout, ms(m.FailoverTimeout))
+	row(settings.OptionDownAfter, m.DownAfterMs)
+	row(settings.OptionFailoverTimeout, m.FailoverTimeoutMs)
 	row(settings.OptionParallelSyncs, m.ParallelSyncs)
-	row(settings.OptionRebootDownAfter, ms(m.RebootDownAfter))
-	if m.ForgetReplicaAfter != 0 {
-		row(settings.OptionForgetReplicaAfter, ms(m.ForgetReplicaAfter))
+	row(settings.OptionRebootDownAfter, m.RebootDownAfterMs)
+	if m.ForgetReplicaAfterMs != 0 {
+		row(settings.OptionForgetReplicaAfter, m.ForgetReplicaAfterMs)
 	}
 	if m.Voters != 0 {
 		row(settings.OptionVoters, m.Voters)
 	}
-	if m.ForgetSentinelAfter != 0 {
-		row(settings.OptionForgetSentinelAfter, ms(m.ForgetSentinelAfter))
+	if m.ForgetSentinelAfterMs != 0 {
+		row(settings.OptionForgetSentinelAfter, m.ForgetSentinelAfterMs)
 	}
 	if m.NotificationScript != "" {
 		row(settings.OptionNotificationScript, splitargs.Quote(m.NotificationScript))

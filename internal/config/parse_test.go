@@ -358,7 +358,7 @@ func TestParseInclude(t *testing.T) {
 	if c.Server.Port != 26390 || c.Server.Loglevel != "debug" || c.Server.Timeout != 7 {
 		t.Errorf("included values not applied: %+v", c.Server)
 	}
-	if len(c.Sentinel.Masters) != 1 || c.Sentinel.Masters[0].DownAfter.Milliseconds() != 5000 {
+	if len(c.Sentinel.Masters) != 1 || c.Sentinel.Masters[0].DownAfterMs != 5000 {
 		t.Errorf("included sentinel line not applied: %+v", c.Sentinel.Masters)
 	}
 

@@ -16,7 +16,7 @@ func benchPersisted(n int) settings.Persisted {
 	p := settings.Persisted{MyID: "0123456789012345678901234567890123456789", CurrentEpoch: 7}
 	for i := 0; i < n; i++ {
 		m := settings.NewMasterSpec(fmt.Sprintf("m%d", i), settings.Addr{Host: "127.0.0.1", Port: 10000 + i}, 2)
-		m.DownAfter = 5000 * 1e6
+		m.DownAfterMs = 5000
 		m.KnownReplicas = []settings.Addr{{Host: "127.0.0.1", Port: 20000 + i}}
 		m.KnownSentinels = []settings.SentinelSpec{
 			{Addr: settings.Addr{Host: "127.0.0.1", Port: 26380}, RunID: "1111111111111111111111111111111111111111"},

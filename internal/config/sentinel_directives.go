@@ -3,7 +3,6 @@ package config
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -114,14 +113,14 @@ var sentinelDirectives = []sentinelDirective{
 		name: settings.OptionDownAfter, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionDownAfter, msgZeroTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionDownAfter, m, m.DownAfter != w.defDownAfter, millisText(m.DownAfter))
+			w.masterOptional(settings.OptionDownAfter, m, m.DownAfterMs != w.defDownAfter, millisText(m.DownAfterMs))
 		},
 	},
 	{
 		name: settings.OptionFailoverTimeout, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionFailoverTimeout, msgZeroTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionFailoverTimeout, m, m.FailoverTimeout != w.defFailover, millisText(m.FailoverTimeout))
+			w.masterOptional(settings.OptionFailoverTimeout, m, m.FailoverTimeoutMs != w.defFailover, millisText(m.FailoverTimeoutMs))
 		},
 	},
 	{
@@ -164,7 +163,7 @@ var sentinelDirectives = []sentinelDirective{
 		argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionRebootDownAfter, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionRebootDownAfter, m, m.RebootDownAfter != 0, millisText(m.RebootDownAfter))
+			w.masterOptional(settings.OptionRebootDownAfter, m, m.RebootDownAfterMs != 0, millisText(m.RebootDownAfterMs))
 		},
 	},
 	{
@@ -281,14 +280,14 @@ var sentinelDirectives = []sentinelDirective{
 		name: settings.OptionProxyFenceAfter, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionProxyFenceAfter, msgZeroTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionProxyFenceAfter, m, m.ProxyFenceAfter != settings.DefaultProxyFenceAfter, millisText(m.ProxyFenceAfter))
+			w.masterOptional(settings.OptionProxyFenceAfter, m, m.ProxyFenceAfterMs != settings.DefaultProxyFenceAfterMs, millisText(m.ProxyFenceAfterMs))
 		},
 	},
 	{
 		name: settings.OptionProxyHold, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionProxyHold, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionProxyHold, m, m.ProxyHold != settings.DefaultProxyHold, millisText(m.ProxyHold))
+			w.masterOptional(settings.OptionProxyHold, m, m.ProxyHoldMs != settings.DefaultProxyHoldMs, millisText(m.ProxyHoldMs))
 		},
 	},
 	{
@@ -311,7 +310,7 @@ var sentinelDirectives = []sentinelDirective{
 		name: settings.OptionForgetReplicaAfter, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionForgetReplicaAfter, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionForgetReplicaAfter, m, m.ForgetReplicaAfter != 0, millisText(m.ForgetReplicaAfter))
+			w.masterOptional(settings.OptionForgetReplicaAfter, m, m.ForgetReplicaAfterMs != 0, millisText(m.ForgetReplicaAfterMs))
 		},
 	},
 	{
@@ -330,7 +329,7 @@ var sentinelDirectives = []sentinelDirective{
 		name: settings.OptionForgetSentinelAfter, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionForgetSentinelAfter, msgNegativeTime),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			w.masterOptional(settings.OptionForgetSentinelAfter, m, m.ForgetSentinelAfter != 0, millisText(m.ForgetSentinelAfter))
+			w.masterOptional(settings.OptionForgetSentinelAfter, m, m.ForgetSentinelAfterMs != 0, millisText(m.ForgetSentinelAfterMs))
 		},
 	},
 	{
@@ -537,7 +536,7 @@ func nonEmptySetting(f func(*settings.Persisted) *string) func(*sentinelLoader, 
 // defaults of new masters.
 type sentinelWriter struct {
 	st                        *rewriteState
-	defDownAfter, defFailover time.Duration
+	defDownAfter, defFailover int64
 	// force writes every setting, even at its default, in a form the
 	// loader takes back (the state file's diff, state_diff.go).
 	force bool
@@ -569,7 +568,7 @@ func (w *sentinelWriter) yesNo(name string, v, def bool) {
 	w.st.rewriteLine("sentinel "+name, "sentinel "+name+" "+settings.YesNoText(v), v != def || w.force)
 }
 
-func millisText(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+func millisText(v int64) string { return strconv.FormatInt(v, 10) }
 
 // sentinel writes the sentinel lines: each directive of the table in
 // turn, and at the first per-master one every master (those already in
@@ -577,12 +576,12 @@ func millisText(d time.Duration) string { return strconv.FormatInt(d.Millisecond
 // sentinel option is managed, so lines no longer needed disappear (after
 // SENTINEL REMOVE, or back to a default).
 func (st *rewriteState) sentinel(p settings.Persisted, opts RewriteOptions) {
-	w := &sentinelWriter{st: st, defDownAfter: opts.DefaultDownAfter, defFailover: opts.DefaultFailoverTimeout, force: opts.force}
+	w := &sentinelWriter{st: st, defDownAfter: opts.DefaultDownAfterMs, defFailover: opts.DefaultFailoverTimeoutMs, force: opts.force}
 	if w.defDownAfter == 0 {
-		w.defDownAfter = settings.DefaultDownAfter
+		w.defDownAfter = settings.DefaultDownAfterMs
 	}
 	if w.defFailover == 0 {
-		w.defFailover = settings.DefaultFailoverTimeout
+		w.defFailover = settings.DefaultFailoverTimeoutMs
 	}
 	mastersWritten := false
 	for i := range sentinelDirectives {

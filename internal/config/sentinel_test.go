@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -35,14 +34,14 @@ func TestParseSentinelDirectives(t *testing.T) {
 		want settings.Persisted
 	}{
 		{"monitor", "", master(func(*settings.MasterSpec) {})},
-		{"down-after", "sentinel down-after-milliseconds m 5000", master(func(m *settings.MasterSpec) { m.DownAfter = 5 * time.Second })},
-		{"failover-timeout", "sentinel failover-timeout m 60000", master(func(m *settings.MasterSpec) { m.FailoverTimeout = time.Minute })},
+		{"down-after", "sentinel down-after-milliseconds m 5000", master(func(m *settings.MasterSpec) { m.DownAfterMs = 5000 })},
+		{"failover-timeout", "sentinel failover-timeout m 60000", master(func(m *settings.MasterSpec) { m.FailoverTimeoutMs = 60000 })},
 		{"parallel-syncs", "sentinel parallel-syncs m 5", master(func(m *settings.MasterSpec) { m.ParallelSyncs = 5 })},
 		{"parallel-syncs lenient", "sentinel parallel-syncs m x", master(func(m *settings.MasterSpec) { m.ParallelSyncs = 0 })},
 		{"auth-pass", `sentinel auth-pass m "p w"`, master(func(m *settings.MasterSpec) { m.AuthPass = "p w" })},
 		{"auth-user", "sentinel auth-user m admin", master(func(m *settings.MasterSpec) { m.AuthUser = "admin" })},
-		{"master-reboot", "sentinel master-reboot-down-after-period m 1000", master(func(m *settings.MasterSpec) { m.RebootDownAfter = time.Second })},
-		{"primary-reboot", "sentinel primary-reboot-down-after-period m 2000", master(func(m *settings.MasterSpec) { m.RebootDownAfter = 2 * time.Second })},
+		{"master-reboot", "sentinel master-reboot-down-after-period m 1000", master(func(m *settings.MasterSpec) { m.RebootDownAfterMs = 1000 })},
+		{"primary-reboot", "sentinel primary-reboot-down-after-period m 2000", master(func(m *settings.MasterSpec) { m.RebootDownAfterMs = 2000 })},
 		{"reboot zero", "sentinel master-reboot-down-after-period m 0", master(func(*settings.MasterSpec) {})},
 		{"config-epoch raises current", "sentinel config-epoch m 7\nsentinel current-epoch 3", global(func(p *settings.Persisted) {
 			p.Masters[0].ConfigEpoch = 7
@@ -78,7 +77,7 @@ func TestParseSentinelDirectives(t *testing.T) {
 		{"sentinel-pass empty ignored", `sentinel sentinel-pass ""`, global(func(*settings.Persisted) {})},
 		{"bare sentinel", "sentinel\nSENTINEL", global(func(*settings.Persisted) {})},
 		{"upper case", "SENTINEL DOWN-AFTER-MILLISECONDS m 100\nSentinel Parallel-Syncs m 3", master(func(m *settings.MasterSpec) {
-			m.DownAfter = 100 * time.Millisecond
+			m.DownAfterMs = 100
 			m.ParallelSyncs = 3
 		})},
 	}
@@ -113,7 +112,7 @@ sentinel myid ` + id1 + `
 	if p.Masters[0].Addr != addr("srv.example", 6379) || p.Masters[0].ConfigEpoch != 5 {
 		t.Errorf("master a: %+v", p.Masters[0])
 	}
-	if p.Masters[1].DownAfter != 2*time.Second || len(p.Masters[1].KnownReplicas) != 1 {
+	if p.Masters[1].DownAfterMs != 2000 || len(p.Masters[1].KnownReplicas) != 1 {
 		t.Errorf("master b: %+v", p.Masters[1])
 	}
 }
@@ -274,9 +273,9 @@ func TestParseUpstreamHarnessConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := settings.NewMasterSpec("setmaster", addr("10.0.0.1", 30000), 2)
-	m.DownAfter = 20 * time.Second
+	m.DownAfterMs = 20000
 	m.ParallelSyncs = 2
-	m.FailoverTimeout = 4 * time.Minute
+	m.FailoverTimeoutMs = 240000
 	want := settings.Persisted{Masters: []settings.MasterSpec{m}}
 	if !reflect.DeepEqual(c.Sentinel, want) {
 		t.Errorf("Sentinel = %+v, want %+v", c.Sentinel, want)

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
@@ -62,13 +61,13 @@ func TestStateDiff(t *testing.T) {
 			[]string{"monitor", "down-after", "auth-pass", "known-replica", "announce-ip", "loglevel"}},
 		{"set back to the default: written in its forced form", func(p *settings.Persisted) {
 			m := master(p, "m")
-			m.DownAfter, m.AuthPass = settings.DefaultDownAfter, ""
+			m.DownAfterMs, m.AuthPass = settings.DefaultDownAfterMs, ""
 			p.AnnounceIP = ""
 		}, "debug",
 			[]string{"sentinel down-after-milliseconds m 30000", `sentinel auth-pass m ""`, `sentinel announce-ip ""`, "loglevel debug"},
 			[]string{"monitor", "known-replica", "rename-command", "myid"}},
 		{"a setting the runtime set on the other master", func(p *settings.Persisted) {
-			master(p, "b").ForgetReplicaAfter = 60 * time.Second
+			master(p, "b").ForgetReplicaAfterMs = 60000
 		}, "notice",
 			[]string{"sentinel forget-replica-after b 60000"}, []string{"sentinel monitor", " m "}},
 		{"a failover: the monitor line with the carried lists", func(p *settings.Persisted) {

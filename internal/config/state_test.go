@@ -47,7 +47,7 @@ func TestStateFileMerge(t *testing.T) {
 					t.Fatalf("masters: %+v", p.Masters)
 				}
 				a, b := p.Masters[0], p.Masters[1]
-				if a.Addr.Host != "10.0.0.2" || a.ConfigEpoch != 3 || a.DownAfter != 5000*1e6 {
+				if a.Addr.Host != "10.0.0.2" || a.ConfigEpoch != 3 || a.DownAfterMs != 5000 {
 					t.Errorf("a: the state's address and epoch, the config's down-after: %+v", a)
 				}
 				if b.Name != "b" || b.Addr.Host != "10.0.1.1" {
@@ -72,14 +72,14 @@ func TestStateFileMerge(t *testing.T) {
 			"sentinel monitor a 10.0.0.3 6379 3\nsentinel known-replica a 10.0.0.4 6379\n",
 			func(t *testing.T, c *Config) {
 				a := c.Sentinel.Masters[0]
-				if a.Addr.Host != "10.0.0.3" || a.Quorum != 3 || a.DownAfter != 5000*1e6 || len(a.KnownReplicas) != 1 {
+				if a.Addr.Host != "10.0.0.3" || a.Quorum != 3 || a.DownAfterMs != 5000 || len(a.KnownReplicas) != 1 {
 					t.Errorf("a: %+v", a)
 				}
 			}, ""},
 		{"a state setting at its default replaces a config value",
 			"sentinel down-after-milliseconds a 30000\nsentinel announce-ip \"\"\n",
 			func(t *testing.T, c *Config) {
-				if a := c.Sentinel.Masters[0]; a.DownAfter != 30000*1e6 || c.Sentinel.AnnounceIP != "" || c.Sentinel.MyID != id1 {
+				if a := c.Sentinel.Masters[0]; a.DownAfterMs != 30000 || c.Sentinel.AnnounceIP != "" || c.Sentinel.MyID != id1 {
 					t.Errorf("got %+v", c.Sentinel)
 				}
 			}, ""},
@@ -93,7 +93,7 @@ func TestStateFileMerge(t *testing.T) {
 				}
 				// Keys the dump lacks (a setting it left at its default)
 				// come from the config file.
-				if a := p.Masters[0]; a.Addr.Host != "10.0.0.2" || len(a.KnownReplicas) != 1 || a.DownAfter != 5000*1e6 || p.AnnounceIP != "10.9.9.9" {
+				if a := p.Masters[0]; a.Addr.Host != "10.0.0.2" || len(a.KnownReplicas) != 1 || a.DownAfterMs != 5000 || p.AnnounceIP != "10.9.9.9" {
 					t.Errorf("got %+v", p)
 				}
 			}, ""},
@@ -109,8 +109,8 @@ func TestStateFileMerge(t *testing.T) {
 					t.Fatalf("globals: %+v", p)
 				}
 				a := p.Masters[0]
-				if a.Addr.Host != "10.0.0.2" || a.DownAfter != 4000*1e6 || a.AuthPass != "secret" || a.ConfigEpoch != 3 ||
-					len(a.KnownReplicas) != 1 || len(a.KnownSentinels) != 1 || a.RebootDownAfter != 1000*1e6 {
+				if a.Addr.Host != "10.0.0.2" || a.DownAfterMs != 4000 || a.AuthPass != "secret" || a.ConfigEpoch != 3 ||
+					len(a.KnownReplicas) != 1 || len(a.KnownSentinels) != 1 || a.RebootDownAfterMs != 1000 {
 					t.Errorf("a: %+v", a)
 				}
 			}, ""},

@@ -1,7 +1,5 @@
 package failover
 
-import "time"
-
 // Replica is what planning the reconfiguration of replicas needs to know
 // about one replica of the failed master, once a replica was promoted.
 type Replica struct {
@@ -13,8 +11,8 @@ type Replica struct {
 	// (reconf_sent: SLAVEOF sent; reconf_inprog: it follows the promoted
 	// replica; reconf_done: its link to it is up).
 	Sent, InProgress, Done bool
-	// SinceSent is how long ago SLAVEOF was sent to it.
-	SinceSent time.Duration
+	// SinceSent is how long ago, in ms, SLAVEOF was sent to it.
+	SinceSent int64
 	// Disconnected is true without a live link to it: nothing can be sent.
 	Disconnected bool
 	// Down is true when it is SDOWN: the end of the failover does not
@@ -41,7 +39,7 @@ type ReconfAction struct {
 // sentTimeout ago counts as done, and, no longer marked sent, is sent
 // SLAVEOF again when a slot is free. The actions come in replica order,
 // each replica at most once.
-func PlanReconf(replicas []Replica, parallelSyncs int, sentTimeout time.Duration) []ReconfAction {
+func PlanReconf(replicas []Replica, parallelSyncs int, sentTimeout int64) []ReconfAction {
 	inProgress := 0
 	for _, r := range replicas {
 		if r.Sent || r.InProgress {

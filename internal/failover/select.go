@@ -11,7 +11,6 @@ import (
 	"errors"
 	"sort"
 	"strings"
-	"time"
 )
 
 // ErrNoGoodReplica means no replica qualifies for promotion.
@@ -28,13 +27,13 @@ type Candidate struct {
 	// Priority is the replica's replica-priority; 0 never promotes.
 	Priority   int
 	ReplOffset uint64
-	// SinceOKPing is the time since the last valid PING reply.
-	SinceOKPing time.Duration
-	// SinceInfo is the time since the last INFO reply.
-	SinceInfo time.Duration
+	// SinceOKPing is the time since the last valid PING reply, in ms.
+	SinceOKPing int64
+	// SinceInfo is the time since the last INFO reply, in ms.
+	SinceInfo int64
 	// MasterLinkDown is how long the replica reports its link to the
-	// master has been down (master_link_down_since_seconds).
-	MasterLinkDown time.Duration
+	// master has been down (master_link_down_since_seconds), in ms.
+	MasterLinkDown int64
 	// MasterLinkUp is true when the replica reports its link to the
 	// master up (master_link_status:up): it follows the master now.
 	MasterLinkUp bool
@@ -49,17 +48,17 @@ type Candidate struct {
 	FollowsReplica bool
 }
 
-// Limits are the freshness thresholds selection applies.
+// Limits are the freshness thresholds selection applies, in ms.
 type Limits struct {
 	// MaxSinceOKPing excludes replicas whose last valid PING reply is
 	// older (5 × PING-PERIOD in Redis).
-	MaxSinceOKPing time.Duration
+	MaxSinceOKPing int64
 	// MaxSinceInfo excludes replicas whose INFO is older (5 × PING-PERIOD
 	// while the master is SDOWN, else 3 × INFO-PERIOD).
-	MaxSinceInfo time.Duration
+	MaxSinceInfo int64
 	// MaxMasterLinkDown excludes replicas disconnected from the master for
 	// longer (down-after × 10, plus the time the master has been SDOWN).
-	MaxMasterLinkDown time.Duration
+	MaxMasterLinkDown int64
 }
 
 // Exclusion is the rule that keeps a replica from being promoted; the

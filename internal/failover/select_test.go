@@ -3,10 +3,9 @@ package failover
 import (
 	"errors"
 	"testing"
-	"time"
 )
 
-var limits = Limits{MaxSinceOKPing: 5 * time.Second, MaxSinceInfo: 5 * time.Second, MaxMasterLinkDown: 30 * time.Second}
+var limits = Limits{MaxSinceOKPing: 5000, MaxSinceInfo: 5000, MaxMasterLinkDown: 30000}
 
 func good(id string, prio int, off uint64, runid string) Candidate {
 	return Candidate{ID: id, RunID: runid, Priority: prio, ReplOffset: off}
@@ -31,9 +30,9 @@ func TestSelect(t *testing.T) {
 		{"priority 0 never promotes", []Candidate{good("a", 0, 99, "a"), good("b", 100, 1, "b")}, "b"},
 		{"down replica excluded", []Candidate{{ID: "a", Priority: 1, Down: true}, good("b", 100, 1, "b")}, "b"},
 		{"disconnected replica excluded", []Candidate{{ID: "a", Priority: 1, Disconnected: true}, good("b", 100, 1, "b")}, "b"},
-		{"stale ping excluded", []Candidate{{ID: "a", Priority: 1, SinceOKPing: 6 * time.Second}, good("b", 100, 1, "b")}, "b"},
-		{"stale info excluded", []Candidate{{ID: "a", Priority: 1, SinceInfo: 6 * time.Second}, good("b", 100, 1, "b")}, "b"},
-		{"long master link down excluded", []Candidate{{ID: "a", Priority: 1, MasterLinkDown: time.Minute}, good("b", 100, 1, "b")}, "b"},
+		{"stale ping excluded", []Candidate{{ID: "a", Priority: 1, SinceOKPing: 6000}, good("b", 100, 1, "b")}, "b"},
+		{"stale info excluded", []Candidate{{ID: "a", Priority: 1, SinceInfo: 6000}, good("b", 100, 1, "b")}, "b"},
+		{"long master link down excluded", []Candidate{{ID: "a", Priority: 1, MasterLinkDown: 60000}, good("b", 100, 1, "b")}, "b"},
 		{"a replica following the master wins over one that is not", []Candidate{good("a", 1, 99, "a"), linked(good("b", 100, 1, "b"))}, "b"},
 		{"with every link down Redis's order decides", []Candidate{good("a", 100, 5, "a"), good("b", 100, 9, "b")}, "b"},
 		{"among linked replicas Redis's order decides", []Candidate{linked(good("a", 100, 5, "a")), linked(good("b", 100, 9, "b")), good("c", 1, 99, "c")}, "b"},
@@ -54,7 +53,7 @@ func TestSelect(t *testing.T) {
 // neverLinked marks c as reporting master_link_down_since_seconds:-1.
 func neverLinked(c Candidate) Candidate {
 	c.NeverLinked = true
-	c.MasterLinkDown = -time.Second
+	c.MasterLinkDown = -1000
 	return c
 }
 
@@ -76,7 +75,7 @@ func TestSelectNone(t *testing.T) {
 }
 
 func TestExclude(t *testing.T) {
-	l := Limits{MaxSinceOKPing: 5 * time.Second, MaxSinceInfo: 30 * time.Second, MaxMasterLinkDown: time.Minute}
+	l := Limits{MaxSinceOKPing: 5000, MaxSinceInfo: 30000, MaxMasterLinkDown: 60000}
 	ok := Candidate{ID: "r", Priority: 100}
 	for _, tc := range []struct {
 		name string
@@ -86,10 +85,10 @@ func TestExclude(t *testing.T) {
 		{"eligible", func(*Candidate) {}, Eligible},
 		{"down", func(c *Candidate) { c.Down = true }, ExcludedDown},
 		{"disconnected", func(c *Candidate) { c.Disconnected = true }, ExcludedLinkDown},
-		{"stale ping", func(c *Candidate) { c.SinceOKPing = 6 * time.Second }, ExcludedStalePing},
+		{"stale ping", func(c *Candidate) { c.SinceOKPing = 6000 }, ExcludedStalePing},
 		{"priority 0", func(c *Candidate) { c.Priority = 0 }, ExcludedPriority0},
-		{"stale info", func(c *Candidate) { c.SinceInfo = 31 * time.Second }, ExcludedStaleInfo},
-		{"master link down", func(c *Candidate) { c.MasterLinkDown = 2 * time.Minute }, ExcludedMasterLink},
+		{"stale info", func(c *Candidate) { c.SinceInfo = 31000 }, ExcludedStaleInfo},
+		{"master link down", func(c *Candidate) { c.MasterLinkDown = 120000 }, ExcludedMasterLink},
 		{"first rule wins", func(c *Candidate) { c.Priority = 0; c.Down = true }, ExcludedDown},
 		{"at the limits", func(c *Candidate) {
 			c.SinceOKPing, c.SinceInfo, c.MasterLinkDown = l.MaxSinceOKPing, l.MaxSinceInfo, l.MaxMasterLinkDown

@@ -1,7 +1,5 @@
 package failover
 
-import "time"
-
 // This file holds the rules about a server-side FAILOVER (Redis 6.2's
 // FAILOVER command) that no Sentinel started, or that a Sentinel's
 // coordinated failover left behind: someone ran FAILOVER TO a replica
@@ -38,8 +36,8 @@ func AbortBeforeSlaveOf(state string) bool { return ServerFailing(state) }
 type StuckReplica struct {
 	// State is its master_failover_state as last reported.
 	State string
-	// For is how long it has reported State without a change.
-	For time.Duration
+	// For is how long, in ms, it has reported State without a change.
+	For int64
 	// MasterSane is true when its master reports role master, is
 	// neither SDOWN nor ODOWN, and answered INFO within two INFO periods.
 	MasterSane bool
@@ -59,6 +57,6 @@ type StuckReplica struct {
 // reports role slave, and becomes SDOWN through that (down-after plus two
 // INFO periods), which leads to an ordinary failover; the rule then
 // applies to it as a replica of the promoted one.
-func StuckInServerFailover(r StuckReplica, failoverTimeout time.Duration) bool {
+func StuckInServerFailover(r StuckReplica, failoverTimeout int64) bool {
 	return ServerFailing(r.State) && r.For > failoverTimeout && r.MasterSane && !r.DownRecently
 }

@@ -2,7 +2,6 @@ package failover
 
 import (
 	"testing"
-	"time"
 )
 
 func TestServerFailing(t *testing.T) {
@@ -23,8 +22,8 @@ func TestServerFailing(t *testing.T) {
 }
 
 func TestStuckInServerFailover(t *testing.T) {
-	const timeout = 10 * time.Second
-	stuck := StuckReplica{State: "failover-in-progress", For: timeout + time.Millisecond, MasterSane: true}
+	const timeout = 10000
+	stuck := StuckReplica{State: "failover-in-progress", For: timeout + 1, MasterSane: true}
 	for _, tt := range []struct {
 		name string
 		edit func(*StuckReplica)
@@ -33,7 +32,7 @@ func TestStuckInServerFailover(t *testing.T) {
 		{"stuck past the failover-timeout", func(*StuckReplica) {}, true},
 		{"waiting-for-sync counts too", func(r *StuckReplica) { r.State = "waiting-for-sync" }, true},
 		{"exactly the failover-timeout is not past it", func(r *StuckReplica) { r.For = timeout }, false},
-		{"a FAILOVER that may still work", func(r *StuckReplica) { r.For = time.Second }, false},
+		{"a FAILOVER that may still work", func(r *StuckReplica) { r.For = 1000 }, false},
 		{"no FAILOVER", func(r *StuckReplica) { r.State = "no-failover" }, false},
 		{"never reported", func(r *StuckReplica) { r.State = "" }, false},
 		{"master not sane", func(r *StuckReplica) { r.MasterSane = false }, false},

@@ -1,7 +1,5 @@
 package failover
 
-import "time"
-
 // State is a step of the failover state machine a leader runs, in the
 // order the steps happen (Redis's SENTINEL_FAILOVER_STATE_*).
 type State int
@@ -40,13 +38,13 @@ func (s State) String() string {
 // reaches s: from reconf_slaves on, clients are given its address.
 func (s State) Promoted() bool { return s >= ReconfSlaves }
 
-// Timeouts are the limits a failover runs under.
+// Timeouts are the limits a failover runs under, in milliseconds.
 type Timeouts struct {
 	// Failover is the master's failover-timeout.
-	Failover time.Duration
+	Failover int64
 	// Election is how long a Sentinel waits to be elected (Redis's
 	// SENTINEL_ELECTION_TIMEOUT, 10 s); the shorter of the two applies.
-	Election time.Duration
+	Election int64
 	// Coordinated marks a coordinated failover (SENTINEL FAILOVER ...
 	// COORDINATED), whose send_slaveof_noone hands over through the
 	// master's FAILOVER TO and must leave it MinHandover of the
@@ -57,12 +55,12 @@ type Timeouts struct {
 // MinHandover is the least failover-timeout a coordinated failover must
 // have left to send FAILOVER TO (Valkey 9's rule): with less, it is
 // aborted (-failover-abort-master-timeout).
-const MinHandover = time.Second
+const MinHandover = 1000 // ms
 
 // Deadline returns when a failover in state s times out, and false for
 // the states that have none. started is when the failover started (its
 // failover_start_time, which Redis moves by up to a second at random),
-// entered when it entered s. A state times out once the clock is past the
+// entered when it entered s (Unix ms, as the deadline). A state times out once the clock is past the
 // deadline:
 //
 //   - wait_start: the election ends min(Election, Failover) after started
@@ -73,24 +71,24 @@ const MinHandover = time.Second
 //     (-failover-abort-master-timeout);
 //   - reconf_slaves: Failover after entered, when the failover ends
 //     anyway (+failover-end-for-timeout).
-func Deadline(s State, started, entered time.Time, t Timeouts) (time.Time, bool) {
+func Deadline(s State, started, entered int64, t Timeouts) (int64, bool) {
 	switch s {
 	case WaitStart:
-		return started.Add(min(t.Election, t.Failover)), true
+		return started + min(t.Election, t.Failover), true
 	case SendSlaveofNoone:
 		if t.Coordinated {
-			return entered.Add(t.Failover - MinHandover), true
+			return entered + t.Failover - MinHandover, true
 		}
-		return entered.Add(t.Failover), true
+		return entered + t.Failover, true
 	case WaitPromotion, ReconfSlaves:
-		return entered.Add(t.Failover), true
+		return entered + t.Failover, true
 	}
-	return time.Time{}, false
+	return 0, false
 }
 
 // Expired reports whether a failover in state s has passed its Deadline
 // at now; false for the states that have none.
-func Expired(s State, started, entered, now time.Time, t Timeouts) bool {
+func Expired(s State, started, entered, now int64, t Timeouts) bool {
 	d, ok := Deadline(s, started, entered, t)
-	return ok && now.After(d)
+	return ok && now > d
 }

@@ -23,41 +23,41 @@ func TestStateNames(t *testing.T) {
 }
 
 func TestDeadline(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	started, entered := t0, t0.Add(3*time.Second)
-	long := Timeouts{Failover: 180 * time.Second, Election: 10 * time.Second}
-	short := Timeouts{Failover: 4 * time.Second, Election: 10 * time.Second}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	started, entered := t0, t0+3000
+	long := Timeouts{Failover: 180000, Election: 10000}
+	short := Timeouts{Failover: 4000, Election: 10000}
 	for _, tt := range []struct {
 		s    State
 		t    Timeouts
-		want time.Duration // from t0
+		want int64 // ms from t0
 		ok   bool
 	}{
 		{None, long, 0, false},
-		{WaitStart, long, 10 * time.Second, true}, // the election timeout
-		{WaitStart, short, 4 * time.Second, true}, // failover-timeout when shorter
-		{SelectSlave, long, 0, false},             // decided in one step
-		{SendSlaveofNoone, long, 183 * time.Second, true},
-		{WaitPromotion, short, 7 * time.Second, true},
-		{ReconfSlaves, long, 183 * time.Second, true},
+		{WaitStart, long, 10000, true}, // the election timeout
+		{WaitStart, short, 4000, true}, // failover-timeout when shorter
+		{SelectSlave, long, 0, false},  // decided in one step
+		{SendSlaveofNoone, long, 183000, true},
+		{WaitPromotion, short, 7000, true},
+		{ReconfSlaves, long, 183000, true},
 		{UpdateConfig, long, 0, false},
-		{SendSlaveofNoone, Timeouts{Failover: 10 * time.Second, Coordinated: true}, 12 * time.Second, true}, // a second earlier
-		{WaitPromotion, Timeouts{Failover: 10 * time.Second, Coordinated: true}, 13 * time.Second, true},
+		{SendSlaveofNoone, Timeouts{Failover: 10000, Coordinated: true}, 12000, true}, // a second earlier
+		{WaitPromotion, Timeouts{Failover: 10000, Coordinated: true}, 13000, true},
 	} {
 		d, ok := Deadline(tt.s, started, entered, tt.t)
-		if ok != tt.ok || (ok && d != t0.Add(tt.want)) {
-			t.Errorf("%s: %v %v, want %v %v", tt.s, d.Sub(t0), ok, tt.want, tt.ok)
+		if ok != tt.ok || (ok && d != t0+tt.want) {
+			t.Errorf("%s: %v %v, want %v %v", tt.s, d-t0, ok, tt.want, tt.ok)
 		}
 		if !ok {
-			if Expired(tt.s, started, entered, t0.Add(time.Hour), tt.t) {
+			if Expired(tt.s, started, entered, t0+3600000, tt.t) {
 				t.Errorf("%s expired without a deadline", tt.s)
 			}
 			continue
 		}
-		if Expired(tt.s, started, entered, t0.Add(tt.want), tt.t) {
+		if Expired(tt.s, started, entered, t0+tt.want, tt.t) {
 			t.Errorf("%s expired at its deadline", tt.s)
 		}
-		if !Expired(tt.s, started, entered, t0.Add(tt.want+time.Millisecond), tt.t) {
+		if !Expired(tt.s, started, entered, t0+tt.want+1, tt.t) {
 			t.Errorf("%s not expired past its deadline", tt.s)
 		}
 	}

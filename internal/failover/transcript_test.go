@@ -34,7 +34,7 @@ func runCommand(t *testing.T, cmd string, replicas []Replica) []string {
 	f := strings.Fields(cmd)
 	switch f[0] {
 	case "plan":
-		syncs, timeout := 1, 10*time.Second
+		syncs, timeout := 1, int64(10000)
 		for _, a := range f[1:] {
 			k, v, _ := strings.Cut(a, "=")
 			switch k {
@@ -49,7 +49,7 @@ func runCommand(t *testing.T, cmd string, replicas []Replica) []string {
 				if err != nil {
 					t.Fatalf("%s: %v", cmd, err)
 				}
-				timeout = d
+				timeout = d.Milliseconds()
 			default:
 				t.Fatalf("%s: unknown argument %s", cmd, a)
 			}
@@ -114,7 +114,7 @@ func parseReplica(t *testing.T, line string) Replica {
 			if err != nil {
 				t.Fatalf("%q: %v", line, err)
 			}
-			r.SinceSent = d
+			r.SinceSent = d.Milliseconds()
 		default:
 			t.Fatalf("%q: unknown replica attribute %s", line, a)
 		}

@@ -249,7 +249,7 @@ func redisDetect(downAfter time.Duration, fleet Fleet, failure Failure) (expecte
 // change) is taken as one BusyTick, round trips and config fsyncs
 // included, two at most.
 func goCourse(downAfter time.Duration, fleet Fleet, failure Failure) Course {
-	step := goAccel.BusyTick
+	step := settings.Duration(goAccel.BusyTickMs)
 	n := time.Duration(fleet.size())
 	var c Course
 	if failure == ProcessCrash {
@@ -261,16 +261,16 @@ func goCourse(downAfter time.Duration, fleet Fleet, failure Failure) Course {
 	// The quorum-th Sentinel asks at once, the others answer "down";
 	// an ask that reached a peer a moment before its own SDOWN is
 	// repeated ODownAskPeriod later.
-	c.ODown, c.ODownMax = step, goAccel.ODownAskPeriod+2*step
+	c.ODown, c.ODownMax = step, settings.Duration(goAccel.ODownAskPeriodMs)+2*step
 	if !fleet.goQuorum() {
 		// The quorum needs redis-sentinels: the quorum-th SDOWN is one
 		// of theirs, and the go-sentinel hears of it at its next ask.
 		c.Detect, c.DetectMax = redisDetect(downAfter, fleet, failure)
-		c.ODown = goAccel.ODownAskPeriod/2 + step
+		c.ODown = settings.Duration(goAccel.ODownAskPeriodMs)/2 + step
 		if failure == ProcessCrash {
 			// Its ask at its own deadline precedes their SDOWN: the next
 			// one, ODownAskPeriod later, counts.
-			c.ODown = goAccel.ODownAskPeriod + step - tickMean
+			c.ODown = settings.Duration(goAccel.ODownAskPeriodMs) + step - tickMean
 		}
 	}
 	// The ladder: rank × ElectionStep plus a random share of
@@ -278,14 +278,14 @@ func goCourse(downAfter time.Duration, fleet Fleet, failure Failure) Course {
 	// requests and the tally. Held back while a Sentinel of smaller run id
 	// says "down", for at most rank × ElectionHold more: in a mixed fleet
 	// that can be a redis-sentinel that asks only once a second.
-	c.Elect = goAccel.ElectionJitter/2 + 2*step
-	c.ElectMax = (n-1)*goAccel.ElectionStep + goAccel.ElectionJitter + 4*step
+	c.Elect = settings.Duration(goAccel.ElectionJitterMs)/2 + 2*step
+	c.ElectMax = (n-1)*settings.Duration(goAccel.ElectionStepMs) + settings.Duration(goAccel.ElectionJitterMs) + 4*step
 	if fleet.Redis > 0 {
-		c.ElectMax += (n - 1) * goAccel.ElectionHold
+		c.ElectMax += (n - 1) * settings.Duration(goAccel.ElectionHoldMs)
 	}
 	// select_slave, then SLAVEOF NO ONE at the next run; INFO goes out as
 	// soon as the replica acknowledges it (and every FailoverInfoPeriod).
-	c.Promote, c.PromoteMax = 2*step, 4*step+goAccel.FailoverInfoPeriod
+	c.Promote, c.PromoteMax = 2*step, 4*step+settings.Duration(goAccel.FailoverInfoPeriodMs)
 	// Hellos at the next run; a follower switches on receipt.
 	c.Switch, c.SwitchMax = step, 2*step
 	c.Reconnect, c.ReconnectMax = clientReconnect, clientReconnectMax

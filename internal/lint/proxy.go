@@ -35,18 +35,18 @@ func proxyRules(t *target) []Finding {
 			fmt.Sprintf("the proxy of %s forwards with proxy-fencing no: a Sentinel cut off from its peers keeps sending clients to the master it last knew "+
 				"while the others promote a replica, so both masters take writes and those sent to the old one are lost when it is demoted.", s.Name),
 			fmt.Sprintf("`SENTINEL SET %s proxy-fencing yes` on every Sentinel (the default).", s.Name)))
-	case s.ProxyFenceAfter < MinProxyFenceAfter:
+	case settings.Duration(s.ProxyFenceAfterMs) < MinProxyFenceAfter:
 		out = append(out, t.finding(Warning, RuleProxyFenceShort,
 			fmt.Sprintf("proxy-fence-after %d ms for %s is below %d ms: Sentinels PING each other once a second, so the proxy fences between two PINGs of a healthy fleet "+
-				"and closes its clients' connections again and again.", s.ProxyFenceAfter.Milliseconds(), s.Name, MinProxyFenceAfter.Milliseconds()),
+				"and closes its clients' connections again and again.", s.ProxyFenceAfterMs, s.Name, MinProxyFenceAfter.Milliseconds()),
 			fmt.Sprintf("Raise it (`SENTINEL SET %s proxy-fence-after 2000`, the default) and keep down-after-milliseconds above it by %d ms or more.",
 				s.Name, ProxyFenceMargin.Milliseconds())))
-	case s.ProxyFenceAfter+ProxyFenceMargin > s.DownAfter:
+	case settings.Duration(s.ProxyFenceAfterMs)+ProxyFenceMargin > settings.Duration(s.DownAfterMs):
 		out = append(out, t.finding(Warning, RuleProxyFenceLate,
 			fmt.Sprintf("proxy-fence-after %d ms for %s is not at least %d ms below down-after-milliseconds (%d ms): a Sentinel cut off from its peers may still forward "+
-				"when the others see the master down and fail it over.", s.ProxyFenceAfter.Milliseconds(), s.Name, ProxyFenceMargin.Milliseconds(), s.DownAfter.Milliseconds()),
+				"when the others see the master down and fail it over.", s.ProxyFenceAfterMs, s.Name, ProxyFenceMargin.Milliseconds(), s.DownAfterMs),
 			fmt.Sprintf("Lower it: `SENTINEL SET %s proxy-fence-after %d`, or raise down-after-milliseconds.", s.Name,
-				max(100, (s.DownAfter-ProxyFenceMargin).Milliseconds()))))
+				max(100, s.DownAfterMs-ProxyFenceMargin.Milliseconds()))))
 	}
 	if s.AuthPass == "" && s.AuthUser == "" {
 		for _, a := range s.Proxy {

@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // suggestedMaxLag is the min-replicas-max-lag (seconds) suggested for a
@@ -26,7 +28,7 @@ func minReplicasRule(t *target) []Finding {
 	if m.MinReplicasToWrite > 0 && m.MinReplicasMaxLag > 0 {
 		return nil
 	}
-	lag := suggestedMaxLag(t.spec.DownAfter)
+	lag := suggestedMaxLag(settings.Duration(t.spec.DownAfterMs))
 	return []Finding{t.finding(Warning, RuleMinReplicas,
 		fmt.Sprintf("the master %s of %s has min-replicas-to-write %d and min-replicas-max-lag %d, so it accepts writes with no replica: "+
 			"when a partition cuts it off with some of its clients, it keeps accepting their writes until the partition heals, however long that is, "+

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // MinDownAfter is the down-after-milliseconds below which a stalled but
@@ -47,14 +49,14 @@ func courseText(c *Course, goLed bool, d time.Duration, fleet Fleet) string {
 	if goLed {
 		hold := ""
 		if fleet.Redis > 0 {
-			hold = fmt.Sprintf(", and up to %s a step more for a redis-sentinel that says the master is down", short(goAccel.ElectionHold))
+			hold = fmt.Sprintf(", and up to %s a step more for a redis-sentinel that says the master is down", short(settings.Duration(goAccel.ElectionHoldMs)))
 		}
 		return fmt.Sprintf("%s, ODOWN agreement about %s (up to %s: go-sentinel asks the others every %s), "+
 			"the election about %s (up to %s: the election ladder gives way to smaller run ids, %s a step%s), "+
 			"the promotion about %s (go-sentinel sends INFO as soon as the replica acknowledges SLAVEOF NO ONE), "+
 			"the other Sentinels' switch about %s and client reconnection about %s (up to %s)",
-			detect, short(c.ODown), short(c.ODownMax), short(goAccel.ODownAskPeriod),
-			short(c.Elect), short(c.ElectMax), short(goAccel.ElectionStep), hold,
+			detect, short(c.ODown), short(c.ODownMax), short(settings.Duration(goAccel.ODownAskPeriodMs)),
+			short(c.Elect), short(c.ElectMax), short(settings.Duration(goAccel.ElectionStepMs)), hold,
 			short(c.Promote), short(c.Switch), short(c.Reconnect), short(c.ReconnectMax))
 	}
 	return fmt.Sprintf("%s, ODOWN agreement about %s (up to %s: redis-sentinel asks the others once a second), "+
@@ -119,7 +121,7 @@ func leadText(e Estimate) string {
 
 // timingRule reports the failover estimate, against the SLA when given.
 func timingRule(t *target) []Finding {
-	d, f, name := t.spec.DownAfter, t.spec.FailoverTimeout, t.spec.Name
+	d, f, name := settings.Duration(t.spec.DownAfterMs), settings.Duration(t.spec.FailoverTimeoutMs), t.spec.Name
 	e := EstimateFailover(d, f, t.fleet, HostFailure)
 	phases := phasesText(e, d)
 	retry := fmt.Sprintf("a split vote or a promotion that times out restarts the failover only 2 × failover-timeout (%s) + up to %s after the first attempt",
@@ -184,7 +186,7 @@ func timingRule(t *target) []Finding {
 // downAfterSmallRule reports a down-after-milliseconds that a healthy but
 // briefly slow master, or a slow network, can exceed.
 func downAfterSmallRule(t *target) []Finding {
-	d, name := t.spec.DownAfter, t.spec.Name
+	d, name := settings.Duration(t.spec.DownAfterMs), t.spec.Name
 	var rtt time.Duration
 	if t.live != nil {
 		for _, i := range append([]Instance{t.live.Master}, t.live.Replicas...) {
@@ -211,11 +213,11 @@ func downAfterSmallRule(t *target) []Finding {
 // failoverTimeoutSmallRule reports a failover-timeout too short for a
 // failover to complete.
 func failoverTimeoutSmallRule(t *target) []Finding {
-	f, name := t.spec.FailoverTimeout, t.spec.Name
+	f, name := settings.Duration(t.spec.FailoverTimeoutMs), t.spec.Name
 	if f >= MinFailoverTimeout {
 		return nil
 	}
-	c := EstimateFailover(t.spec.DownAfter, f, t.fleet, HostFailure).Slowest()
+	c := EstimateFailover(settings.Duration(t.spec.DownAfterMs), f, t.fleet, HostFailure).Slowest()
 	return []Finding{t.finding(Warning, RuleFailoverTimeoutSmall,
 		fmt.Sprintf("failover-timeout %d for %s is below %s: the election may take up to %s and the promotion up to %s "+
 			"(until the replica's INFO confirms it), an attempt that does not get there within failover-timeout is aborted "+

@@ -13,11 +13,11 @@ import (
 func votersRules(t *target) []Finding {
 	s := t.spec
 	var out []Finding
-	if s.ForgetSentinelAfter > 0 && s.Voters == 0 {
+	if s.ForgetSentinelAfterMs > 0 && s.Voters == 0 {
 		out = append(out, t.finding(Warning, RuleForgetSentinelInert,
 			fmt.Sprintf("forget-sentinel-after %d ms for %s does nothing without `sentinel voters`: forgetting a Sentinel is allowed only with a floor under "+
 				"the majority, else a Sentinel cut off with a minority would forget the others and authorise a failover on its own side.",
-				s.ForgetSentinelAfter.Milliseconds(), s.Name),
+				s.ForgetSentinelAfterMs, s.Name),
 			fmt.Sprintf("Set the number of Sentinels that monitor %s, this one included, on every Sentinel: `SENTINEL SET %s voters %d`.",
 				s.Name, s.Name, max(t.sentinels, 3))))
 	}

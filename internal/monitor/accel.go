@@ -1,12 +1,12 @@
 package monitor
 
-import "time"
-
 // Accel holds go-sentinel's failover accelerations: local policies that
 // change when this Sentinel acts, never what it sends or how it answers,
 // so mixed fleets with redis-sentinel keep working. The zero value is
 // Redis 7.0.15's timing.
 type Accel struct {
+	// Every period and delay below is in milliseconds.
+	//
 	// DeadlineTicks runs the timer when an instance's down-after period
 	// runs out, rather than only at the next 52-100 ms tick, so that
 	// SDOWN is decided on time.
@@ -14,20 +14,20 @@ type Accel struct {
 	// BusyTick, when not zero, is the longest timer period while a
 	// failover runs here or a master went down in the last BusyFor: the
 	// steps of a failover are a tick apart.
-	BusyTick time.Duration
-	BusyFor  time.Duration
+	BusyTickMs int64
+	BusyForMs  int64
 	// ODownAskPeriod, when not zero, is how often a Sentinel that thinks
 	// a master is down asks the others again while it is not yet
 	// objectively down (Redis asks once per second).
-	ODownAskPeriod time.Duration
+	ODownAskPeriodMs int64
 	// FailoverInfoPeriod, when not zero, is how often INFO goes to the
 	// replicas of a master whose failover this Sentinel runs (Redis: 1 s),
 	// so promotion and reconfiguration are confirmed without waiting.
-	FailoverInfoPeriod time.Duration
+	FailoverInfoPeriodMs int64
 	// MasterReconnectPeriod, when not zero, is how often a lost
 	// connection to a master is dialled again (Redis: once per ping
 	// period, 1 s), so that a master that comes back is seen at once.
-	MasterReconnectPeriod time.Duration
+	MasterReconnectPeriodMs int64
 	// InfoAfterExec sends INFO to an instance as soon as it acknowledged
 	// a SLAVEOF transaction.
 	InfoAfterExec bool
@@ -40,8 +40,8 @@ type Accel struct {
 	// the ladder the first one asks alone, the others vote for it (a vote
 	// holds back one's own start), and the next one steps in only if the
 	// first did not ask within a step.
-	ElectionStep   time.Duration
-	ElectionJitter time.Duration
+	ElectionStepMs   int64
+	ElectionJitterMs int64
 	// ElectionHold, when not zero, extends the ladder while a reachable
 	// Sentinel of smaller run id reports the master down: that one is
 	// about to ask for votes, and starting an election beside it would
@@ -53,13 +53,13 @@ type Accel struct {
 	// split. The hold lasts at most rank × ElectionHold after the ladder
 	// delay, so a lower Sentinel that says "down" but cannot lead delays
 	// the failover by that much at most.
-	ElectionHold time.Duration
+	ElectionHoldMs int64
 	// ElectionBusyHold, when not zero, extends the hold further, up to
 	// this long after the ladder delay, while a Sentinel of smaller run
 	// id that reports the master down asked this one for a vote (for any
 	// master) in the last 2 × ElectionHold: it is working through a burst
 	// of elections (election.Extend).
-	ElectionBusyHold time.Duration
+	ElectionBusyHoldMs int64
 	// Budget, when not zero, bounds the extra traffic of the fast
 	// periods (BusyTick, ODownAskPeriod, FailoverInfoPeriod,
 	// MasterReconnectPeriod) to what Budget masters in trouble would
@@ -85,17 +85,17 @@ func (a Accel) scaled(fast, slow int64, troubled int) int64 {
 // DefaultAccel returns the accelerations the daemon runs with.
 func DefaultAccel() Accel {
 	return Accel{
-		DeadlineTicks:         true,
-		BusyTick:              20 * time.Millisecond,
-		BusyFor:               5 * time.Second,
-		ODownAskPeriod:        100 * time.Millisecond,
-		FailoverInfoPeriod:    25 * time.Millisecond,
-		InfoAfterExec:         true,
-		MasterReconnectPeriod: 100 * time.Millisecond,
-		ElectionStep:          100 * time.Millisecond,
-		ElectionJitter:        20 * time.Millisecond,
-		ElectionHold:          time.Second,
-		ElectionBusyHold:      10 * time.Second,
-		Budget:                10,
+		DeadlineTicks:           true,
+		BusyTickMs:              20,
+		BusyForMs:               5000,
+		ODownAskPeriodMs:        100,
+		FailoverInfoPeriodMs:    25,
+		InfoAfterExec:           true,
+		MasterReconnectPeriodMs: 100,
+		ElectionStepMs:          100,
+		ElectionJitterMs:        20,
+		ElectionHoldMs:          1000,
+		ElectionBusyHoldMs:      10000,
+		Budget:                  10,
 	}
 }

@@ -13,7 +13,7 @@ import (
 // for their vote when we run a failover (§7.3). Without force it asks each
 // at most once per ASK period.
 func (s *Sentinel) askOthers(m *master, now int64, force bool) {
-	ask := s.timing.AskPeriod.Milliseconds()
+	ask := s.timing.AskPeriodMs
 	for _, si := range m.sortedSentinels() {
 		elapsed := now - si.lastMasterDownReplyTime
 		if gossip.AnswerStale(elapsed, ask) && (si.has(flagMasterDown) || si.leader != "") {
@@ -25,7 +25,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			continue
 		}
 		period := ask
-		if fast := s.opts.Accel.ODownAskPeriod.Milliseconds(); fast > 0 && !m.has(flagODown) {
+		if fast := s.opts.Accel.ODownAskPeriodMs; fast > 0 && !m.has(flagODown) {
 			if !force && si.askPending {
 				continue // asked already; a silent peer gets no pile of asks
 			}

@@ -1,17 +1,24 @@
 package monitor
 
-import "time"
+import (
+	"time"
 
-// The core keeps every time as Unix milliseconds and computes with
-// durations in milliseconds, like Redis, so that "0 = never" and `now - t`
-// behave as in sentinel.c. The options it is given (settings.Master,
-// settings.Timing) are time.Duration values, turned into milliseconds
-// where the core computes with them (.Milliseconds()) and back
-// (msDuration) where it stores an option.
+	"github.com/go-sentinel/go-sentinel/internal/settings"
+)
+
+// The core keeps every instant as Unix milliseconds and every duration
+// in milliseconds, like Redis, so that "0 = never" and `now - t` behave
+// as in sentinel.c. The options it is given are in milliseconds too
+// (settings.Master, settings.Timing, Accel: the fields end in Ms), and so
+// are the leaves it asks (election, failover, gossip, fence). What it
+// hands the adapters to schedule or display (NextTickIn, MetricsView,
+// ProxyRoute, the timeline's marks, Tilt) is a time.Duration or a
+// time.Time, converted where it is handed out (msDuration,
+// time.UnixMilli).
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
 
-func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+func msDuration(v int64) time.Duration { return settings.Duration(v) }
 
 // since returns now - t in ms; for t == 0 (never) it is huge.
 func since(now, t int64) int64 { return now - t }

@@ -6,7 +6,6 @@ package monitor
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
@@ -106,21 +105,21 @@ func (s *Sentinel) configSet(args []string) error {
 // debugParams lists SENTINEL DEBUG's parameters in reply order.
 var debugParams = []struct {
 	name string
-	get  func(*settings.Timing) *time.Duration
+	get  func(*settings.Timing) *int64
 }{
-	{"info-period", func(t *settings.Timing) *time.Duration { return &t.InfoPeriod }},
-	{"ping-period", func(t *settings.Timing) *time.Duration { return &t.PingPeriod }},
-	{"ask-period", func(t *settings.Timing) *time.Duration { return &t.AskPeriod }},
-	{"publish-period", func(t *settings.Timing) *time.Duration { return &t.PublishPeriod }},
-	{"default-down-after", func(t *settings.Timing) *time.Duration { return &t.DefaultDownAfter }},
-	{"default-failover-timeout", func(t *settings.Timing) *time.Duration { return &t.DefaultFailoverTimeout }},
-	{"tilt-trigger", func(t *settings.Timing) *time.Duration { return &t.TiltTrigger }},
-	{"tilt-period", func(t *settings.Timing) *time.Duration { return &t.TiltPeriod }},
-	{"slave-reconf-timeout", func(t *settings.Timing) *time.Duration { return &t.SlaveReconfTimeout }},
-	{"min-link-reconnect-period", func(t *settings.Timing) *time.Duration { return &t.MinLinkReconnectPeriod }},
-	{"election-timeout", func(t *settings.Timing) *time.Duration { return &t.ElectionTimeout }},
-	{"script-max-runtime", func(t *settings.Timing) *time.Duration { return &t.ScriptMaxRuntime }},
-	{"script-retry-delay", func(t *settings.Timing) *time.Duration { return &t.ScriptRetryDelay }},
+	{"info-period", func(t *settings.Timing) *int64 { return &t.InfoPeriodMs }},
+	{"ping-period", func(t *settings.Timing) *int64 { return &t.PingPeriodMs }},
+	{"ask-period", func(t *settings.Timing) *int64 { return &t.AskPeriodMs }},
+	{"publish-period", func(t *settings.Timing) *int64 { return &t.PublishPeriodMs }},
+	{"default-down-after", func(t *settings.Timing) *int64 { return &t.DefaultDownAfterMs }},
+	{"default-failover-timeout", func(t *settings.Timing) *int64 { return &t.DefaultFailoverTimeoutMs }},
+	{"tilt-trigger", func(t *settings.Timing) *int64 { return &t.TiltTriggerMs }},
+	{"tilt-period", func(t *settings.Timing) *int64 { return &t.TiltPeriodMs }},
+	{"slave-reconf-timeout", func(t *settings.Timing) *int64 { return &t.SlaveReconfTimeoutMs }},
+	{"min-link-reconnect-period", func(t *settings.Timing) *int64 { return &t.MinLinkReconnectPeriodMs }},
+	{"election-timeout", func(t *settings.Timing) *int64 { return &t.ElectionTimeoutMs }},
+	{"script-max-runtime", func(t *settings.Timing) *int64 { return &t.ScriptMaxRuntimeMs }},
+	{"script-retry-delay", func(t *settings.Timing) *int64 { return &t.ScriptRetryDelayMs }},
 }
 
 // DebugValues returns the timing knobs as SENTINEL DEBUG shows them:
@@ -128,7 +127,7 @@ var debugParams = []struct {
 func (s *Sentinel) DebugValues() []KV {
 	out := make([]KV, 0, len(debugParams))
 	for _, p := range debugParams {
-		out = append(out, KV{strings.ToUpper(p.name), itoa64(p.get(&s.timing).Milliseconds())})
+		out = append(out, KV{strings.ToUpper(p.name), itoa64(*p.get(&s.timing))})
 	}
 	return out
 }
@@ -137,7 +136,7 @@ func (s *Sentinel) DebugValues() []KV {
 // before a bad one stay applied. They are not persisted.
 func (s *Sentinel) debugSet(args []string) error {
 	for j := 0; j < len(args); j += 2 {
-		var target *time.Duration
+		var target *int64
 		for _, p := range debugParams {
 			if strings.EqualFold(p.name, args[j]) {
 				target = p.get(&s.timing)
@@ -150,7 +149,7 @@ func (s *Sentinel) debugSet(args []string) error {
 		if err != nil || v <= 0 {
 			return &ArgError{Cmd: "DEBUG", Option: args[j], Value: args[j+1]}
 		}
-		*target = time.Duration(v) * time.Millisecond
+		*target = v
 	}
 	return nil
 }

@@ -75,8 +75,8 @@ func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
 	}
 	a.Port = port
 	spec := settings.NewMasterSpec(name, a, quorum)
-	spec.DownAfter = s.timing.DefaultDownAfter
-	spec.FailoverTimeout = s.timing.DefaultFailoverTimeout
+	spec.DownAfterMs = s.timing.DefaultDownAfterMs
+	spec.FailoverTimeoutMs = s.timing.DefaultFailoverTimeoutMs
 	m := s.addMaster(spec, now)
 	s.persist("monitor")
 	s.event(event.LevelWarning, event.Monitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
@@ -233,7 +233,7 @@ func (s *Sentinel) numberSet(m *master, option string) {
 	if option != settings.OptionDownAfter {
 		return
 	}
-	v := m.settings.DownAfter.Milliseconds()
+	v := m.settings.DownAfterMs
 	m.downAfter = v
 	for _, r := range m.replicas {
 		r.downAfter = v

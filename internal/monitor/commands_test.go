@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestSetValidation(t *testing.T) {
@@ -58,7 +57,7 @@ func TestSetValidation(t *testing.T) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
 				}
 				if got := s.Snapshot(); got.Masters[0].Quorum != before.Masters[0].Quorum ||
-					got.Masters[0].DownAfter != before.Masters[0].DownAfter || len(out.Actions) != 0 {
+					got.Masters[0].DownAfterMs != before.Masters[0].DownAfterMs || len(out.Actions) != 0 {
 					t.Fatal("a rejected SET changed state or persisted")
 				}
 				return
@@ -172,7 +171,7 @@ func TestConfigSetGetAndDebug(t *testing.T) {
 	if err := command(s, Debug{Args: []string{"info-period", "100", "ping-period", "0"}}); err == nil || err.Error() != "Invalid argument '0' for SENTINEL DEBUG 'ping-period'" {
 		t.Fatalf("debug: %v", err)
 	}
-	if s.Timing().InfoPeriod != 100*time.Millisecond {
+	if s.Timing().InfoPeriodMs != 100 {
 		t.Fatal("debug pairs before the bad one stay applied, as in Redis")
 	}
 	if err := command(s, Debug{Args: []string{"nope", "1"}}); err == nil || err.Error() != "Unknown option or number of arguments for SENTINEL DEBUG 'nope'" {

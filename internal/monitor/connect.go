@@ -47,8 +47,8 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 	if i.addr.Port == 0 || !l.missing(i.kind) {
 		return
 	}
-	period := s.timing.PingPeriod.Milliseconds()
-	if fast := s.opts.Accel.MasterReconnectPeriod.Milliseconds(); fast > 0 && i.kind == kindMaster {
+	period := s.timing.PingPeriodMs
+	if fast := s.opts.Accel.MasterReconnectPeriodMs; fast > 0 && i.kind == kindMaster {
 		period = min(period, s.opts.Accel.scaled(fast, period, s.troubled))
 	}
 	if since(now, l.lastReconnTime) < period {

@@ -91,7 +91,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 	if !m.has(flagODown) || m.has(flagFailoverInProgress) {
 		return false
 	}
-	if retry := failover.RetryAt(m.failoverStartTime, m.settings.FailoverTimeout.Milliseconds()); now < retry {
+	if retry := failover.RetryAt(m.failoverStartTime, m.settings.FailoverTimeoutMs); now < retry {
 		if m.failoverDelayLogged != m.failoverStartTime {
 			m.failoverDelayLogged = m.failoverStartTime
 			at := time.UnixMilli(retry)
@@ -109,23 +109,23 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		}
 		return false
 	}
-	if a := s.opts.Accel; a.ElectionStep > 0 || a.ElectionJitter > 0 {
+	if a := s.opts.Accel; a.ElectionStepMs > 0 || a.ElectionJitterMs > 0 {
 		// The election ladder: this Sentinel's rank among those that
 		// could lead delays its start and holds it back while one
 		// with a smaller run id reports the master down.
-		step := a.ElectionStep.Milliseconds()
+		step := a.ElectionStepMs
 		peers := m.peers()
 		rank, lowerDown := election.Rank(s.myID, peers)
 		if m.electionAt == 0 {
-			jitter := s.rnd.Int63n(a.ElectionJitter.Milliseconds() + 1)
-			m.electionAt, m.electionHoldUntil = election.Ladder(now, rank, step, a.ElectionHold.Milliseconds(), jitter)
+			jitter := s.rnd.Int63n(a.ElectionJitterMs + 1)
+			m.electionAt, m.electionHoldUntil = election.Ladder(now, rank, step, a.ElectionHoldMs, jitter)
 		}
-		if a.ElectionBusyHold > 0 {
+		if a.ElectionBusyHoldMs > 0 {
 			for k := range peers {
 				peers[k].AskingVotes = s.askedVote(peers[k].RunID, now)
 			}
 			m.electionHoldUntil = election.Extend(now, m.electionAt, m.electionHoldUntil, step,
-				a.ElectionBusyHold.Milliseconds(), election.LowerBusy(s.myID, peers))
+				a.ElectionBusyHoldMs, election.LowerBusy(s.myID, peers))
 		}
 		if wait, until := election.Wait(now, m.electionAt, m.electionHoldUntil, step, lowerDown); wait {
 			s.deadline(until)
@@ -177,14 +177,14 @@ func (s *Sentinel) newEpoch(m *master, epoch uint64, persist bool) {
 // in the last 2 × ElectionHold (Accel.ElectionBusyHold).
 func (s *Sentinel) askedVote(runID string, now int64) bool {
 	at, ok := s.voteAsks[strings.ToLower(runID)]
-	return ok && now-at <= 2*s.opts.Accel.ElectionHold.Milliseconds()
+	return ok && now-at <= 2*s.opts.Accel.ElectionHoldMs
 }
 
 // noteVoteAsk records that a known Sentinel of m asked for a vote
 // (askedVote). Only known Sentinels are recorded, so the map stays as
 // small as the fleet whatever a client sends.
 func (s *Sentinel) noteVoteAsk(m *master, runID string, now int64) {
-	if s.opts.Accel.ElectionBusyHold <= 0 {
+	if s.opts.Accel.ElectionBusyHoldMs <= 0 {
 		return
 	}
 	for _, si := range m.sentinels {

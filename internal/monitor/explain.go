@@ -76,7 +76,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 			SDown: p.SDown, ReportsDown: p.ReportsDown, ReplyAgeMs: now - si.lastMasterDownReplyTime,
 			About: s.announceAddr(m.addr).String(), Answered: si.answered,
 			VotedFor: p.Leader, VoteEpoch: p.LeaderEpoch,
-			Stale: gossip.AnswerStale(now-si.lastMasterDownReplyTime, s.timing.AskPeriod.Milliseconds())}
+			Stale: gossip.AnswerStale(now-si.lastMasterDownReplyTime, s.timing.AskPeriodMs)}
 		if v.ReportsDown {
 			ag.DownReports++
 		}
@@ -105,7 +105,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	f.State, f.Machine = m.failoverState.String(), m.failoverState
 	f.ParallelSyncs = m.settings.ParallelSyncs
 	f.Epoch = m.failoverEpoch
-	f.FailoverTimeoutMs = m.settings.FailoverTimeout.Milliseconds()
+	f.FailoverTimeoutMs = m.settings.FailoverTimeoutMs
 	if f.InProgress {
 		f.StateMs = now - m.failoverStateChangeTime
 		f.DeadlineMs = s.failoverDeadline(m, now)
@@ -117,21 +117,21 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 			f.PausedMs = now - m.pausedAt
 		}
 	}
-	if next := failover.RetryAt(m.failoverStartTime, m.settings.FailoverTimeout.Milliseconds()) - now; next > 0 && !f.InProgress {
+	if next := failover.RetryAt(m.failoverStartTime, m.settings.FailoverTimeoutMs) - now; next > 0 && !f.InProgress {
 		f.NextAttemptMs = next
 	}
 
 	if a := s.opts.Accel; m.electionAt != 0 && !f.InProgress {
 		// The same wait as the election ladder's (startFailoverIfNeeded).
 		_, lowerDown := election.Rank(s.myID, peers)
-		if wait, until := election.Wait(now, m.electionAt, m.electionHoldUntil, a.ElectionStep.Milliseconds(), lowerDown); wait {
+		if wait, until := election.Wait(now, m.electionAt, m.electionHoldUntil, a.ElectionStepMs, lowerDown); wait {
 			f.LadderWaitMs, f.LadderHeld = until-now, now >= m.electionAt
 		}
 	}
 
 	// TILT.
 	if s.tilt {
-		e.Tilt = explain.TiltView{On: true, ForMs: now - s.tiltStart, EndsMs: max(0, s.tiltStart+s.timing.TiltPeriod.Milliseconds()-now)}
+		e.Tilt = explain.TiltView{On: true, ForMs: now - s.tiltStart, EndsMs: max(0, s.tiltStart+s.timing.TiltPeriodMs-now)}
 	}
 
 	// Replicas.
@@ -152,10 +152,9 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 // failoverDeadline is the time left, in ms, before m's failover state
 // times out; 0 when it has no deadline.
 func (s *Sentinel) failoverDeadline(m *master, now int64) int64 {
-	d, ok := failover.Deadline(m.failoverState, time.UnixMilli(m.failoverStartTime),
-		time.UnixMilli(m.failoverStateChangeTime), s.timeouts(m))
+	d, ok := failover.Deadline(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, s.timeouts(m))
 	if !ok {
 		return 0
 	}
-	return max(0, ms(d)-now)
+	return max(0, d-now)
 }

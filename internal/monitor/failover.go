@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
@@ -116,14 +115,13 @@ func (s *Sentinel) enter(m *master, st failover.State, now int64, note string) b
 
 // timeouts are the limits m's failover runs under.
 func (s *Sentinel) timeouts(m *master) failover.Timeouts {
-	return failover.Timeouts{Failover: m.settings.FailoverTimeout, Election: s.timing.ElectionTimeout,
+	return failover.Timeouts{Failover: m.settings.FailoverTimeoutMs, Election: s.timing.ElectionTimeoutMs,
 		Coordinated: m.has(flagCoordFailover)}
 }
 
 // expired reports whether m's failover has passed its state's deadline.
 func (s *Sentinel) expired(m *master, now int64) bool {
-	return failover.Expired(m.failoverState, time.UnixMilli(m.failoverStartTime),
-		time.UnixMilli(m.failoverStateChangeTime), time.UnixMilli(now), s.timeouts(m))
+	return failover.Expired(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, now, s.timeouts(m))
 }
 
 // failoverStateMachine advances a running failover one step (§10.1).
@@ -191,14 +189,14 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 	if m.has(flagSDown) {
 		maxLinkDown += now - m.sdownSince
 	}
-	infoValidity := 3 * s.timing.InfoPeriod.Milliseconds()
+	infoValidity := 3 * s.timing.InfoPeriodMs
 	if m.has(flagSDown) {
-		infoValidity = 5 * s.timing.PingPeriod.Milliseconds()
+		infoValidity = 5 * s.timing.PingPeriodMs
 	}
 	limits := failover.Limits{
-		MaxSinceOKPing:    msDuration(5 * s.timing.PingPeriod.Milliseconds()),
-		MaxSinceInfo:      msDuration(infoValidity),
-		MaxMasterLinkDown: msDuration(maxLinkDown),
+		MaxSinceOKPing:    5 * s.timing.PingPeriodMs,
+		MaxSinceInfo:      infoValidity,
+		MaxMasterLinkDown: maxLinkDown,
 	}
 	var cands []failover.Candidate
 	for _, r := range m.sortedReplicas() {
@@ -209,9 +207,9 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 			Disconnected:   r.link.disconnected(r.kind),
 			Priority:       r.priority,
 			ReplOffset:     r.replOffset,
-			SinceOKPing:    msDuration(now - r.link.lastAvailTime),
-			SinceInfo:      msDuration(now - r.infoRefresh),
-			MasterLinkDown: msDuration(r.masterLinkDownTime),
+			SinceOKPing:    now - r.link.lastAvailTime,
+			SinceInfo:      now - r.infoRefresh,
+			MasterLinkDown: r.masterLinkDownTime,
 			MasterLinkUp:   r.masterLinkUp,
 			NeverLinked:    !r.masterLinkUp && r.masterLinkDownTime < 0,
 			FollowsReplica: s.followsReplica(m, r),
@@ -296,7 +294,7 @@ func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 
 // forceHello makes the next tick send hellos to every instance of m.
 func (s *Sentinel) forceHello(m *master) {
-	back := s.timing.PublishPeriod.Milliseconds() + 1
+	back := s.timing.PublishPeriodMs + 1
 	m.lastPubTime -= back
 	for _, r := range m.replicas {
 		r.lastPubTime -= back
@@ -318,7 +316,7 @@ func (s *Sentinel) reconfReplicas(m *master, now int64) []failover.Replica {
 			Sent:         r.has(flagReconfSent),
 			InProgress:   r.has(flagReconfInprog),
 			Done:         r.has(flagReconfDone),
-			SinceSent:    msDuration(now - r.slaveReconfSentTime),
+			SinceSent:    now - r.slaveReconfSentTime,
 			Disconnected: r.link.disconnected(r.kind),
 			Down:         r.has(flagSDown),
 		}
@@ -329,7 +327,7 @@ func (s *Sentinel) reconfReplicas(m *master, now int64) []failover.Replica {
 // failoverReconfNextSlave points up to parallel-syncs replicas at a time
 // to the promoted one (§10.3), then checks for the end (§10.4).
 func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
-	plan := failover.PlanReconf(s.reconfReplicas(m, now), m.settings.ParallelSyncs, s.timing.SlaveReconfTimeout)
+	plan := failover.PlanReconf(s.reconfReplicas(m, now), m.settings.ParallelSyncs, s.timing.SlaveReconfTimeoutMs)
 	for _, a := range plan {
 		r := m.replicas[a.ID]
 		if a.TimedOut {

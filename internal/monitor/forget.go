@@ -44,7 +44,7 @@ import (
 // that comes back following another replica is found that way. The
 // master's own address is never added as its replica.
 func (s *Sentinel) discoverChained(m *master, listed []settings.Addr, now int64) {
-	if m.settings.ForgetReplicaAfter <= 0 {
+	if m.settings.ForgetReplicaAfterMs <= 0 {
 		return
 	}
 	for _, a := range listed {
@@ -67,7 +67,7 @@ type replicaListing struct {
 // an event.ReplicaForgotten each, and persists the config if it forgot
 // any.
 func (s *Sentinel) forgetReplicas(m *master, now int64) {
-	after := m.settings.ForgetReplicaAfter.Milliseconds()
+	after := m.settings.ForgetReplicaAfterMs
 	if after <= 0 || s.tilt || len(m.replicas) == 0 || !s.listingTrusted(m, now) {
 		return
 	}

@@ -25,7 +25,7 @@ import (
 // forgotten Sentinel that speaks again is added back by its next hello
 // (+sentinel).
 func (s *Sentinel) forgetSentinels(m *master, now int64) {
-	after := m.settings.ForgetSentinelAfter.Milliseconds()
+	after := m.settings.ForgetSentinelAfterMs
 	if after <= 0 || m.settings.Voters <= 0 || len(m.sentinels) == 0 {
 		return
 	}

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"testing"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -32,8 +31,8 @@ func TestVotersFieldsInMaster(t *testing.T) {
 	if got[settings.OptionVoters] != "5" || got[settings.OptionForgetSentinelAfter] != "3000" {
 		t.Fatalf("SENTINEL MASTER after SET: voters=%q forget-sentinel-after=%q", got[settings.OptionVoters], got[settings.OptionForgetSentinelAfter])
 	}
-	if m := s.Snapshot().Masters[0]; m.Voters != 5 || m.ForgetSentinelAfter != 3*time.Second {
-		t.Fatalf("snapshot: voters %d, forget-sentinel-after %v", m.Voters, m.ForgetSentinelAfter)
+	if m := s.Snapshot().Masters[0]; m.Voters != 5 || m.ForgetSentinelAfterMs != 3000 {
+		t.Fatalf("snapshot: voters %d, forget-sentinel-after %v", m.Voters, m.ForgetSentinelAfterMs)
 	}
 	if len(kv) > instanceMapFields {
 		t.Fatalf("%d fields, more than instanceMapFields (%d)", len(kv), instanceMapFields)

@@ -3,7 +3,6 @@ package monitor
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
@@ -45,15 +44,15 @@ func TestSetForgetReplicaAfter(t *testing.T) {
 		if out := s.Ready(); len(out.Actions) != 0 || len(out.Logs) != 0 {
 			t.Fatalf("a refused SET acted: %+v", out)
 		}
-		if got := s.Snapshot().Masters[0]; got.Quorum != 2 || got.ForgetReplicaAfter != 0 {
-			t.Fatalf("a refused SET changed the master: quorum %d, forget-replica-after %v", got.Quorum, got.ForgetReplicaAfter)
+		if got := s.Snapshot().Masters[0]; got.Quorum != 2 || got.ForgetReplicaAfterMs != 0 {
+			t.Fatalf("a refused SET changed the master: quorum %d, forget-replica-after %v", got.Quorum, got.ForgetReplicaAfterMs)
 		}
 	}
 	if err := command(s, Set{Name: "m", Args: []string{"FORGET-REPLICA-AFTER", "5000"}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Snapshot().Masters[0].ForgetReplicaAfter; got != 5*time.Second {
-		t.Fatalf("forget-replica-after = %v, want 5s", got)
+	if got := s.Snapshot().Masters[0].ForgetReplicaAfterMs; got != 5000 {
+		t.Fatalf("forget-replica-after = %v, want 5000", got)
 	}
 	if v, ok := masterField(t, s, settings.OptionForgetReplicaAfter); !ok || v != "5000" {
 		t.Fatalf("SENTINEL MASTER forget-replica-after = %q (shown %v), want 5000", v, ok)
@@ -80,7 +79,7 @@ func TestForgetReplicaGuards(t *testing.T) {
 		forget bool
 	}{
 		{"forgotten", func(*Sentinel, *master, *instance) {}, true},
-		{"default 0", func(_ *Sentinel, m *master, _ *instance) { m.settings.ForgetReplicaAfter = 0 }, false},
+		{"default 0", func(_ *Sentinel, m *master, _ *instance) { m.settings.ForgetReplicaAfterMs = 0 }, false},
 		{"listed", func(_ *Sentinel, m *master, _ *instance) {
 			m.info = "# Replication\r\nrole:master\r\nslave0:ip=10.0.0.3,port=6379,state=online,offset=1,lag=0\r\n"
 			m.infoRefresh++
@@ -96,7 +95,7 @@ func TestForgetReplicaGuards(t *testing.T) {
 		}, false},
 		{"INFO send time unknown", func(_ *Sentinel, m *master, _ *instance) { m.infoSentAt = 0 }, false},
 		{"INFO stale", func(s *Sentinel, m *master, _ *instance) {
-			m.infoRefresh = now - 2*s.timing.InfoPeriod.Milliseconds()
+			m.infoRefresh = now - 2*s.timing.InfoPeriodMs
 		}, false},
 		{"master SDOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagSDown }, false},
 		{"master ODOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagODown }, false},
@@ -124,7 +123,7 @@ func TestForgetReplicaGuards(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := masterCore(t, 2)
 			m := s.masters["m"]
-			m.settings.ForgetReplicaAfter = after * time.Millisecond
+			m.settings.ForgetReplicaAfterMs = after
 			r := s.createReplica(m, settings.Addr{Host: "10.0.0.3", Port: 6379}, start)
 			r.link.actPingTime = start + 1000
 			r.link.lastAvailTime = start
@@ -175,7 +174,7 @@ func TestForgetReplicaDiscoversChained(t *testing.T) {
 		s := masterCore(t, 2)
 		m := s.masters["m"]
 		if on {
-			m.settings.ForgetReplicaAfter = 5 * time.Second
+			m.settings.ForgetReplicaAfterMs = 5000
 		}
 		r := s.createReplica(m, settings.Addr{Host: "10.0.0.3", Port: 6379}, t0.UnixMilli())
 		s.refreshFromInfo(r, info, t0.UnixMilli())

@@ -46,7 +46,7 @@ const maxHandover = 5000
 // other Sentinels, whose hellos to the master (PUBLISH is a write) are
 // held by it with every command behind them, would see the master down.
 func (s *Sentinel) pauseLength(m *master, now int64) int64 {
-	left := m.settings.FailoverTimeout.Milliseconds() - (now - m.failoverStateChangeTime)
+	left := m.settings.FailoverTimeoutMs - (now - m.failoverStateChangeTime)
 	return min(left, max(m.downAfter/2, maxHandover))
 }
 

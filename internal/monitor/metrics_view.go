@@ -109,7 +109,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			FailoverInProgress: m.has(flagFailoverInProgress),
 			FailoverState:      m.failoverState.String(),
 			DownAfter:          msDuration(m.downAfter),
-			FailoverTimeout:    msDuration(m.settings.FailoverTimeout.Milliseconds()),
+			FailoverTimeout:    msDuration(m.settings.FailoverTimeoutMs),
 			ParallelSyncs:      m.settings.ParallelSyncs,
 			LastOKPing:         msDuration(now - m.link.lastAvailTime),
 		}

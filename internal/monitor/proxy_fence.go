@@ -32,9 +32,9 @@ func (s *Sentinel) proxyFence(m *master, now int64) string {
 		ReportsReplica: m.roleReported == inforeply.RoleSlave,
 		NoFencing:      m.settings.ProxyNoFencing,
 		VotedAt:        m.votedAt, Leader: m.leader, LeaderEpoch: m.leaderEpoch, ConfigEpoch: m.configEpoch,
-		FailoverTimeout: m.settings.FailoverTimeout.Milliseconds(),
+		FailoverTimeout: m.settings.FailoverTimeoutMs,
 		Voters:          m.voters(),
-		FenceAfter:      m.settings.ProxyFenceAfter.Milliseconds(), PublishPeriod: s.timing.PublishPeriod.Milliseconds(),
+		FenceAfter:      m.settings.ProxyFenceAfterMs, PublishPeriod: s.timing.PublishPeriodMs,
 		Peers: make([]fence.Peer, 0, len(m.sentinels)),
 	}
 	for _, si := range m.sentinels {
@@ -98,8 +98,8 @@ func (s *Sentinel) proxyHeadOf(m *master) proxyHead {
 	}
 	return proxyHead{
 		listen:        settings.FormatProxyAddrs(st.Proxy),
-		fenceAfter:    st.ProxyFenceAfter.Milliseconds(),
-		hold:          st.ProxyHold.Milliseconds(),
+		fenceAfter:    st.ProxyFenceAfterMs,
+		hold:          st.ProxyHoldMs,
 		fencing:       !st.ProxyNoFencing,
 		protectedMode: !st.ProxyNoProtectedMode,
 		protected:     !st.ProxyNoProtectedMode && st.AuthPass == "" && st.AuthUser == "",

@@ -3,7 +3,6 @@ package monitor
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
@@ -22,7 +21,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			i.runID = r.RunID
 		} else if i.runID != r.RunID {
 			s.event(event.LevelNotice, event.Reboot, i, "")
-			if i.kind == kindMaster && i.master.settings.RebootDownAfter.Milliseconds() != 0 {
+			if i.kind == kindMaster && i.master.settings.RebootDownAfterMs != 0 {
 				i.flags |= flagMasterReboot
 				i.rebootTime = now
 			}
@@ -83,7 +82,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	m := i.master
 	if i.kind == kindReplica && r.Role == inforeply.RoleMaster {
 		if !s.promotionReported(m, i, now) {
-			wait := 4 * s.timing.PublishPeriod.Milliseconds()
+			wait := 4 * s.timing.PublishPeriodMs
 			if !i.has(flagPromoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
 				now-i.roleReportedTime > wait {
 				if s.sendSlaveOf(i, &m.addr) {
@@ -113,7 +112,7 @@ func (s *Sentinel) followsOther(i *instance, now int64) bool {
 	if i.slaveMasterPort == m.addr.Port && s.addrMatchesHost(m.addr, i.slaveMasterHost) {
 		return false
 	}
-	wait := m.settings.FailoverTimeout.Milliseconds()
+	wait := m.settings.FailoverTimeoutMs
 	return s.masterLooksSane(m, now) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait
 }
 
@@ -122,12 +121,12 @@ func (s *Sentinel) followsOther(i *instance, now int64) bool {
 // SLAVEOF its master, FAILOVER ABORT first (+fix-slave-config).
 func (s *Sentinel) stuckInServerFailover(i *instance, now int64) bool {
 	m := i.master
-	wait := m.settings.FailoverTimeout
+	wait := m.settings.FailoverTimeoutMs
 	return failover.StuckInServerFailover(failover.StuckReplica{
 		State:        i.failoverReported,
-		For:          time.Duration(now-i.failoverReportedTime) * time.Millisecond,
+		For:          now - i.failoverReportedTime,
 		MasterSane:   s.masterLooksSane(m, now),
-		DownRecently: !noDownFor(i, wait.Milliseconds(), now),
+		DownRecently: !noDownFor(i, wait, now),
 	}, wait)
 }
 
@@ -162,7 +161,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 // answered INFO recently; only then do we push replicas towards it.
 func (s *Sentinel) masterLooksSane(m *master, now int64) bool {
 	return m.roleReported == inforeply.RoleMaster && !m.has(flagSDown|flagODown) &&
-		now-m.infoRefresh < 2*s.timing.InfoPeriod.Milliseconds()
+		now-m.infoRefresh < 2*s.timing.InfoPeriodMs
 }
 
 // noDownFor reports whether the instance had no SDOWN or ODOWN start in

@@ -55,7 +55,7 @@ func (s *Sentinel) runScripts(now int64) {
 	for _, st := range s.scripts.StartDue(now) {
 		s.act(StartScript{ID: st.ID, Path: st.Argv[0], Args: st.Argv[1:]})
 	}
-	for _, o := range s.scripts.Overdue(now, s.timing.ScriptMaxRuntime.Milliseconds()) {
+	for _, o := range s.scripts.Overdue(now, s.timing.ScriptMaxRuntimeMs) {
 		s.event(event.LevelWarning, event.ScriptTimeout, nil, o.Path+" "+strconv.Itoa(o.PID))
 		s.act(KillScript{ID: o.ID})
 	}
@@ -67,7 +67,7 @@ func (s *Sentinel) runScripts(now int64) {
 // and code of one that failed for good.
 func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 	o := s.scripts.Exited(in.ID, scriptq.Exit{Code: in.ExitCode, Signal: in.Signal, StartFailed: in.StartFailed},
-		now, s.timing.ScriptRetryDelay.Milliseconds())
+		now, s.timing.ScriptRetryDelayMs)
 	switch {
 	case !o.Known:
 		return

@@ -17,21 +17,21 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 	} else if l.disconnected(i.kind) {
 		elapsed = now - l.lastAvailTime
 	}
-	minReconnect := s.timing.MinLinkReconnectPeriod.Milliseconds()
+	minReconnect := s.timing.MinLinkReconnectPeriodMs
 	if l.cc != 0 && now-l.ccConnTime > minReconnect && l.actPingTime != 0 &&
 		now-l.actPingTime > i.downAfter/2 && now-l.lastPongTime > i.downAfter/2 {
 		s.closeCC(l)
 		s.linkChanged(l)
 	}
 	if l.pc != 0 && now-l.pcConnTime > minReconnect &&
-		now-l.pcLastActivity > 3*s.timing.PublishPeriod.Milliseconds() {
+		now-l.pcLastActivity > 3*s.timing.PublishPeriodMs {
 		s.closePC(l)
 		s.linkChanged(l)
 	}
 	down := elapsed > i.downAfter ||
 		(i.kind == kindMaster && i.roleReported == inforeply.RoleSlave &&
-			now-i.roleReportedTime > i.downAfter+2*s.timing.InfoPeriod.Milliseconds()) ||
-		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.settings.RebootDownAfter.Milliseconds())
+			now-i.roleReportedTime > i.downAfter+2*s.timing.InfoPeriodMs) ||
+		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.settings.RebootDownAfterMs)
 	if down {
 		if !i.has(flagSDown) {
 			s.event(event.LevelWarning, event.SDown, i, "")

@@ -175,14 +175,14 @@ func (s *Sentinel) addMaster(spec settings.MasterSpec, now int64) *master {
 		sentinels:   map[string]*instance{},
 	}
 	m.settings.RenameCommands = append([]settings.Rename(nil), spec.RenameCommands...)
-	if m.settings.DownAfter <= 0 {
-		m.settings.DownAfter = s.timing.DefaultDownAfter
+	if m.settings.DownAfterMs <= 0 {
+		m.settings.DownAfterMs = s.timing.DefaultDownAfterMs
 	}
-	if m.settings.FailoverTimeout <= 0 {
-		m.settings.FailoverTimeout = s.timing.DefaultFailoverTimeout
+	if m.settings.FailoverTimeoutMs <= 0 {
+		m.settings.FailoverTimeoutMs = s.timing.DefaultFailoverTimeoutMs
 	}
 	m.instance = s.newInstance(kindMaster, spec.Name, spec.Addr, m, now)
-	m.downAfter = m.settings.DownAfter.Milliseconds()
+	m.downAfter = m.settings.DownAfterMs
 	m.leaderEpoch = spec.LeaderEpoch
 	s.masters[spec.Name] = m
 	s.names = append(s.names, spec.Name)

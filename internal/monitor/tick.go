@@ -67,7 +67,7 @@ func (s *Sentinel) Quiet() bool {
 func (s *Sentinel) checkTilt(now int64) {
 	if s.lastTick != 0 {
 		delta := now - s.lastTick
-		if delta < 0 || delta > s.timing.TiltTrigger.Milliseconds() {
+		if delta < 0 || delta > s.timing.TiltTriggerMs {
 			s.tilt = true
 			s.tiltStart = now
 			s.tilts++
@@ -85,7 +85,7 @@ func (s *Sentinel) handleInstance(i *instance, now int64) {
 	s.reconnect(i, now)
 	s.sendPeriodic(i, now)
 	if s.tilt {
-		if now-s.tiltStart < s.timing.TiltPeriod.Milliseconds() {
+		if now-s.tiltStart < s.timing.TiltPeriodMs {
 			return
 		}
 		s.tilt = false
@@ -112,10 +112,10 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	if len(l.pending) >= maxPendingPerRef*l.refcount {
 		return
 	}
-	infoPeriod := s.timing.InfoPeriod.Milliseconds()
+	infoPeriod := s.timing.InfoPeriodMs
 	if i.kind == kindReplica && (i.master.has(flagODown|flagFailoverInProgress) || i.masterLinkDownTime != 0) {
 		infoPeriod = 1000
-		if fast := s.opts.Accel.FailoverInfoPeriod.Milliseconds(); fast > 0 && i.master.has(flagFailoverInProgress) {
+		if fast := s.opts.Accel.FailoverInfoPeriodMs; fast > 0 && i.master.has(flagFailoverInProgress) {
 			if i.infoPending {
 				infoPeriod = 1000 // the fast period counts from the last reply
 			} else {
@@ -123,7 +123,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 			}
 		}
 	}
-	pingPeriod := s.timing.PingPeriod.Milliseconds()
+	pingPeriod := s.timing.PingPeriodMs
 	if i.downAfter < pingPeriod {
 		pingPeriod = i.downAfter
 	}
@@ -133,7 +133,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	if now-l.lastPongTime > pingPeriod && now-l.lastPingTime > pingPeriod/2 {
 		s.sendPing(i, now)
 	}
-	if now-i.lastPubTime > s.timing.PublishPeriod.Milliseconds() && !s.helloPaused(i, now) {
+	if now-i.lastPubTime > s.timing.PublishPeriodMs && !s.helloPaused(i, now) {
 		s.sendHello(i, now)
 	}
 }
@@ -147,8 +147,8 @@ func (s *Sentinel) NextTickIn() time.Duration {
 	hz := 10 + s.rnd.Intn(10)
 	d := time.Second / time.Duration(hz)
 	a := s.opts.Accel
-	if a.BusyTick > 0 && s.lastTick < s.busyUntil && d > a.BusyTick {
-		busy := msDuration(a.scaled(a.BusyTick.Milliseconds(), d.Milliseconds(), s.troubled))
+	if a.BusyTickMs > 0 && s.lastTick < s.busyUntil && d > msDuration(a.BusyTickMs) {
+		busy := msDuration(a.scaled(a.BusyTickMs, d.Milliseconds(), s.troubled))
 		d = busy/2 + time.Duration(s.rnd.Int63n(int64(busy/2)+1))
 	}
 	if a.DeadlineTicks && s.nextDeadline > 0 {
@@ -161,8 +161,8 @@ func (s *Sentinel) NextTickIn() time.Duration {
 
 // busy keeps the timer fast for Accel.BusyFor from now.
 func (s *Sentinel) busy(now int64) {
-	if s.opts.Accel.BusyTick > 0 {
-		s.busyUntil = max(s.busyUntil, now+s.opts.Accel.BusyFor.Milliseconds())
+	if s.opts.Accel.BusyTickMs > 0 {
+		s.busyUntil = max(s.busyUntil, now+s.opts.Accel.BusyForMs)
 	}
 }
 

@@ -265,8 +265,8 @@ func (n *Node) persist(p settings.Persisted, t settings.Timing) error {
 		srv.Users = n.users.ConfigLines()
 	}
 	opts := config.RewriteOptions{
-		DefaultDownAfter:       t.DefaultDownAfter,
-		DefaultFailoverTimeout: t.DefaultFailoverTimeout,
+		DefaultDownAfterMs:       t.DefaultDownAfterMs,
+		DefaultFailoverTimeoutMs: t.DefaultFailoverTimeoutMs,
 	}
 	if n.cfg.StateFile != "" {
 		// The config file is only read: the state goes to its own file

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 )
 
 // ErrOutOfRange is the error of a value outside its option's range.
@@ -36,21 +35,18 @@ type NumberRule struct {
 	set func(m *Master, v int64)
 }
 
-// ms is v milliseconds.
-func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
-
 // numberRules are the numeric master options by name.
 var numberRules = map[string]NumberRule{
 	OptionQuorum:              {Min: 1, set: func(m *Master, v int64) { m.Quorum = int(v) }},
-	OptionDownAfter:           {Min: 1, set: func(m *Master, v int64) { m.DownAfter = ms(v) }},
-	OptionFailoverTimeout:     {Min: 1, set: func(m *Master, v int64) { m.FailoverTimeout = ms(v) }},
+	OptionDownAfter:           {Min: 1, set: func(m *Master, v int64) { m.DownAfterMs = v }},
+	OptionFailoverTimeout:     {Min: 1, set: func(m *Master, v int64) { m.FailoverTimeoutMs = v }},
 	OptionParallelSyncs:       {Min: 1, FileAnyInt: true, set: func(m *Master, v int64) { m.ParallelSyncs = int(v) }},
-	OptionRebootDownAfter:     {Min: 0, set: func(m *Master, v int64) { m.RebootDownAfter = ms(v) }},
-	OptionProxyFenceAfter:     {Min: 1, set: func(m *Master, v int64) { m.ProxyFenceAfter = ms(v) }},
-	OptionProxyHold:           {Min: 0, set: func(m *Master, v int64) { m.ProxyHold = ms(v) }},
-	OptionForgetReplicaAfter:  {Min: 0, set: func(m *Master, v int64) { m.ForgetReplicaAfter = ms(v) }},
+	OptionRebootDownAfter:     {Min: 0, set: func(m *Master, v int64) { m.RebootDownAfterMs = v }},
+	OptionProxyFenceAfter:     {Min: 1, set: func(m *Master, v int64) { m.ProxyFenceAfterMs = v }},
+	OptionProxyHold:           {Min: 0, set: func(m *Master, v int64) { m.ProxyHoldMs = v }},
+	OptionForgetReplicaAfter:  {Min: 0, set: func(m *Master, v int64) { m.ForgetReplicaAfterMs = v }},
 	OptionVoters:              {Min: 0, set: func(m *Master, v int64) { m.Voters = int(v) }},
-	OptionForgetSentinelAfter: {Min: 0, set: func(m *Master, v int64) { m.ForgetSentinelAfter = ms(v) }},
+	OptionForgetSentinelAfter: {Min: 0, set: func(m *Master, v int64) { m.ForgetSentinelAfterMs = v }},
 }
 
 // Number returns the rule of a numeric master option (its canonical

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-	"time"
 )
 
 // TestNumberRules: each numeric option takes [Min, MaxInt32], the range
@@ -18,19 +17,19 @@ func TestNumberRules(t *testing.T) {
 		get    func(Master) any
 		want   any
 	}{
-		{OptionDownAfter, 5000, true, func(m Master) any { return m.DownAfter }, 5 * time.Second},
+		{OptionDownAfter, 5000, true, func(m Master) any { return m.DownAfterMs }, int64(5000)},
 		{OptionDownAfter, 0, false, nil, nil},
-		{OptionDownAfter, math.MaxInt32, true, func(m Master) any { return m.DownAfter }, math.MaxInt32 * time.Millisecond},
+		{OptionDownAfter, math.MaxInt32, true, func(m Master) any { return m.DownAfterMs }, int64(math.MaxInt32)},
 		{OptionDownAfter, math.MaxInt32 + 1, false, nil, nil},
 		{OptionFailoverTimeout, math.MaxInt64, false, nil, nil},
 		{OptionQuorum, 1, true, func(m Master) any { return m.Quorum }, 1},
 		{OptionQuorum, 0, false, nil, nil},
 		{OptionParallelSyncs, 0, false, nil, nil},
-		{OptionRebootDownAfterAlias, 0, true, func(m Master) any { return m.RebootDownAfter }, time.Duration(0)},
+		{OptionRebootDownAfterAlias, 0, true, func(m Master) any { return m.RebootDownAfterMs }, int64(0)},
 		{OptionProxyHold, -1, false, nil, nil},
-		{OptionProxyFenceAfter, 1500, true, func(m Master) any { return m.ProxyFenceAfter }, 1500 * time.Millisecond},
+		{OptionProxyFenceAfter, 1500, true, func(m Master) any { return m.ProxyFenceAfterMs }, int64(1500)},
 		{OptionVoters, 5, true, func(m Master) any { return m.Voters }, 5},
-		{OptionForgetReplicaAfter, 0, true, func(m Master) any { return m.ForgetReplicaAfter }, time.Duration(0)},
+		{OptionForgetReplicaAfter, 0, true, func(m Master) any { return m.ForgetReplicaAfterMs }, int64(0)},
 		{OptionForgetSentinelAfter, -5, false, nil, nil},
 	} {
 		r, ok := Number(tc.option)
@@ -44,7 +43,7 @@ func TestNumberRules(t *testing.T) {
 			if !errors.Is(err, ErrOutOfRange) {
 				t.Errorf("%s %d: got %v, want ErrOutOfRange", tc.option, tc.v, err)
 			}
-			if m.DownAfter != before.DownAfter || m.Quorum != before.Quorum || m.ParallelSyncs != before.ParallelSyncs {
+			if m.DownAfterMs != before.DownAfterMs || m.Quorum != before.Quorum || m.ParallelSyncs != before.ParallelSyncs {
 				t.Errorf("%s %d: a refused value changed the settings", tc.option, tc.v)
 			}
 			continue

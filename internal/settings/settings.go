@@ -1,7 +1,5 @@
 package settings
 
-import "time"
-
 // Addr is a host and port as the configuration or a peer gave them. Host is
 // kept as written (an IP in its canonical text form, or a hostname when
 // resolve-hostnames is on).
@@ -30,14 +28,17 @@ type Rename struct {
 type Master struct {
 	Quorum int
 
-	// DownAfter is down-after-milliseconds; always > 0.
-	DownAfter time.Duration
-	// FailoverTimeout is failover-timeout; always > 0.
-	FailoverTimeout time.Duration
+	// Every duration below is in milliseconds, as the directives give
+	// them and the core computes with them.
+
+	// DownAfterMs is down-after-milliseconds; always > 0.
+	DownAfterMs int64
+	// FailoverTimeoutMs is failover-timeout; always > 0.
+	FailoverTimeoutMs int64
 	// ParallelSyncs is parallel-syncs (the config file accepts any integer).
 	ParallelSyncs int
-	// RebootDownAfter is master-reboot-down-after-period; 0 disables it.
-	RebootDownAfter time.Duration
+	// RebootDownAfterMs is master-reboot-down-after-period; 0 disables it.
+	RebootDownAfterMs int64
 
 	NotificationScript   string
 	ClientReconfigScript string
@@ -51,13 +52,13 @@ type Master struct {
 	// the order given (`sentinel proxy <master> <ip> <port>`); none: no
 	// proxy. The proxy's other options matter only with one.
 	Proxy []Addr
-	// ProxyFenceAfter is proxy-fence-after: the proxy forwards only while
+	// ProxyFenceAfterMs is proxy-fence-after: the proxy forwards only while
 	// a majority of the master's Sentinels (this one counted) answered a
 	// PING within it; always > 0.
-	ProxyFenceAfter time.Duration
-	// ProxyHold is proxy-hold: how long a new connection waits for the
+	ProxyFenceAfterMs int64
+	// ProxyHoldMs is proxy-hold: how long a new connection waits for the
 	// proxy to forward before it is closed.
-	ProxyHold time.Duration
+	ProxyHoldMs int64
 	// ProxyNoFencing is `proxy-fencing no`: the rules that depend on the
 	// peers (the majority, and the fence at a vote for another) are off.
 	ProxyNoFencing bool
@@ -65,21 +66,21 @@ type Master struct {
 	// other hosts are forwarded even when the data nodes need no password.
 	ProxyNoProtectedMode bool
 
-	// ForgetReplicaAfter is forget-replica-after (go-sentinel's
+	// ForgetReplicaAfterMs is forget-replica-after (go-sentinel's
 	// extension, issue 21): a replica that gave no valid PING reply for
 	// longer than it, and that the master's INFO no longer lists, is
 	// forgotten (the core's forget.go); 0, the default, never forgets one, as Redis.
-	ForgetReplicaAfter time.Duration
+	ForgetReplicaAfterMs int64
 	// Voters is `sentinel voters` (go-sentinel's extension, issue 21):
 	// how many Sentinels monitor the master, this one included, as the
 	// operator states it. A leader's majority is counted over it when it
 	// is above the known Sentinels; 0, the default, is Redis's count.
 	Voters int
-	// ForgetSentinelAfter is forget-sentinel-after (go-sentinel's
+	// ForgetSentinelAfterMs is forget-sentinel-after (go-sentinel's
 	// extension): a known Sentinel not heard from for longer than it is
 	// forgotten, only while Voters is set (the core's forget_sentinel.go); 0, the
 	// default, never forgets one, as Redis.
-	ForgetSentinelAfter time.Duration
+	ForgetSentinelAfterMs int64
 }
 
 // MasterSpec is everything about one monitored master that the config file
@@ -119,11 +120,11 @@ type Persisted struct {
 
 // Defaults that a newly declared master gets, and that the rewrite omits.
 const (
-	DefaultDownAfter       = 30 * time.Second
-	DefaultFailoverTimeout = 3 * time.Minute
-	DefaultParallelSyncs   = 1
-	DefaultProxyFenceAfter = 2 * time.Second
-	DefaultProxyHold       = 5 * time.Second
+	DefaultDownAfterMs       = 30000
+	DefaultFailoverTimeoutMs = 180000
+	DefaultParallelSyncs     = 1
+	DefaultProxyFenceAfterMs = 2000
+	DefaultProxyHoldMs       = 5000
 )
 
 // NewMasterSpec returns a master declared by `sentinel monitor` with the
@@ -133,12 +134,12 @@ func NewMasterSpec(name string, addr Addr, quorum int) MasterSpec {
 		Name: name,
 		Addr: addr,
 		Master: Master{
-			Quorum:          quorum,
-			DownAfter:       DefaultDownAfter,
-			FailoverTimeout: DefaultFailoverTimeout,
-			ParallelSyncs:   DefaultParallelSyncs,
-			ProxyFenceAfter: DefaultProxyFenceAfter,
-			ProxyHold:       DefaultProxyHold,
+			Quorum:            quorum,
+			DownAfterMs:       DefaultDownAfterMs,
+			FailoverTimeoutMs: DefaultFailoverTimeoutMs,
+			ParallelSyncs:     DefaultParallelSyncs,
+			ProxyFenceAfterMs: DefaultProxyFenceAfterMs,
+			ProxyHoldMs:       DefaultProxyHoldMs,
 		},
 	}
 }

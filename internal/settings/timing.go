@@ -4,39 +4,39 @@ import "time"
 
 // Timing holds the timer periods and thresholds of §2.1 of the reference,
 // the values `SENTINEL DEBUG` shows and changes. Every field is a duration
-// that must be > 0. They are process-global and never persisted.
+// in milliseconds that must be > 0. They are process-global and never persisted.
 type Timing struct {
-	InfoPeriod             time.Duration
-	PingPeriod             time.Duration
-	AskPeriod              time.Duration
-	PublishPeriod          time.Duration
-	DefaultDownAfter       time.Duration
-	DefaultFailoverTimeout time.Duration
-	TiltTrigger            time.Duration
-	TiltPeriod             time.Duration
-	SlaveReconfTimeout     time.Duration
-	MinLinkReconnectPeriod time.Duration
-	ElectionTimeout        time.Duration
-	ScriptMaxRuntime       time.Duration
-	ScriptRetryDelay       time.Duration
+	InfoPeriodMs             int64
+	PingPeriodMs             int64
+	AskPeriodMs              int64
+	PublishPeriodMs          int64
+	DefaultDownAfterMs       int64
+	DefaultFailoverTimeoutMs int64
+	TiltTriggerMs            int64
+	TiltPeriodMs             int64
+	SlaveReconfTimeoutMs     int64
+	MinLinkReconnectPeriodMs int64
+	ElectionTimeoutMs        int64
+	ScriptMaxRuntimeMs       int64
+	ScriptRetryDelayMs       int64
 }
 
 // DefaultTiming returns Redis 7.0's values.
 func DefaultTiming() Timing {
 	return Timing{
-		InfoPeriod:             10 * time.Second,
-		PingPeriod:             time.Second,
-		AskPeriod:              time.Second,
-		PublishPeriod:          2 * time.Second,
-		DefaultDownAfter:       DefaultDownAfter,
-		DefaultFailoverTimeout: DefaultFailoverTimeout,
-		TiltTrigger:            2 * time.Second,
-		TiltPeriod:             30 * time.Second,
-		SlaveReconfTimeout:     10 * time.Second,
-		MinLinkReconnectPeriod: 15 * time.Second,
-		ElectionTimeout:        10 * time.Second,
-		ScriptMaxRuntime:       time.Minute,
-		ScriptRetryDelay:       30 * time.Second,
+		InfoPeriodMs:             10000,
+		PingPeriodMs:             1000,
+		AskPeriodMs:              1000,
+		PublishPeriodMs:          2000,
+		DefaultDownAfterMs:       DefaultDownAfterMs,
+		DefaultFailoverTimeoutMs: DefaultFailoverTimeoutMs,
+		TiltTriggerMs:            2000,
+		TiltPeriodMs:             30000,
+		SlaveReconfTimeoutMs:     10000,
+		MinLinkReconnectPeriodMs: 15000,
+		ElectionTimeoutMs:        10000,
+		ScriptMaxRuntimeMs:       60000,
+		ScriptRetryDelayMs:       30000,
 	}
 }
 
@@ -47,3 +47,8 @@ const (
 	TickMinInterval = 52 * time.Millisecond
 	TickMaxInterval = 100 * time.Millisecond
 )
+
+// Duration is v milliseconds as a time.Duration: the one conversion for
+// the adapters that schedule or display what the settings and the core
+// hold in milliseconds.
+func Duration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }

@@ -28,7 +28,7 @@ const desync = time.Second
 func masterSpec(quorum int, downAfter, ft time.Duration, ps int) settings.MasterSpec {
 	sp := MonitorConfig(masterName, ServerAddr(0), quorum, downAfter).Masters[0]
 	if ft > 0 {
-		sp.FailoverTimeout = ft
+		sp.FailoverTimeoutMs = ft.Milliseconds()
 	}
 	if ps > 0 {
 		sp.ParallelSyncs = ps
@@ -308,7 +308,7 @@ func TestSplitVoteElectsNobodyThenOne(t *testing.T) {
 					c.Fatalf("%s voted %q in epoch %d, want %s", v.voter, got, split, v.want)
 				}
 			}
-			et := c.Node("s1").Core.Timing().ElectionTimeout
+			et := time.Duration(c.Node("s1").Core.Timing().ElectionTimeoutMs) * time.Millisecond
 			if ft < et {
 				et = ft
 			}

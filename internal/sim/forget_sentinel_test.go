@@ -39,9 +39,9 @@ func forgetFleet(tb TB, seed int64, size, voters int) *Cluster {
 	}
 	for k := 0; k < size; k++ {
 		p := MonitorConfig("m", m.Addr, quorum, 5*time.Second)
-		p.Masters[0].FailoverTimeout = 20 * time.Second
+		p.Masters[0].FailoverTimeoutMs = 20000
 		p.Masters[0].Voters = voters
-		p.Masters[0].ForgetSentinelAfter = forgetAfter
+		p.Masters[0].ForgetSentinelAfterMs = forgetAfter.Milliseconds()
 		c.AddSentinel(p)
 	}
 	return c

@@ -69,7 +69,7 @@ func TestMasterReportingSlave(t *testing.T) {
 	unpromotable(c)
 	settle(t, c, 2)
 	c.Run(3 * time.Second)
-	info := settings.DefaultTiming().InfoPeriod
+	info := time.Duration(settings.DefaultTiming().InfoPeriodMs) * time.Millisecond
 	grace := downAfter + 2*info
 
 	changed := c.Now()

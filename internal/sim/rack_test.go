@@ -37,7 +37,7 @@ func rackCluster(tb TB, seed int64, masters int, accel *monitor.Accel) (*Cluster
 		c.AddReplica(fmt.Sprintf("r%04d", k), settings.Addr{Host: fmt.Sprintf("10.2.%d.%d", k/250, k%250), Port: 7000}, m)
 		ms = append(ms, m)
 		spec := settings.NewMasterSpec(m.Name, addr, 2)
-		spec.DownAfter = rackDownAfter
+		spec.DownAfterMs = rackDownAfter.Milliseconds()
 		p.Masters = append(p.Masters, spec)
 	}
 	for k := 0; k < 3; k++ {
@@ -133,7 +133,7 @@ func TestRackDeath(t *testing.T) {
 	first := envInt("SIM_RACK_FIRST", 1)
 	only := os.Getenv("SIM_RACK_TIMING")
 	noHold := monitor.DefaultAccel()
-	noHold.ElectionHold = 0
+	noHold.ElectionHoldMs = 0
 	daemon := monitor.DefaultAccel()
 	for _, v := range []struct {
 		key, name string

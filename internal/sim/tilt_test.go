@@ -71,7 +71,7 @@ func TestTilt(t *testing.T) {
 				}
 			}
 
-			period := settings.DefaultTiming().TiltPeriod
+			period := time.Duration(settings.DefaultTiming().TiltPeriodMs) * time.Millisecond
 			if !c.RunUntil(func() bool { return len(c.EventsSince(jumped, "s1", "-tilt")) > 0 }, period+time.Second) {
 				c.Fatalf("no -tilt within %v", period+time.Second)
 			}

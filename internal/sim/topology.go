@@ -13,7 +13,7 @@ import (
 func MonitorConfig(master string, addr settings.Addr, quorum int, downAfter time.Duration) settings.Persisted {
 	spec := settings.NewMasterSpec(master, addr, quorum)
 	if downAfter > 0 {
-		spec.DownAfter = downAfter
+		spec.DownAfterMs = downAfter.Milliseconds()
 	}
 	return settings.Persisted{Masters: []settings.MasterSpec{spec}}
 }
@@ -86,14 +86,14 @@ func StandardWith(tb TB, o Options, t Topology) *Cluster {
 	for k := 0; k < t.Sentinels; k++ {
 		p := MonitorConfig(t.MasterName, m.Addr, t.Quorum, t.DownAfter)
 		if t.FailoverTimeout > 0 {
-			p.Masters[0].FailoverTimeout = t.FailoverTimeout
+			p.Masters[0].FailoverTimeoutMs = t.FailoverTimeout.Milliseconds()
 		}
 		if t.Proxy {
 			p.Masters[0].Proxy = []settings.Addr{{Host: "127.0.0.1", Port: 6380}}
 		}
-		p.Masters[0].ForgetReplicaAfter = t.ForgetReplicaAfter
+		p.Masters[0].ForgetReplicaAfterMs = t.ForgetReplicaAfter.Milliseconds()
 		p.Masters[0].Voters = t.Voters
-		p.Masters[0].ForgetSentinelAfter = t.ForgetSentinelAfter
+		p.Masters[0].ForgetSentinelAfterMs = t.ForgetSentinelAfter.Milliseconds()
 		c.AddSentinel(p)
 	}
 	return c
