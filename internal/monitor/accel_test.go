@@ -99,7 +99,7 @@ func TestAnswerAskFromView(t *testing.T) {
 	s.Step(t0, HostResolved{Host: "REDIS-B.example", IP: "10.0.0.2"})
 	for _, m := range s.masters {
 		m.flags |= flagSDown
-		s.changed(m)
+		s.views.changed(m)
 	}
 	asks := []gossip.AskRequest{
 		{IP: "10.0.0.1", Port: 7000, CurrentEpoch: 3, RunID: gossip.NoVote},
@@ -122,7 +122,7 @@ func TestAnswerAskFromView(t *testing.T) {
 	check("sdown", []bool{true, true, true, false, false})
 	s.tilt = true
 	s.tiltStart = ms(t0)
-	s.changedAll()
+	s.views.changedAll()
 	check("tilt", []bool{false, false, false, false, false})
 	if _, ok := s.View().AnswerAsk(gossip.AskRequest{IP: "10.0.0.1", Port: 7000, CurrentEpoch: 3, RunID: s.MyID()}); ok {
 		t.Error("the View answered an ask for a vote")

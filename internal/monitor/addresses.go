@@ -77,7 +77,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 	r[host] = in.IP
 	s.resolved = r
 	s.resolvedGen++
-	s.changedAll()
+	s.views.changedAll()
 	ip, ok := settings.CanonicalIP(in.IP)
 	if !ok {
 		return
@@ -121,7 +121,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 // replica that moved until its replication timeout: it is not another
 // replica).
 func (s *Sentinel) findReplicaByName(m *master, a settings.Addr) *instance {
-	if r := s.findReplica(m, a); r != nil || !s.global.ResolveHostnames {
+	if r := m.findReplica(a); r != nil || !s.global.ResolveHostnames {
 		return r
 	}
 	for _, r := range m.sortedReplicas() {

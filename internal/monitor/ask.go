@@ -19,9 +19,9 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		if gossip.AnswerStale(elapsed, ask) && (si.has(flagMasterDown) || si.leader != "") {
 			si.flags &^= flagMasterDown
 			si.leader = ""
-			s.changed(m) // without an event
+			s.views.changed(m) // without an event
 		}
-		if !s.asking(m) || si.link.disconnected(si.kind) {
+		if !m.asking() || si.link.disconnected(si.kind) {
 			continue
 		}
 		period := ask
@@ -50,7 +50,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 // asking reports whether this Sentinel asks its peers about m: while it
 // thinks m is down, and, for a coordinated failover (whose master is up),
 // while its election runs.
-func (s *Sentinel) asking(m *master) bool {
+func (m *master) asking() bool {
 	return m.has(flagSDown) || (m.has(flagCoordFailover) && m.failoverState == failover.WaitStart)
 }
 
@@ -116,7 +116,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	rep.Down = gossip.AnswerDown(m.has(flagSDown), s.tilt)
 	if req.AsksVote() {
 		s.noteVoteAsk(m, req.RunID, now)
-		s.changed(m) // a vote changes m, though no query shows it today
+		s.views.changed(m) // a vote changes m, though no query shows it today
 		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
 		if leader != "" {
 			rep.Leader = leader

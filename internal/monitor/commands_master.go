@@ -156,7 +156,7 @@ func (s *Sentinel) setOptions(in Set) error {
 			if err != nil {
 				return &ArgError{Cmd: "SET", Option: opt, Value: args[j+1]}
 			}
-			ops = append(ops, setOp{args[j : j+2], func() { _ = rule.Set(&m.settings, v); s.numberSet(m, lopt) }})
+			ops = append(ops, setOp{args[j : j+2], func() { _ = rule.Set(&m.settings, v); m.numberSet(lopt) }})
 			j++
 			continue
 		}
@@ -204,7 +204,7 @@ func (s *Sentinel) setOptions(in Set) error {
 				}
 				return &ArgError{Cmd: "SET", Option: opt, Value: bad}
 			}
-			ops = append(ops, setOp{args[j : j+3], func() { s.setRename(m, from, to) }})
+			ops = append(ops, setOp{args[j : j+3], func() { m.setRename(from, to) }})
 			j += 2
 		case lopt == settings.OptionProxy && more > 0:
 			v := args[j+1]
@@ -229,7 +229,7 @@ func (s *Sentinel) setOptions(in Set) error {
 // numberSet carries a numeric option SENTINEL SET stored in m.settings
 // to the state derived from it: down-after-milliseconds to every object
 // under the master.
-func (s *Sentinel) numberSet(m *master, option string) {
+func (m *master) numberSet(option string) {
 	if option != settings.OptionDownAfter {
 		return
 	}
@@ -245,7 +245,7 @@ func (s *Sentinel) numberSet(m *master, option string) {
 
 // setRename maps a command for m's instances; mapping a command to itself
 // removes the mapping.
-func (s *Sentinel) setRename(m *master, from, to string) {
+func (m *master) setRename(from, to string) {
 	for k, r := range m.settings.RenameCommands {
 		if strings.EqualFold(r.Command, from) {
 			m.settings.RenameCommands = append(m.settings.RenameCommands[:k], m.settings.RenameCommands[k+1:]...)

@@ -59,7 +59,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 		l.cc = s.openLink(i, CmdLink)
 		l.ccConnTime = now
 		l.dropPending()
-		s.linkChanged(l)
+		s.views.linkChanged(l)
 		s.sendPing(i, now)
 	}
 	if i.kind != kindSentinel && l.pc == 0 {
@@ -97,7 +97,7 @@ func (s *Sentinel) closeCC(l *link) {
 	l.cc = 0
 	l.ccUp = false
 	l.dropPending()
-	s.linkChanged(l)
+	s.views.linkChanged(l)
 }
 
 func (s *Sentinel) closePC(l *link) {
@@ -108,7 +108,7 @@ func (s *Sentinel) closePC(l *link) {
 	delete(s.links, l.pc)
 	l.pc = 0
 	l.pcUp = false
-	s.linkChanged(l)
+	s.views.linkChanged(l)
 }
 
 // closeLinks drops both connections of an instance (they are reopened by
@@ -116,7 +116,7 @@ func (s *Sentinel) closePC(l *link) {
 func (s *Sentinel) closeLinks(i *instance) {
 	s.closeCC(i.link)
 	s.closePC(i.link)
-	s.linkChanged(i.link)
+	s.views.linkChanged(i.link)
 }
 
 // send queues a command on an instance's command connection. The first
@@ -129,7 +129,7 @@ func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
 	args[0] = i.master.rename(args[0])
 	s.nextTag++
 	l.pending[s.nextTag] = pending{kind: k, inst: i}
-	s.linkChanged(l)
+	s.views.linkChanged(l)
 	switch k {
 	case sentAsk:
 		i.askPending = true
@@ -168,7 +168,7 @@ func (s *Sentinel) handleLinkConnected(in LinkConnected) {
 	} else if ref.kind == PubSubLink && l.pc == in.ID {
 		l.pcUp = true
 	}
-	s.linkChanged(l)
+	s.views.linkChanged(l)
 }
 
 // handleLinkClosed forgets a connection the adapter lost or could not
@@ -195,13 +195,13 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	if l.actPingTime == 0 {
 		l.actPingTime = now
 	}
-	s.linkChanged(l)
+	s.views.linkChanged(l)
 	s.event(event.LevelDebug, typ, ref.inst, " #"+in.Err)
 	// The instance probably went away: probe the command connection at
 	// once, so that if it is dead too it is found closed now (the link
 	// adapter notices a closed idle connection only when it next sends),
 	// not when the periodic PINGs resume after the pub/sub link is back.
-	if ref.kind == PubSubLink && l.cc != 0 && l.ccUp && s.instanceAlive(ref.inst) {
+	if ref.kind == PubSubLink && l.cc != 0 && l.ccUp && ref.inst.alive() {
 		s.sendPing(ref.inst, now)
 	}
 }
@@ -218,7 +218,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	}
 	delete(ref.link.pending, in.Tag)
 	i := p.inst
-	s.linkChanged(ref.link)
+	s.views.linkChanged(ref.link)
 	flags := i.flags
 	switch p.kind {
 	case sentAsk:
@@ -233,7 +233,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 			ref.link.rtt, ref.link.hasRTT = now-p.at, true
 		}
 	case sentInfo:
-		if in.Reply.Kind == ReplyString && s.instanceAlive(i) {
+		if in.Reply.Kind == ReplyString && i.alive() {
 			i.infoSentAt = p.at
 			s.refreshFromInfo(i, in.Reply.Str, now)
 		}
@@ -250,18 +250,18 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		// only bring the same SLAVEOF again at once, each transaction
 		// killing the instance's clients (a server-side FAILOVER
 		// refuses SLAVEOF, yet runs the CLIENT KILL after it).
-		if s.opts.Accel.InfoAfterExec && s.instanceAlive(i) && slaveOfTook(in.Reply, p.slaveOfAt) {
+		if s.opts.Accel.InfoAfterExec && i.alive() && slaveOfTook(in.Reply, p.slaveOfAt) {
 			s.send(i, sentInfo, "INFO")
 		}
 	case sentPauseExec:
-		if s.instanceAlive(i) {
-			s.pauseReply(i.master, in.Reply)
+		if i.alive() {
+			i.master.pauseReply(in.Reply)
 		}
 	}
 	// A hello's or a PING's reply changes the link, and maybe the
 	// flags; any other may change anything of the master.
 	if (p.kind != sentHello && p.kind != sentPing) || i.flags != flags {
-		s.changed(i.master)
+		s.views.changed(i.master)
 	}
 }
 
@@ -279,9 +279,9 @@ func slaveOfTook(r Reply, at int) bool {
 	return r.Elems[at-1].Kind != ReplyError
 }
 
-// instanceAlive reports whether an object is still part of the state (a
+// alive reports whether an object is still part of the state (a
 // reply may arrive after it was removed).
-func (s *Sentinel) instanceAlive(i *instance) bool {
+func (i *instance) alive() bool {
 	return !i.removed && !i.master.removed
 }
 

@@ -35,7 +35,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	a := s.announceAddr(m.addr)
 	e := explain.Explanation{Master: m.name, IP: a.Host, Port: a.Port, Stage: explain.StageOK}
 	if len(m.settings.Proxy) > 0 {
-		h := s.proxyHeadOf(m)
+		h := m.proxyHeadOf()
 		e.Proxy = &explain.ProxyView{Listen: m.settings.Proxy, Forwarding: !h.fenced, FenceAfterMs: h.fenceAfter, HoldMs: h.hold, Fencing: h.fencing, Protected: h.protected}
 		if h.fenced {
 			e.Proxy.Reason = h.reason

@@ -140,7 +140,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 	case failover.SendSlaveofNoone:
 		s.failoverSendSlaveofNoone(m, now)
 	case failover.WaitPromotion:
-		if s.expired(m, now) || s.pauseLapsed(m, now) {
+		if s.expired(m, now) || m.pauseLapsed(now) {
 			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
 		}
 	case failover.ReconfSlaves:
@@ -212,7 +212,7 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 			MasterLinkDown: r.masterLinkDownTime,
 			MasterLinkUp:   r.masterLinkUp,
 			NeverLinked:    !r.masterLinkUp && r.masterLinkDownTime < 0,
-			FollowsReplica: s.followsReplica(m, r),
+			FollowsReplica: m.followsReplica(r),
 		})
 	}
 	return cands, limits
@@ -220,7 +220,7 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 
 // followsReplica reports whether replica r says it follows another of
 // m's replicas (by the address that replica is known at).
-func (s *Sentinel) followsReplica(m *master, r *instance) bool {
+func (m *master) followsReplica(r *instance) bool {
 	if r.roleReported != inforeply.RoleSlave || r.slaveMasterHost == "" {
 		return false
 	}
@@ -306,7 +306,7 @@ func (s *Sentinel) forceHello(m *master) {
 
 // reconfReplicas describes m's replicas, in name order, for planning
 // their reconfiguration at now.
-func (s *Sentinel) reconfReplicas(m *master, now int64) []failover.Replica {
+func (m *master) reconfReplicas(now int64) []failover.Replica {
 	replicas := m.sortedReplicas()
 	out := make([]failover.Replica, len(replicas))
 	for k, r := range replicas {
@@ -327,7 +327,7 @@ func (s *Sentinel) reconfReplicas(m *master, now int64) []failover.Replica {
 // failoverReconfNextSlave points up to parallel-syncs replicas at a time
 // to the promoted one (§10.3), then checks for the end (§10.4).
 func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
-	plan := failover.PlanReconf(s.reconfReplicas(m, now), m.settings.ParallelSyncs, s.timing.SlaveReconfTimeoutMs)
+	plan := failover.PlanReconf(m.reconfReplicas(now), m.settings.ParallelSyncs, s.timing.SlaveReconfTimeoutMs)
 	for _, a := range plan {
 		r := m.replicas[a.ID]
 		if a.TimedOut {
@@ -349,7 +349,7 @@ func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
 // once more, best effort).
 func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 	p := m.promoted
-	end, again := failover.PlanEnd(s.reconfReplicas(m, now), p == nil || p.has(flagSDown), s.expired(m, now))
+	end, again := failover.PlanEnd(m.reconfReplicas(now), p == nil || p.has(flagSDown), s.expired(m, now))
 	if end == failover.NotYet {
 		return
 	}
@@ -396,7 +396,7 @@ func (s *Sentinel) replicaReconfProgress(i *instance) {
 // config rewrite, ended them at about one a second (issue 19). A switch
 // is this Sentinel's own bookkeeping, announced by hellos; nothing on the
 // wire changes.
-func (s *Sentinel) switchDue(m *master) bool { return m.failoverState == failover.UpdateConfig }
+func (m *master) switchDue() bool { return m.failoverState == failover.UpdateConfig }
 
 // switchMaster ends a failover we led (§10.6): +switch-master, the
 // timeline, and the master's new address.
@@ -413,7 +413,7 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 		// The old master was demoted when the promotion was confirmed;
 		// it is named here as the replica it now is, as Redis names it
 		// when it converts it later.
-		if r := s.findReplica(m, old); r != nil {
+		if r := m.findReplica(old); r != nil {
 			s.event(event.LevelNotice, event.ConvertToSlave, r, "")
 		}
 	}

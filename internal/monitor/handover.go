@@ -28,7 +28,7 @@ import (
 // pauses reports whether this Sentinel can pause m's writes: the master
 // is reachable and runs Redis 6.2 or later (its INFO shows
 // master_failover_state), which has CLIENT PAUSE WRITE and UNPAUSE.
-func (s *Sentinel) pauses(m *master) bool {
+func (m *master) pauses() bool {
 	return m.failoverReported != "" && !m.link.disconnected(kindMaster)
 }
 
@@ -45,14 +45,14 @@ const maxHandover = 5000
 // not coming (the failover is then aborted and writes resume), and the
 // other Sentinels, whose hellos to the master (PUBLISH is a write) are
 // held by it with every command behind them, would see the master down.
-func (s *Sentinel) pauseLength(m *master, now int64) int64 {
+func (m *master) pauseLength(now int64) int64 {
 	left := m.settings.FailoverTimeoutMs - (now - m.failoverStateChangeTime)
 	return min(left, max(m.downAfter/2, maxHandover))
 }
 
 // pauseLapsed reports whether the pause this Sentinel sent m has ended
 // without a promotion: the server gave the handover up as well.
-func (s *Sentinel) pauseLapsed(m *master, now int64) bool {
+func (m *master) pauseLapsed(now int64) bool {
 	return m.has(flagCoordFailover) && m.pauseUntil != 0 && now > m.pauseUntil
 }
 
@@ -60,21 +60,21 @@ func (s *Sentinel) pauseLapsed(m *master, now int64) bool {
 // failover-timeout before a plain failover sends SLAVEOF NO ONE, when it
 // can (pauses), once per failover.
 func (s *Sentinel) pauseWrites(m *master, now int64) {
-	if m.pauseUntil != 0 || !s.pauses(m) {
+	if m.pauseUntil != 0 || !m.pauses() {
 		return
 	}
-	left := strconv.FormatInt(s.pauseLength(m, now), 10)
+	left := strconv.FormatInt(m.pauseLength(now), 10)
 	s.send(&m.instance, sentOther, "MULTI")
 	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", left, "WRITE")
 	s.send(&m.instance, sentPauseExec, "EXEC")
-	s.notePause(m, now, s.pauseLength(m, now))
+	m.notePause(now, m.pauseLength(now))
 }
 
 // pauseReply reads the EXEC reply of a plain failover's pause: a
 // transaction the server refused (an ACL without +client|pause, an
 // unknown command) paused nothing, and the demotion then goes without
 // CLIENT UNPAUSE, which would fail it the same way.
-func (s *Sentinel) pauseReply(m *master, r Reply) {
+func (m *master) pauseReply(r Reply) {
 	failed := r.Kind != ReplyArray || len(r.Elems) != 1 || r.Elems[0].Kind == ReplyError
 	if failed && !m.has(flagCoordFailover) {
 		m.pauseUntil = 0
@@ -82,7 +82,7 @@ func (s *Sentinel) pauseReply(m *master, r Reply) {
 }
 
 // notePause records that m's writes are paused from now for d ms.
-func (s *Sentinel) notePause(m *master, now, d int64) {
+func (m *master) notePause(now, d int64) {
 	m.pauseUntil, m.pausedAt = now+d, now
 	m.mark(event.PhasePaused, now, "")
 }
@@ -100,14 +100,14 @@ func (s *Sentinel) failoverHandOver(m *master, now int64) {
 	if m.link.disconnected(kindMaster) || !m.promoted.masterLinkUp {
 		return // FAILOVER TO needs the master and a replica in sync with it
 	}
-	left := s.pauseLength(m, now)
+	left := m.pauseLength(now)
 	ms := strconv.FormatInt(left, 10)
 	to := m.promoted.addr
 	s.send(&m.instance, sentOther, "MULTI")
 	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
 	s.send(&m.instance, sentOther, "FAILOVER", "TO", s.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
 	s.send(&m.instance, sentExec, "EXEC")
-	s.notePause(m, now, left)
+	m.notePause(now, left)
 	s.enter(m, failover.WaitPromotion, now, "")
 }
 
@@ -170,7 +170,7 @@ func (s *Sentinel) resumeWrites(m *master) {
 // held while this Sentinel paused the master's writes or while a
 // server-side FAILOVER runs, and a held PUBLISH would stall every command
 // queued behind it on the link.
-func (s *Sentinel) helloPaused(i *instance, now int64) bool {
+func (i *instance) helloPaused(now int64) bool {
 	if failover.ServerFailing(i.failoverReported) {
 		return true
 	}

@@ -83,7 +83,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		}
 	}
 	if si == nil {
-		s.changedAll() // Sentinel objects of any master may go or move
+		s.views.changedAll() // Sentinel objects of any master may go or move
 		removed := s.removeSentinelsByRunID(m, h.RunID)
 		if removed > 0 {
 			s.event(event.LevelNotice, event.SentinelAddressSwitch, &m.instance,
@@ -121,7 +121,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if si != nil {
 		si.lastHelloTime = now
 		si.helloSeen = true
-		s.changed(m)
+		s.views.changed(m)
 	}
 }
 
@@ -138,7 +138,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 // when the newer config names its old master, instead of holding the new
 // epoch for the wrong master.
 func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int64) {
-	s.changedAll()
+	s.views.changedAll()
 	announced := m.currentAddr()
 	m.configEpoch = h.MasterConfigEpoch
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {

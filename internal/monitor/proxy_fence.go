@@ -52,7 +52,7 @@ func (s *Sentinel) checkProxy(m *master, now int64) {
 	if len(m.settings.Proxy) == 0 {
 		if m.proxy.known {
 			m.proxy = proxyState{}
-			s.changed(m)
+			s.views.changed(m)
 		}
 		return
 	}
@@ -63,7 +63,7 @@ func (s *Sentinel) checkProxy(m *master, now int64) {
 	}
 	announce := !m.proxy.known || m.proxy.fenced != fenced
 	m.proxy = proxyState{known: true, fenced: fenced, reason: reason}
-	s.changed(m)
+	s.views.changed(m)
 	if !announce {
 		return
 	}
@@ -87,7 +87,7 @@ type proxyHead struct {
 	reason        string
 }
 
-func (s *Sentinel) proxyHeadOf(m *master) proxyHead {
+func (m *master) proxyHeadOf() proxyHead {
 	st := &m.settings
 	if len(st.Proxy) == 0 {
 		return proxyHead{}

@@ -50,7 +50,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	l.hasRTT = false
 	l.lastAvailTime = now
 	l.lastPongTime = now
-	s.linkChanged(l)
+	s.views.linkChanged(l)
 	m.roleReported = inforeply.RoleMaster
 	m.roleReportedTime = now
 }

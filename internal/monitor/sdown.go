@@ -21,12 +21,12 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 	if l.cc != 0 && now-l.ccConnTime > minReconnect && l.actPingTime != 0 &&
 		now-l.actPingTime > i.downAfter/2 && now-l.lastPongTime > i.downAfter/2 {
 		s.closeCC(l)
-		s.linkChanged(l)
+		s.views.linkChanged(l)
 	}
 	if l.pc != 0 && now-l.pcConnTime > minReconnect &&
 		now-l.pcLastActivity > 3*s.timing.PublishPeriodMs {
 		s.closePC(l)
-		s.linkChanged(l)
+		s.views.linkChanged(l)
 	}
 	down := elapsed > i.downAfter ||
 		(i.kind == kindMaster && i.roleReported == inforeply.RoleSlave &&

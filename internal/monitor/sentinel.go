@@ -143,7 +143,7 @@ func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentin
 		}
 		m := s.addMaster(spec, t)
 		for _, a := range spec.KnownReplicas {
-			if s.findReplica(m, a) == nil {
+			if m.findReplica(a) == nil {
 				s.createReplica(m, a, t)
 			}
 		}
@@ -181,7 +181,7 @@ func (s *Sentinel) addMaster(spec settings.MasterSpec, now int64) *master {
 	if m.settings.FailoverTimeoutMs <= 0 {
 		m.settings.FailoverTimeoutMs = s.timing.DefaultFailoverTimeoutMs
 	}
-	m.instance = s.newInstance(kindMaster, spec.Name, spec.Addr, m, now)
+	m.instance = newInstance(kindMaster, spec.Name, spec.Addr, m, now)
 	m.downAfter = m.settings.DownAfterMs
 	m.leaderEpoch = spec.LeaderEpoch
 	s.masters[spec.Name] = m
@@ -193,7 +193,7 @@ func (s *Sentinel) addMaster(spec settings.MasterSpec, now int64) *master {
 // newInstance builds the common part of an object with a fresh link.
 // A master or replica starts as reporting the role of its kind; a
 // Sentinel reports none.
-func (s *Sentinel) newInstance(k kind, name string, addr settings.Addr, m *master, now int64) instance {
+func newInstance(k kind, name string, addr settings.Addr, m *master, now int64) instance {
 	role := ""
 	if k != kindSentinel {
 		role = k.String()
@@ -223,22 +223,22 @@ func (s *Sentinel) newInstance(k kind, name string, addr settings.Addr, m *maste
 
 // createReplica adds a replica object to m (no event, no flush).
 func (s *Sentinel) createReplica(m *master, a settings.Addr, now int64) *instance {
-	r := s.newInstance(kindReplica, s.announceAddr(a).String(), a, m, now)
+	r := newInstance(kindReplica, s.announceAddr(a).String(), a, m, now)
 	ri := &r
 	m.replicas[ri.name] = ri
 	m.replicaOrder = nil
-	s.changed(m)
+	s.views.changed(m)
 	return ri
 }
 
 // createSentinel adds a sentinel object to m (no event, no flush).
 func (s *Sentinel) createSentinel(m *master, a settings.Addr, runID string, now int64) *instance {
-	si := s.newInstance(kindSentinel, runID, a, m, now)
+	si := newInstance(kindSentinel, runID, a, m, now)
 	si.runID = runID
 	p := &si
 	m.sentinels[runID] = p
 	m.sentinelOrder = nil
-	s.changed(m)
+	s.views.changed(m)
 	return p
 }
 
@@ -248,7 +248,7 @@ func (s *Sentinel) dropReplica(m *master, r *instance) {
 	r.removed = true
 	delete(m.replicas, r.name)
 	m.replicaOrder = nil
-	s.changed(m)
+	s.views.changed(m)
 }
 
 // dropSentinel forgets sentinel object si of m, releasing its link.
@@ -257,11 +257,11 @@ func (s *Sentinel) dropSentinel(m *master, si *instance) {
 	si.removed = true
 	delete(m.sentinels, si.name)
 	m.sentinelOrder = nil
-	s.changed(m)
+	s.views.changed(m)
 }
 
 // findReplica looks a replica of m up by address.
-func (s *Sentinel) findReplica(m *master, a settings.Addr) *instance {
+func (m *master) findReplica(a settings.Addr) *instance {
 	for _, r := range m.replicas {
 		if sameAddr(r.addr, a) {
 			return r
@@ -289,8 +289,8 @@ func (s *Sentinel) shareLink(si *instance) {
 		s.releaseLink(si)
 		si.link = other.link
 		si.link.refcount++
-		s.linkChanged(si.link)
-		s.changed(si.master) // si shows another link
+		s.views.linkChanged(si.link)
+		s.views.changed(si.master) // si shows another link
 		return
 	}
 }
@@ -300,7 +300,7 @@ func (s *Sentinel) shareLink(si *instance) {
 func (s *Sentinel) releaseLink(i *instance) {
 	l := i.link
 	l.refcount--
-	s.linkChanged(l)
+	s.views.linkChanged(l)
 	if l.refcount > 0 {
 		return
 	}
@@ -378,7 +378,7 @@ func (s *Sentinel) eventFor(l event.Level, typ event.Type, m *master, msg string
 // event tells of is in the View that is published before it.
 func (s *Sentinel) emit(e event.Event) {
 	if m := s.masters[e.Master]; m != nil {
-		s.changed(m)
+		s.views.changed(m)
 	}
 	if s.crashed {
 		return

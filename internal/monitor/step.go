@@ -54,7 +54,7 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 	case IsMasterDownByAddr:
 		return s.answerAsk(t, in.Request), nil
 	default:
-		s.changedAll()
+		s.views.changedAll()
 		return s.command(t, in)
 	}
 	return nil, nil

@@ -34,7 +34,7 @@ func (s *Sentinel) Tick(now time.Time) {
 		s.checkProxy(m, t)
 		s.forgetReplicas(m, t)
 		s.forgetSentinels(m, t)
-		if s.switchDue(m) {
+		if m.switchDue() {
 			switching = append(switching, m)
 		}
 		if m.has(flagFailoverInProgress) {
@@ -79,7 +79,7 @@ func (s *Sentinel) checkTilt(now int64) {
 
 // handleInstance is one object's share of a tick (§2.3).
 func (s *Sentinel) handleInstance(i *instance, now int64) {
-	if !s.instanceAlive(i) {
+	if !i.alive() {
 		return // removed earlier in this tick
 	}
 	s.reconnect(i, now)
@@ -133,7 +133,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	if now-l.lastPongTime > pingPeriod && now-l.lastPingTime > pingPeriod/2 {
 		s.sendPing(i, now)
 	}
-	if now-i.lastPubTime > s.timing.PublishPeriodMs && !s.helloPaused(i, now) {
+	if now-i.lastPubTime > s.timing.PublishPeriodMs && !i.helloPaused(now) {
 		s.sendHello(i, now)
 	}
 }

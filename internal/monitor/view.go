@@ -234,25 +234,25 @@ type viewState struct {
 // silent ones record themselves (a command sent, a link closed, a peer's
 // stale report cleared, an INFO reply), and so do the Steps of peers; a
 // link's own state goes to its cell instead (linkChanged).
-func (s *Sentinel) changed(m *master) {
-	if m.viewDirty || s.views.all {
+func (vs *viewState) changed(m *master) {
+	if m.viewDirty || vs.all {
 		return
 	}
 	m.viewDirty = true
-	s.views.masters = append(s.views.masters, m)
+	vs.masters = append(vs.masters, m)
 }
 
 // linkChanged records that what the queries show of l changed: the next
 // View stores it in l's cell, which every View shows l through. No master
 // needs looking at again for it.
-func (s *Sentinel) linkChanged(l *link) {
+func (vs *viewState) linkChanged(l *link) {
 	if !l.viewDirty {
 		l.viewDirty = true
-		s.views.links = append(s.views.links, l)
+		vs.links = append(vs.links, l)
 	}
 }
 
 // changedAll records a change that may touch any master (a command, a
 // link shared or released): the next View compares every master with the
 // previous View.
-func (s *Sentinel) changedAll() { s.views.all = true }
+func (vs *viewState) changedAll() { vs.all = true }

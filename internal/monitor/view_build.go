@@ -151,7 +151,7 @@ func (b *viewBuilder) master(m *master, old *masterView) *masterView {
 		addr:                 s.announceAddr(m.currentAddr()),
 		infoAddr:             s.announceAddr(m.addr),
 		askAddr:              m.addr,
-		proxy:                s.proxyHeadOf(m),
+		proxy:                m.proxyHeadOf(),
 	}
 	var oldInst *instView
 	var oldReplicas, oldSentinels []*instView

@@ -244,18 +244,18 @@ func TestViewUnchangedIsShared(t *testing.T) {
 		v2.at(1).sentinels[0] == v.at(1).sentinels[0] || v2.at(1).sentinels[1] != v.at(1).sentinels[1] {
 		t.Fatal("a hello from one Sentinel should rebuild that Sentinel's object alone")
 	}
-	s.changedAll()
+	s.views.changedAll()
 	if s.View() != v2 {
 		t.Fatal("a View that looked at every master and found no change should be the previous one")
 	}
-	s.changed(s.masters["m002"])
+	s.views.changed(s.masters["m002"])
 	si := s.masters["m002"].sortedSentinels()[0]
-	s.linkChanged(si.link)
+	s.views.linkChanged(si.link)
 	if s.View() != v2 {
 		t.Fatal("a View that looked at a master and a link and found no change should be the previous one")
 	}
 	si.link.lastPongTime += 700
-	s.linkChanged(si.link)
+	s.views.linkChanged(si.link)
 	if s.View() != v2 {
 		t.Fatal("a link's change should go to its cell, not rebuild the View")
 	}
