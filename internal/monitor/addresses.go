@@ -105,7 +105,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 				if dip, ok := settings.CanonicalIP(dup.addr.Host); ok && dip == ip {
 					s.event(event.LevelNotice, event.ReplicaMerged, dup, " into "+named.name)
 					s.dropReplica(m, dup)
-					s.persistSoon("merged replica")
+					s.out.persistSoon("merged replica")
 				}
 			}
 		}

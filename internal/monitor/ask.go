@@ -71,7 +71,7 @@ func (s *Sentinel) askReply(si *instance, r Reply, about uint64, now int64) {
 	}
 	if rep.Leader != gossip.NoVote {
 		if si.leaderEpoch != rep.LeaderEpoch {
-			s.log(event.LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, rep.Leader, rep.LeaderEpoch))
+			s.out.log(event.LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, rep.Leader, rep.LeaderEpoch))
 		}
 		si.leader = rep.Leader
 		si.leaderEpoch = rep.LeaderEpoch

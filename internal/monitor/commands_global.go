@@ -91,7 +91,7 @@ func (s *Sentinel) configSet(args []string) error {
 		}
 	}
 	s.global = next
-	s.persist("config set")
+	s.out.persist("config set")
 	if dropSentinels {
 		for _, name := range s.names {
 			for _, si := range s.masters[name].sortedSentinels() {
@@ -164,10 +164,10 @@ func (s *Sentinel) simulateFailure(names []string) (help bool, err error) {
 		switch strings.ToLower(n) {
 		case "crash-after-election":
 			s.simFailure |= SimCrashAfterElection
-			s.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
+			s.out.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
 		case "crash-after-promotion":
 			s.simFailure |= SimCrashAfterPromotion
-			s.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
+			s.out.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
 		case "help":
 			return true, nil
 		default:

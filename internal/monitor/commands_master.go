@@ -78,7 +78,7 @@ func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
 	spec.DownAfterMs = s.timing.DefaultDownAfterMs
 	spec.FailoverTimeoutMs = s.timing.DefaultFailoverTimeoutMs
 	m := s.addMaster(spec, now)
-	s.persist("monitor")
+	s.out.persist("monitor")
 	s.event(event.LevelWarning, event.Monitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
 	return nil
 }
@@ -105,7 +105,7 @@ func (s *Sentinel) removeMaster(name string) error {
 			break
 		}
 	}
-	s.persist("remove")
+	s.out.persist("remove")
 	return nil
 }
 
@@ -222,7 +222,7 @@ func (s *Sentinel) setOptions(in Set) error {
 		op.apply()
 		s.event(event.LevelWarning, event.Set, &m.instance, " "+strings.Join(op.args, " "))
 	}
-	s.persist("set")
+	s.out.persist("set")
 	return nil
 }
 

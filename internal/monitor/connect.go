@@ -83,7 +83,7 @@ func (s *Sentinel) openLink(i *instance, k LinkKind) LinkID {
 	if k == PubSubLink {
 		a.Channel = gossip.Channel
 	}
-	s.act(a)
+	s.out.act(a)
 	return id
 }
 
@@ -92,7 +92,7 @@ func (s *Sentinel) closeCC(l *link) {
 	if l.cc == 0 {
 		return
 	}
-	s.act(CloseLink{ID: l.cc})
+	s.out.act(CloseLink{ID: l.cc})
 	delete(s.links, l.cc)
 	l.cc = 0
 	l.ccUp = false
@@ -104,7 +104,7 @@ func (s *Sentinel) closePC(l *link) {
 	if l.pc == 0 {
 		return
 	}
-	s.act(CloseLink{ID: l.pc})
+	s.out.act(CloseLink{ID: l.pc})
 	delete(s.links, l.pc)
 	l.pc = 0
 	l.pcUp = false
@@ -137,7 +137,7 @@ func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
 		i.infoPending = true
 		l.pending[s.nextTag] = pending{kind: k, inst: i, at: s.lastTick}
 	}
-	s.act(Send{ID: l.cc, Tag: s.nextTag, Args: args})
+	s.out.act(Send{ID: l.cc, Tag: s.nextTag, Args: args})
 	return true
 }
 

@@ -130,7 +130,7 @@ func TestNothingAfterSimulatedCrash(t *testing.T) {
 	s.Ready()
 	s.crash()
 	s.event(event.LevelWarning, "+after", nil, "")
-	s.persist("after")
+	s.out.persist("after")
 	r := s.Ready()
 	if n := len(r.Actions); n != 1 {
 		t.Fatalf("actions %#v, want only the Exit", r.Actions)

@@ -74,7 +74,7 @@ func (s *Sentinel) voteState(m *master) election.Vote {
 func (s *Sentinel) castVote(m *master, next election.Vote, now int64) {
 	m.leader = next.Leader
 	m.leaderEpoch = next.LeaderEpoch
-	s.persist("vote")
+	s.out.persist("vote")
 	s.eventFor(event.LevelWarning, event.VoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
 	if !strings.EqualFold(m.leader, s.myID) {
 		m.failoverStartTime = now + int64(s.rnd.Intn(1000))
@@ -95,7 +95,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		if m.failoverDelayLogged != m.failoverStartTime {
 			m.failoverDelayLogged = m.failoverStartTime
 			at := time.UnixMilli(retry)
-			s.log(event.LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
+			s.out.log(event.LevelWarning, "Next failover delay: I will not start a failover before "+at.Format("Mon Jan _2 15:04:05 2006"))
 		}
 		return false
 	}
@@ -105,7 +105,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		// client of an open port can set this epoch. Never start one.
 		if !m.epochExhaustedLogged {
 			m.epochExhaustedLogged = true
-			s.log(event.LevelWarning, "Failover of '"+m.name+"' not started: the current epoch is 18446744073709551615 and cannot grow (a peer or a client announced it)")
+			s.out.log(event.LevelWarning, "Failover of '"+m.name+"' not started: the current epoch is 18446744073709551615 and cannot grow (a peer or a client announced it)")
 		}
 		return false
 	}
@@ -168,7 +168,7 @@ func (s *Sentinel) leader(m *master, now int64) string {
 func (s *Sentinel) newEpoch(m *master, epoch uint64, persist bool) {
 	s.currentEpoch = epoch
 	if persist {
-		s.persist("new epoch")
+		s.out.persist("new epoch")
 	}
 	s.eventFor(event.LevelWarning, event.NewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 }

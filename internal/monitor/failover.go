@@ -51,12 +51,12 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 	if s.selectReplica(m, now) == nil {
 		return ErrNoGoodReplica
 	}
-	s.log(event.LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
+	s.out.log(event.LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
 	s.startFailover(m, now)
 	// The new epoch is on disk before the reply, not only with the next
 	// tick's self-vote: a crash in between would take the epoch back
 	// (Redis flushes it only with the vote).
-	s.persist("failover")
+	s.out.persist("failover")
 	if in.Coordinated {
 		m.flags |= flagCoordFailover
 		m.timeline.Coordinated = true
@@ -167,9 +167,9 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 // Like Redis's exit(99) where the flag is checked, nothing the core does
 // after it produces output: Ready ends with the Exit.
 func (s *Sentinel) crash() {
-	s.log(event.LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
-	s.act(Exit{Code: 99})
-	s.crashed = true
+	s.out.log(event.LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
+	s.out.act(Exit{Code: 99})
+	s.out.crashed = true
 }
 
 // selectReplica picks the replica to promote (§9).
@@ -282,7 +282,7 @@ func (s *Sentinel) promotionReported(m *master, r *instance, now int64) bool {
 // Sentinel adopt the new address from our hellos.
 func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	m.configEpoch = m.failoverEpoch
-	s.persist("promotion")
+	s.out.persist("promotion")
 	s.event(event.LevelWarning, event.PromotedSlave, r, "")
 	if !s.enter(m, failover.ReconfSlaves, now, r.name) {
 		return

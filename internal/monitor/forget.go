@@ -81,7 +81,7 @@ func (s *Sentinel) forgetReplicas(m *master, now int64) {
 		forgot = true
 	}
 	if forgot {
-		s.persist("forgot replica")
+		s.out.persist("forgot replica")
 	}
 }
 

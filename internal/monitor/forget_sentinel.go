@@ -47,7 +47,7 @@ func (s *Sentinel) forgetSentinels(m *master, now int64) {
 		forgot = true
 	}
 	if forgot {
-		s.persistSoon("forget sentinel")
+		s.out.persistSoon("forget sentinel")
 	}
 }
 

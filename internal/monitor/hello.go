@@ -109,7 +109,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 			if removed > 0 {
 				s.updateSentinelAddrEverywhere(si)
 			}
-			s.persistSoon("new sentinel")
+			s.out.persistSoon("new sentinel")
 		}
 	}
 	if h.CurrentEpoch > s.currentEpoch {
@@ -146,7 +146,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int6
 	}
 	sameAsMaster := h.MasterPort == m.addr.Port && s.addrMatchesHost(m.addr, h.MasterIP)
 	if sameAsMaster && sameAddr(announced, m.addr) {
-		s.persist("config epoch")
+		s.out.persist("config epoch")
 		return
 	}
 	old := m.addr

@@ -138,7 +138,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 		if s.global.ResolveHostnames || a.Host == "" {
 			return
 		}
-		s.log(event.LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
+		s.out.log(event.LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
 		return
 	}
 	if r := s.findReplicaByName(m, valid); r != nil {
@@ -154,7 +154,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 	r := s.createReplica(m, valid, now)
 	r.listedByMaster = !chained
 	s.event(event.LevelNotice, event.Replica, r, "")
-	s.persistSoon("new replica")
+	s.out.persistSoon("new replica")
 }
 
 // masterLooksSane: a master that reports itself master, is not down and

@@ -87,6 +87,6 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to settings.Addr, now 
 	}
 	// The proxy follows the new master at once, not at the next tick.
 	s.checkProxy(m, now)
-	s.persist("switch master")
+	s.out.persist("switch master")
 	return true
 }

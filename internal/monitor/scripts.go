@@ -53,11 +53,11 @@ func (s *Sentinel) scheduleScript(path string, args ...string) {
 // long (§14.2). Called once per tick.
 func (s *Sentinel) runScripts(now int64) {
 	for _, st := range s.scripts.StartDue(now) {
-		s.act(StartScript{ID: st.ID, Path: st.Argv[0], Args: st.Argv[1:]})
+		s.out.act(StartScript{ID: st.ID, Path: st.Argv[0], Args: st.Argv[1:]})
 	}
 	for _, o := range s.scripts.Overdue(now, s.timing.ScriptMaxRuntimeMs) {
 		s.event(event.LevelWarning, event.ScriptTimeout, nil, o.Path+" "+strconv.Itoa(o.PID))
-		s.act(KillScript{ID: o.ID})
+		s.out.act(KillScript{ID: o.ID})
 	}
 }
 

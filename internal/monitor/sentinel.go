@@ -82,7 +82,6 @@ type Sentinel struct {
 	tilts int64
 
 	simFailure SimFailure
-	crashed    bool // a simulated crash happened: no more output, ever
 
 	resolved map[string]string // hostname (lower case) -> IP, from HostResolved; replaced, never changed in place
 	// resolvedGen counts the changes of resolved, for the View.
@@ -98,7 +97,7 @@ type Sentinel struct {
 	nextTag    uint64
 	links      map[LinkID]linkRef
 
-	out Ready
+	out outbox
 
 	// views keeps the View of the read-only queries up to date
 	// (view.go).
@@ -157,9 +156,9 @@ func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentin
 	}
 	if s.myID == "" {
 		s.myID = GenerateID(rnd)
-		s.persist("new myid")
+		s.out.persist("new myid")
 	}
-	s.log(event.LevelWarning, "Sentinel ID is "+s.myID)
+	s.out.log(event.LevelWarning, "Sentinel ID is "+s.myID)
 	for _, name := range s.names {
 		m := s.masters[name]
 		s.event(event.LevelWarning, event.Monitor, &m.instance, fmt.Sprintf(" quorum %d", m.settings.Quorum))
@@ -335,11 +334,7 @@ func (s *Sentinel) Snapshot() settings.Persisted {
 }
 
 // Ready returns what the core produced since the last call and forgets it.
-func (s *Sentinel) Ready() Ready {
-	r := s.out
-	s.out = Ready{}
-	return r
-}
+func (s *Sentinel) Ready() Ready { return s.out.take() }
 
 // event emits an event about inst (nil for events with no instance) with
 // msg appended to the instance prefix.
@@ -380,7 +375,7 @@ func (s *Sentinel) emit(e event.Event) {
 	if m := s.masters[e.Master]; m != nil {
 		s.views.changed(m)
 	}
-	if s.crashed {
+	if s.out.crashed {
 		return
 	}
 	e.Epoch = s.currentEpoch
@@ -394,35 +389,3 @@ func (s *Sentinel) emit(e event.Event) {
 	}
 }
 
-func (s *Sentinel) log(l event.Level, text string) {
-	if s.crashed {
-		return
-	}
-	s.out.Logs = append(s.out.Logs, event.LogLine{Level: l, Text: text})
-}
-
-func (s *Sentinel) act(a Action) {
-	if s.crashed {
-		return
-	}
-	s.out.Actions = append(s.out.Actions, a)
-}
-
-// persist queues one PersistConfig; several requests between two calls to
-// Ready collapse into one, deferrable only if all of them were.
-func (s *Sentinel) persist(reason string) { s.queuePersist(reason, false) }
-
-// persistSoon queues a deferrable PersistConfig (see there).
-func (s *Sentinel) persistSoon(reason string) { s.queuePersist(reason, true) }
-
-func (s *Sentinel) queuePersist(reason string, deferrable bool) {
-	for k, a := range s.out.Actions {
-		if p, ok := a.(PersistConfig); ok {
-			if p.Deferrable && !deferrable {
-				s.out.Actions[k] = PersistConfig{Reason: reason}
-			}
-			return
-		}
-	}
-	s.act(PersistConfig{Reason: reason, Deferrable: deferrable})
-}

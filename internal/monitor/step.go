@@ -64,9 +64,9 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 func (s *Sentinel) command(t int64, in Input) (Answer, error) {
 	switch in := in.(type) {
 	case FlushConfig:
-		s.persist("flushconfig")
+		s.out.persist("flushconfig")
 	case Shutdown:
-		s.persist("shutdown")
+		s.out.persist("shutdown")
 	case Monitor:
 		return nil, s.monitorMaster(t, in)
 	case Remove:

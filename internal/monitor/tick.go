@@ -11,7 +11,7 @@ import (
 // then handles every master, its replicas and its Sentinels. What it
 // changes is recorded for the View as it goes (see Sentinel.changed).
 func (s *Sentinel) Tick(now time.Time) {
-	if s.crashed {
+	if s.out.crashed {
 		return
 	}
 	t := ms(now)
