@@ -388,4 +388,3 @@ func (s *Sentinel) emit(e event.Event) {
 		s.scheduleScript(m.settings.NotificationScript, string(e.Type), e.Msg)
 	}
 }
-
