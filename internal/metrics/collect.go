@@ -1,12 +1,12 @@
 package metrics
 
 import (
-	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/go-sentinel/go-sentinel/internal/buildinfo"
+	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -100,7 +100,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	err := m.read(func(core monitor.Handle, now time.Time) {
 		snap.view = core.MetricsView(now)
 		for _, mm := range snap.view.Masters {
-			snap.ck = append(snap.ck, checkQuorum(core, mm.Name))
+			snap.ck = append(snap.ck, checkQuorum(mm.Check))
 		}
 	})
 	if err == nil {
@@ -112,19 +112,10 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// checkQuorum is SENTINEL CKQUORUM's reply for name, as redis_exporter
-// puts it in its message label.
-func checkQuorum(core monitor.Handle, name string) ckquorum {
-	ck, err := core.View().CheckQuorum(name)
-	var qe *monitor.QuorumError
-	switch {
-	case err == nil:
-		return ckquorum{ok: true, msg: ck.Reply()}
-	case errors.As(err, &qe):
-		return ckquorum{msg: qe.Reply()}
-	default:
-		return ckquorum{msg: "ERR " + err.Error()}
-	}
+// checkQuorum is SENTINEL CKQUORUM's reply for a master's check, as
+// redis_exporter puts it in its message label.
+func checkQuorum(ck election.Check) ckquorum {
+	return ckquorum{ok: ck.OK(), msg: ck.Reply()}
 }
 
 func bool01(b bool) float64 {

@@ -14,16 +14,15 @@ import (
 // Its invariant: Step is its only method that changes the core, so that
 // every change a client asks for enters through Step as one input value
 // (commands.go), and a handler applies one input per command. The other
-// methods only read: View and the reads the View does not serve yet.
-// View may update its own bookkeeping (it keeps the previous View and
-// what changed since), never what a query shows. Ticking the core,
-// draining its Ready and persisting it belong to its owner (the node's
-// loop, the simulator), which holds the *Sentinel.
+// methods only read what the View does not serve yet; the View itself is
+// the one its owner published (the RESP server's Backend.View), since
+// bringing it up to date (Sentinel.View) is the owner's. Ticking the
+// core, draining its Ready, publishing its View and persisting it belong
+// to its owner (the node's loop, the simulator), which holds the
+// *Sentinel.
 type Handle interface {
 	// Step applies one input at time now (Sentinel.Step).
 	Step(now time.Time, in Input) (Answer, error)
-	// View returns the core's View as it is now (Sentinel.View).
-	View() *View
 	// MyID returns the Sentinel's run ID (SENTINEL MYID).
 	MyID() string
 	// ConfigGet returns the global parameters matching the patterns

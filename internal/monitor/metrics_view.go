@@ -48,6 +48,9 @@ type MasterMetrics struct {
 	Sentinels   int
 	OKSentinels int
 	Quorum      int
+	// Check is SENTINEL CKQUORUM's verdict (election.CheckQuorum over the
+	// master's Sentinels as they are now, as View.CheckQuorum decides).
+	Check election.Check
 
 	ConfigEpoch   uint64
 	LeaderEpoch   uint64 // the epoch of this Sentinel's last vote for the master
@@ -103,6 +106,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			Replicas:           len(m.replicas),
 			Sentinels:          len(m.sentinels) + 1,
 			Quorum:             m.settings.Quorum,
+			Check:              election.CheckQuorum(m.peers(), m.settings.Quorum, m.settings.Voters),
 			ConfigEpoch:        m.configEpoch,
 			LeaderEpoch:        m.leaderEpoch,
 			FailoverEpoch:      m.failoverEpoch,

@@ -108,18 +108,18 @@ func BenchmarkQueriesWhileBusy(b *testing.B) {
 	const name = "m0500"
 	queries := []struct {
 		name  string
-		every time.Duration // the pace of the paced runs
-		exec  func(monitor.Handle, time.Time)
+		every time.Duration                   // the pace of the paced runs
+		exec  func(monitor.Handle, time.Time) // on the loop, as the queries ran before the View was published (the owner's *Sentinel)
 		view  func(*monitor.View, time.Time)
 	}{
 		{"GET-MASTER-ADDR-BY-NAME", 500 * time.Microsecond,
-			func(c monitor.Handle, _ time.Time) { c.View().MasterAddr(name) },
+			func(c monitor.Handle, _ time.Time) { c.(*monitor.Sentinel).View().MasterAddr(name) },
 			func(v *monitor.View, _ time.Time) { v.MasterAddr(name) }},
 		{"MASTER", 500 * time.Microsecond,
-			func(c monitor.Handle, now time.Time) { _, _ = c.View().Master(now, name) },
+			func(c monitor.Handle, now time.Time) { _, _ = c.(*monitor.Sentinel).View().Master(now, name) },
 			func(v *monitor.View, now time.Time) { _, _ = v.Master(now, name) }},
 		{"MASTERS", 10 * time.Millisecond,
-			func(c monitor.Handle, now time.Time) { c.View().Masters(now) },
+			func(c monitor.Handle, now time.Time) { c.(*monitor.Sentinel).View().Masters(now) },
 			func(v *monitor.View, now time.Time) { v.Masters(now) }},
 	}
 	for _, q := range queries {

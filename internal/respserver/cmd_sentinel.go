@@ -94,10 +94,11 @@ func cmdSentinelFlushConfig(x *ctx) Value {
 }
 
 func cmdRole(x *ctx) Value {
-	var names []string
-	if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { names = core.View().MasterNames() }); ev != nil {
+	v, ev := x.viewOnly()
+	if ev != nil {
 		return ev
 	}
+	names := v.MasterNames()
 	list := make(Array, len(names))
 	for i, n := range names {
 		list[i] = Bulk(n)

@@ -158,10 +158,11 @@ func cmdSentinelFailover(x *ctx) Value {
 	in := monitor.Failover{Name: x.arg(2)}
 	if len(x.args) == 4 {
 		if !strings.EqualFold(x.arg(3), "coordinated") {
-			var known bool
-			if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { _, known = core.View().MasterAddr(x.arg(2)) }); ev != nil {
+			v, ev := x.viewOnly()
+			if ev != nil {
 				return ev
 			}
+			_, known := v.MasterAddr(x.arg(2))
 			if !known {
 				return errNoSuchMaster
 			}

@@ -71,8 +71,8 @@ func TestLoopCommandsOffLoopInOrder(t *testing.T) {
 	be.mu.Lock()
 	execs := be.execs
 	be.mu.Unlock()
-	if execs < 3 {
-		t.Errorf("%d Exec calls, want at least 3", execs)
+	if execs < 2 { // FLUSHCONFIG and MYID; ROLE answers from the View on the loop
+		t.Errorf("%d Exec calls, want at least 2", execs)
 	}
 	if got := c.Do("PING"); got != "+PONG\r\n" {
 		t.Fatalf("PING after the worker: %q", got)

@@ -114,7 +114,7 @@ var onLoop = map[string]bool{
 	"command|docs": true, "command|getkeys": true, "command|getkeysandflags": true, "command|help": true,
 	"sentinel|get-master-addr-by-name": true, "sentinel|masters": true, "sentinel|master": true,
 	"sentinel|replicas": true, "sentinel|slaves": true, "sentinel|sentinels": true,
-	"sentinel|ckquorum": true, "sentinel|help": true,
+	"sentinel|ckquorum": true, "sentinel|help": true, "role": true,
 	"subscribe": true, "psubscribe": true, "unsubscribe": true, "punsubscribe": true,
 	"acl|whoami": true, "acl|cat": true, "acl|help": true,
 }
