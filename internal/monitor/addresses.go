@@ -8,31 +8,50 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
+// addrBook is how this Sentinel names and matches instance addresses:
+// what the hostnames it dialled resolved to (resolve-hostnames), the IPs
+// they resolved to before, and the announce settings that decide how an
+// address is shown and sent.
+type addrBook struct {
+	// global is the Sentinel's global settings (announce-hostnames,
+	// resolve-hostnames), which SENTINEL CONFIG SET changes.
+	global *settings.Persisted
+	// resolved maps a hostname (lower case) to its IP, from HostResolved;
+	// replaced, never changed in place.
+	resolved map[string]string
+	// resolvedGen counts the changes of resolved, for the View.
+	resolvedGen int
+	// formerIPs maps an IP a hostname resolved to before it moved to the
+	// hostname (lower case), until the master of that name's replica no
+	// longer lists the IP.
+	formerIPs map[string]string
+}
+
 // validAddr checks an address given by a peer: a numeric IP, stored in
 // canonical form, or with resolve-hostnames on also a hostname, stored as
 // written.
-func (s *Sentinel) validAddr(a settings.Addr) (settings.Addr, bool) {
+func (b *addrBook) validAddr(a settings.Addr) (settings.Addr, bool) {
 	if a.Port < 0 || a.Port > 65535 {
 		return a, false
 	}
 	if ip, ok := settings.CanonicalIP(a.Host); ok {
 		return settings.Addr{Host: ip, Port: a.Port}, true
 	}
-	return a, s.global.ResolveHostnames && a.Host != ""
+	return a, b.global.ResolveHostnames && a.Host != ""
 }
 
 // sameInstanceAddr compares a stored address with one a peer reported,
 // as Redis resolves the reported one before comparing: the same port and
 // the same host by addrMatchesHost.
-func (s *Sentinel) sameInstanceAddr(stored, reported settings.Addr) bool {
-	return stored.Port == reported.Port && s.addrMatchesHost(stored, reported.Host)
+func (b *addrBook) sameInstanceAddr(stored, reported settings.Addr) bool {
+	return stored.Port == reported.Port && b.addrMatchesHost(stored, reported.Host)
 }
 
 // addrMatchesHost compares a stored address with a host string a peer
 // reported (§14.4): equal IPs, where a hostname counts as the IP it was
 // resolved to when a link connected, or else equal hostnames.
-func (s *Sentinel) addrMatchesHost(a settings.Addr, host string) bool {
-	return addrMatchesHost(s.resolved, a, host)
+func (b *addrBook) addrMatchesHost(a settings.Addr, host string) bool {
+	return addrMatchesHost(b.resolved, a, host)
 }
 
 // addrMatchesHost is Sentinel.addrMatchesHost with the hostnames resolved
@@ -67,27 +86,27 @@ func ipOf(resolved map[string]string, host string) (string, bool) {
 // resolution merges it).
 func (s *Sentinel) hostResolved(in HostResolved) {
 	host := strings.ToLower(in.Host)
-	old, had := s.resolved[host]
+	old, had := s.addrs.resolved[host]
 	if had && old == in.IP {
 		return
 	}
 	// A new map: Views share the old one and read it unlocked.
-	r := make(map[string]string, len(s.resolved)+1)
-	maps.Copy(r, s.resolved)
+	r := make(map[string]string, len(s.addrs.resolved)+1)
+	maps.Copy(r, s.addrs.resolved)
 	r[host] = in.IP
-	s.resolved = r
-	s.resolvedGen++
+	s.addrs.resolved = r
+	s.addrs.resolvedGen++
 	s.views.changedAll()
 	ip, ok := settings.CanonicalIP(in.IP)
 	if !ok {
 		return
 	}
-	if s.formerIPs == nil {
-		s.formerIPs = make(map[string]string)
+	if s.addrs.formerIPs == nil {
+		s.addrs.formerIPs = make(map[string]string)
 	}
-	delete(s.formerIPs, ip)
+	delete(s.addrs.formerIPs, ip)
 	if prev, ok := settings.CanonicalIP(old); had && ok {
-		s.formerIPs[prev] = host
+		s.addrs.formerIPs[prev] = host
 	}
 	for _, name := range s.names {
 		m := s.masters[name]
@@ -125,12 +144,12 @@ func (s *Sentinel) findReplicaByName(m *master, a settings.Addr) *instance {
 		return r
 	}
 	for _, r := range m.sortedReplicas() {
-		if s.sameInstanceAddr(r.addr, a) {
+		if s.addrs.sameInstanceAddr(r.addr, a) {
 			return r
 		}
 	}
 	if ip, ok := settings.CanonicalIP(a.Host); ok {
-		if host, ok := s.formerIPs[ip]; ok {
+		if host, ok := s.addrs.formerIPs[ip]; ok {
 			for _, r := range m.sortedReplicas() {
 				if r.addr.Port == a.Port && strings.EqualFold(r.addr.Host, host) {
 					return r
@@ -145,7 +164,7 @@ func (s *Sentinel) findReplicaByName(m *master, a settings.Addr) *instance {
 // INFO no longer lists (listed): once the master let the old connection
 // go, an instance at that address is another one.
 func (s *Sentinel) forgetFormerIPs(m *master, listed []settings.Addr) {
-	for ip, host := range s.formerIPs {
+	for ip, host := range s.addrs.formerIPs {
 		still := false
 		for _, a := range listed {
 			if lip, ok := settings.CanonicalIP(a.Host); ok && lip == ip {
@@ -158,7 +177,7 @@ func (s *Sentinel) forgetFormerIPs(m *master, listed []settings.Addr) {
 		}
 		for _, r := range m.sortedReplicas() {
 			if strings.EqualFold(r.addr.Host, host) {
-				delete(s.formerIPs, ip)
+				delete(s.addrs.formerIPs, ip)
 				break
 			}
 		}
@@ -171,15 +190,15 @@ func (s *Sentinel) forgetFormerIPs(m *master, listed []settings.Addr) {
 // the name the replica was known by, so that the new master is still
 // followed by name, and the old entry of the promoted replica is not
 // kept beside it as a replica of itself.
-func (s *Sentinel) namedAddr(m *master, a settings.Addr) settings.Addr {
-	if !s.global.ResolveHostnames {
+func (b *addrBook) namedAddr(m *master, a settings.Addr) settings.Addr {
+	if !b.global.ResolveHostnames {
 		return a
 	}
 	if _, ok := settings.CanonicalIP(a.Host); !ok {
 		return a
 	}
 	for _, r := range m.sortedReplicas() {
-		if _, isIP := settings.CanonicalIP(r.addr.Host); !isIP && s.sameInstanceAddr(r.addr, a) {
+		if _, isIP := settings.CanonicalIP(r.addr.Host); !isIP && b.sameInstanceAddr(r.addr, a) {
 			return r.addr
 		}
 	}
@@ -189,14 +208,14 @@ func (s *Sentinel) namedAddr(m *master, a settings.Addr) settings.Addr {
 // announceAddr is the address as shown and sent: the host as stored when
 // announce-hostnames is on; otherwise the IP a stored hostname resolved
 // to, once known.
-func (s *Sentinel) announceAddr(a settings.Addr) settings.Addr {
-	if s.global.AnnounceHostnames || len(s.resolved) == 0 {
+func (b *addrBook) announceAddr(a settings.Addr) settings.Addr {
+	if b.global.AnnounceHostnames || len(b.resolved) == 0 {
 		return a
 	}
-	if ip, ok := s.resolved[strings.ToLower(a.Host)]; ok {
+	if ip, ok := b.resolved[strings.ToLower(a.Host)]; ok {
 		return settings.Addr{Host: ip, Port: a.Port}
 	}
 	return a
 }
 
-func (s *Sentinel) announceHost(a settings.Addr) string { return s.announceAddr(a).Host }
+func (b *addrBook) announceHost(a settings.Addr) string { return b.announceAddr(a).Host }

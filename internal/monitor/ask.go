@@ -34,7 +34,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		if !force && elapsed < period {
 			continue
 		}
-		req := gossip.AskRequest{IP: s.announceHost(m.addr), Port: m.addr.Port,
+		req := gossip.AskRequest{IP: s.addrs.announceHost(m.addr), Port: m.addr.Port,
 			CurrentEpoch: s.currentEpoch, RunID: gossip.NoVote}
 		if m.failoverState > failover.None {
 			req.RunID = s.myID
@@ -105,7 +105,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	rep := gossip.NoVoteReply()
 	var m *master
 	for _, name := range s.names {
-		if cand := s.masters[name]; asksAbout(req, s.resolved, cand.addr) {
+		if cand := s.masters[name]; asksAbout(req, s.addrs.resolved, cand.addr) {
 			m = cand
 			break
 		}

@@ -63,7 +63,7 @@ func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
 	if quorum <= 0 {
 		return ErrQuorumTooSmall
 	}
-	a, ok := s.validAddr(settings.Addr{Host: host, Port: 0})
+	a, ok := s.addrs.validAddr(settings.Addr{Host: host, Port: 0})
 	if !ok {
 		return ErrInvalidAddress
 	}

@@ -32,7 +32,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	}
 	now := ms(at)
 	l := m.link
-	a := s.announceAddr(m.addr)
+	a := s.addrs.announceAddr(m.addr)
 	e := explain.Explanation{Master: m.name, IP: a.Host, Port: a.Port, Stage: explain.StageOK}
 	if len(m.settings.Proxy) > 0 {
 		h := m.proxyHeadOf()
@@ -71,10 +71,10 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 		ag.DownReports = 1
 	}
 	for k, si := range m.sortedSentinels() {
-		p, sa := peers[k], s.announceAddr(si.addr)
+		p, sa := peers[k], s.addrs.announceAddr(si.addr)
 		v := explain.SentinelView{RunID: p.RunID, IP: sa.Host, Port: sa.Port, LinkUp: p.LinkUp,
 			SDown: p.SDown, ReportsDown: p.ReportsDown, ReplyAgeMs: now - si.lastMasterDownReplyTime,
-			About: s.announceAddr(m.addr).String(), Answered: si.answered,
+			About: s.addrs.announceAddr(m.addr).String(), Answered: si.answered,
 			VotedFor: p.Leader, VoteEpoch: p.LeaderEpoch,
 			Stale: gossip.AnswerStale(now-si.lastMasterDownReplyTime, s.timing.AskPeriodMs)}
 		if v.ReportsDown {

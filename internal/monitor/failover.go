@@ -375,7 +375,7 @@ func (s *Sentinel) replicaReconfProgress(i *instance) {
 		return
 	}
 	if i.has(flagReconfSent) && i.slaveMasterHost != "" && m.promoted != nil &&
-		s.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
+		s.addrs.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
 		i.flags &^= flagReconfSent
 		i.flags |= flagReconfInprog
 		s.event(event.LevelNotice, event.SlaveReconfInprog, i, "")
@@ -406,8 +406,8 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 	}
 	old, to := m.addr, m.promoted.addr
 	demoted := m.demoted
-	s.announceSwitch(m, old, s.announceAddr(to))
-	m.endTimeline(event.PhaseSwitched, now, s.announceHost(to)+" "+strconv.Itoa(to.Port))
+	s.announceSwitch(m, old, s.addrs.announceAddr(to))
+	m.endTimeline(event.PhaseSwitched, now, s.addrs.announceHost(to)+" "+strconv.Itoa(to.Port))
 	s.emitTimeline(m)
 	if s.resetMasterAndChangeAddress(m, to, now) && demoted {
 		// The old master was demoted when the promotion was confirmed;
@@ -422,7 +422,7 @@ func (s *Sentinel) switchMaster(m *master, now int64) {
 // announceSwitch emits +switch-master for m, from the address it had to
 // the address to (as announced).
 func (s *Sentinel) announceSwitch(m *master, from, to settings.Addr) {
-	s.eventFor(event.LevelWarning, event.SwitchMaster, m, m.name+" "+s.announceHost(from)+" "+strconv.Itoa(from.Port)+
+	s.eventFor(event.LevelWarning, event.SwitchMaster, m, m.name+" "+s.addrs.announceHost(from)+" "+strconv.Itoa(from.Port)+
 		" "+to.Host+" "+strconv.Itoa(to.Port))
 }
 
@@ -456,5 +456,5 @@ func (s *Sentinel) clientReconfigScript(m *master, role string, from, to setting
 		return
 	}
 	s.scheduleScript(m.settings.ClientReconfigScript, m.name, role, "start",
-		s.announceHost(from), strconv.Itoa(from.Port), s.announceHost(to), strconv.Itoa(to.Port))
+		s.addrs.announceHost(from), strconv.Itoa(from.Port), s.addrs.announceHost(to), strconv.Itoa(to.Port))
 }

@@ -48,7 +48,7 @@ func (s *Sentinel) discoverChained(m *master, listed []settings.Addr, now int64)
 		return
 	}
 	for _, a := range listed {
-		if sameAddr(a, m.addr) || s.sameInstanceAddr(m.addr, a) {
+		if sameAddr(a, m.addr) || s.addrs.sameInstanceAddr(m.addr, a) {
 			continue
 		}
 		s.discoverReplica(m, a, now, true)
@@ -102,7 +102,7 @@ func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 		return false
 	}
 	if r.infoRefresh != 0 && (r.roleReported != inforeply.RoleSlave || r.slaveMasterPort != m.addr.Port ||
-		!s.addrMatchesHost(m.addr, r.slaveMasterHost)) {
+		!s.addrs.addrMatchesHost(m.addr, r.slaveMasterHost)) {
 		return false
 	}
 	// The INFO must have been asked after the replica stopped answering:
@@ -120,10 +120,10 @@ func (s *Sentinel) listed(m *master, r *instance) bool {
 		m.listing = replicaListing{at: m.infoRefresh, addrs: inforeply.Parse(m.info).Replicas}
 	}
 	for _, a := range m.listing.addrs {
-		if v, ok := s.validAddr(a); ok && sameAddr(r.addr, v) {
+		if v, ok := s.addrs.validAddr(a); ok && sameAddr(r.addr, v) {
 			return true
 		}
-		if s.sameInstanceAddr(r.addr, a) {
+		if s.addrs.sameInstanceAddr(r.addr, a) {
 			return true
 		}
 	}

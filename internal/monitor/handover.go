@@ -105,7 +105,7 @@ func (s *Sentinel) failoverHandOver(m *master, now int64) {
 	to := m.promoted.addr
 	s.send(&m.instance, sentOther, "MULTI")
 	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
-	s.send(&m.instance, sentOther, "FAILOVER", "TO", s.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
+	s.send(&m.instance, sentOther, "FAILOVER", "TO", s.addrs.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
 	s.send(&m.instance, sentExec, "EXEC")
 	m.notePause(now, left)
 	s.enter(m, failover.WaitPromotion, now, "")

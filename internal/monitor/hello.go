@@ -42,7 +42,7 @@ func (s *Sentinel) sendHello(i *instance, now int64) bool {
 		RunID:             s.myID,
 		CurrentEpoch:      s.currentEpoch,
 		MasterName:        m.name,
-		MasterIP:          s.announceHost(cur),
+		MasterIP:          s.addrs.announceHost(cur),
 		MasterPort:        cur.Port,
 		MasterConfigEpoch: m.configEpoch,
 	}
@@ -77,7 +77,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	addr := settings.Addr{Host: h.SentinelIP, Port: h.SentinelPort}
 	var si *instance
 	for _, cand := range m.sentinels {
-		if cand.runID == h.RunID && s.sameInstanceAddr(cand.addr, addr) {
+		if cand.runID == h.RunID && s.addrs.sameInstanceAddr(cand.addr, addr) {
 			si = cand
 			break
 		}
@@ -90,7 +90,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 				" ip "+h.SentinelIP+" port "+strconv.Itoa(h.SentinelPort)+" for "+h.RunID)
 		} else {
 			for _, other := range m.sortedSentinels() {
-				if s.sameInstanceAddr(other.addr, addr) {
+				if s.addrs.sameInstanceAddr(other.addr, addr) {
 					s.event(event.LevelNotice, event.SentinelInvalidAddr, other, "")
 					obsolete := other.runID
 					for _, name := range s.names {
@@ -100,7 +100,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 				}
 			}
 		}
-		if valid, ok := s.validAddr(addr); ok && m.sentinels[h.RunID] == nil {
+		if valid, ok := s.addrs.validAddr(addr); ok && m.sentinels[h.RunID] == nil {
 			si = s.createSentinel(m, valid, h.RunID, now)
 			if removed == 0 {
 				s.event(event.LevelNotice, event.Sentinel, si, "")
@@ -144,7 +144,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int6
 	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
 		s.abortFailover(m, now, event.AbortSuperseded, " #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
 	}
-	sameAsMaster := h.MasterPort == m.addr.Port && s.addrMatchesHost(m.addr, h.MasterIP)
+	sameAsMaster := h.MasterPort == m.addr.Port && s.addrs.addrMatchesHost(m.addr, h.MasterIP)
 	if sameAsMaster && sameAddr(announced, m.addr) {
 		s.out.persist("config epoch")
 		return

@@ -99,7 +99,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 		m := s.masters[name]
 		mm := MasterMetrics{
 			Name:               name,
-			Addr:               s.announceAddr(m.addr),
+			Addr:               s.addrs.announceAddr(m.addr),
 			Status:             m.status(),
 			SDown:              m.has(flagSDown),
 			ODown:              m.has(flagODown),
@@ -144,7 +144,7 @@ func (s *Sentinel) linkMetrics(i *instance) LinkMetrics {
 	lm := LinkMetrics{
 		Role:      i.kind.String(),
 		Name:      i.name,
-		Addr:      s.announceAddr(i.addr),
+		Addr:      s.addrs.announceAddr(i.addr),
 		Connected: !l.disconnected(i.kind),
 		SDown:     i.has(flagSDown),
 	}

@@ -32,7 +32,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		for _, a := range r.Replicas {
 			s.discoverReplica(i.master, a, now, false)
 		}
-		if len(s.formerIPs) > 0 {
+		if len(s.addrs.formerIPs) > 0 {
 			s.forgetFormerIPs(i.master, r.Replicas) // addresses.go
 		}
 	} else if i.kind == kindReplica {
@@ -109,7 +109,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 // its master (+fix-slave-config).
 func (s *Sentinel) followsOther(i *instance, now int64) bool {
 	m := i.master
-	if i.slaveMasterPort == m.addr.Port && s.addrMatchesHost(m.addr, i.slaveMasterHost) {
+	if i.slaveMasterPort == m.addr.Port && s.addrs.addrMatchesHost(m.addr, i.slaveMasterHost) {
 		return false
 	}
 	wait := m.settings.FailoverTimeoutMs
@@ -133,7 +133,7 @@ func (s *Sentinel) stuckInServerFailover(i *instance, now int64) bool {
 // discoverReplica adds a replica a master reported in its INFO, if new;
 // chained: a replica of m reported it (discoverChained).
 func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chained bool) {
-	valid, ok := s.validAddr(a)
+	valid, ok := s.addrs.validAddr(a)
 	if !ok {
 		if s.global.ResolveHostnames || a.Host == "" {
 			return
@@ -145,7 +145,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 		r.listedByMaster = r.listedByMaster || !chained
 		return
 	}
-	if other := m.replicas[s.announceAddr(valid).String()]; other != nil {
+	if other := m.replicas[s.addrs.announceAddr(valid).String()]; other != nil {
 		// The name an entry stored by hostname got when its host
 		// resolved elsewhere (announce-hostnames no): never two entries
 		// under one name.
@@ -186,7 +186,7 @@ func (s *Sentinel) sendSlaveOf(i *instance, to *settings.Addr, extra ...string) 
 	}
 	host, port := "NO", "ONE"
 	if to != nil {
-		host, port = s.announceHost(*to), strconv.Itoa(to.Port)
+		host, port = s.addrs.announceHost(*to), strconv.Itoa(to.Port)
 	}
 	s.send(i, sentOther, "MULTI")
 	at := 1 // the SLAVEOF's place in the EXEC reply, from 1

@@ -59,18 +59,18 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 // (§10.7): the old master and the other replicas become its replicas. It
 // returns false, changing nothing, if the address is not valid.
 func (s *Sentinel) resetMasterAndChangeAddress(m *master, to settings.Addr, now int64) bool {
-	to, ok := s.validAddr(to)
+	to, ok := s.addrs.validAddr(to)
 	if !ok {
 		return false
 	}
-	to = s.namedAddr(m, to)
+	to = s.addrs.namedAddr(m, to)
 	var keep []settings.Addr
 	for _, r := range m.sortedReplicas() {
-		if !s.sameInstanceAddr(r.addr, to) {
+		if !s.addrs.sameInstanceAddr(r.addr, to) {
 			keep = append(keep, r.addr)
 		}
 	}
-	if !s.sameInstanceAddr(m.addr, to) {
+	if !s.addrs.sameInstanceAddr(m.addr, to) {
 		keep = append(keep, m.addr)
 	}
 	s.resetMaster(m, true, now)

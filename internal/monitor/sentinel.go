@@ -83,13 +83,8 @@ type Sentinel struct {
 
 	simFailure SimFailure
 
-	resolved map[string]string // hostname (lower case) -> IP, from HostResolved; replaced, never changed in place
-	// resolvedGen counts the changes of resolved, for the View.
-	resolvedGen int
-	// formerIPs maps an IP a hostname resolved to before it moved to the
-	// hostname (lower case), until the master of that name's replica no
-	// longer lists the IP (addresses.go).
-	formerIPs map[string]string
+	// addrs names and matches addresses (addresses.go).
+	addrs addrBook
 
 	scripts scriptq.Queue
 
@@ -135,6 +130,7 @@ func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentin
 		links:        make(map[LinkID]linkRef),
 	}
 	s.global.Masters = nil
+	s.addrs.global = &s.global
 	t := ms(now)
 	for _, spec := range p.Masters {
 		if spec.ConfigEpoch > s.currentEpoch {
@@ -222,7 +218,7 @@ func newInstance(k kind, name string, addr settings.Addr, m *master, now int64) 
 
 // createReplica adds a replica object to m (no event, no flush).
 func (s *Sentinel) createReplica(m *master, a settings.Addr, now int64) *instance {
-	r := newInstance(kindReplica, s.announceAddr(a).String(), a, m, now)
+	r := newInstance(kindReplica, s.addrs.announceAddr(a).String(), a, m, now)
 	ri := &r
 	m.replicas[ri.name] = ri
 	m.replicaOrder = nil
@@ -346,11 +342,11 @@ func (s *Sentinel) event(l event.Level, typ event.Type, inst *instance, msg stri
 func (s *Sentinel) eventAbout(l event.Level, typ event.Type, inst *instance, msg string) event.Event {
 	e := event.Event{Level: l, Type: typ}
 	if inst != nil {
-		e.Msg = inst.prefix(s.announceHost) + msg
+		e.Msg = inst.prefix(s.addrs.announceHost) + msg
 		e.Master = inst.master.name
 		e.Role = inst.kind.String()
 		e.Name = inst.name
-		e.Addr = s.announceAddr(inst.addr)
+		e.Addr = s.addrs.announceAddr(inst.addr)
 	} else {
 		e.Msg = msg
 	}

@@ -42,14 +42,14 @@ func (s *Sentinel) View() *View {
 // viewGlobals returns the View's global figures as they are now.
 func (s *Sentinel) viewGlobals() viewGlobals {
 	running, queued := s.scripts.Counts()
-	return viewGlobals{tilt: s.tilt, tiltStart: s.tiltStart, tilts: s.tilts, running: running, queued: queued, simFailure: s.simFailure, resolvedGen: s.resolvedGen, rebootFlag: s.opts.MasterRebootFlag}
+	return viewGlobals{tilt: s.tilt, tiltStart: s.tiltStart, tilts: s.tilts, running: running, queued: queued, simFailure: s.simFailure, resolvedGen: s.addrs.resolvedGen, rebootFlag: s.opts.MasterRebootFlag}
 }
 
 // viewByName builds a View with a new index (the first View, or the
 // master names changed), taking from old, by name, what shows the same;
 // old may be nil.
 func (s *Sentinel) viewByName(g viewGlobals, old *View) *View {
-	v := &View{viewGlobals: g, index: make(map[string]int, len(s.names)), resolved: s.resolved}
+	v := &View{viewGlobals: g, index: make(map[string]int, len(s.names)), resolved: s.addrs.resolved}
 	b := viewBuilder{s: s}
 	for k, name := range s.names {
 		v.index[name] = k
@@ -79,7 +79,7 @@ func (s *Sentinel) viewScan(g viewGlobals) *View {
 	if w.copied == nil && g == old.viewGlobals {
 		return old
 	}
-	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, resolved: s.resolved}
+	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, resolved: s.addrs.resolved}
 }
 
 // viewPatch looks at the masters recorded as changed; it returns the
@@ -97,7 +97,7 @@ func (s *Sentinel) viewPatch(g viewGlobals) *View {
 	if w.copied == nil && g == old.viewGlobals {
 		return old
 	}
-	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, resolved: s.resolved}
+	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, resolved: s.addrs.resolved}
 }
 
 // at returns the k-th master in name order.
@@ -148,8 +148,8 @@ func (b *viewBuilder) master(m *master, old *masterView) *masterView {
 		forgetReplicaAfter:   m.settings.ForgetReplicaAfterMs,
 		voters:               m.settings.Voters,
 		forgetSentinelAfter:  m.settings.ForgetSentinelAfterMs,
-		addr:                 s.announceAddr(m.currentAddr()),
-		infoAddr:             s.announceAddr(m.addr),
+		addr:                 s.addrs.announceAddr(m.currentAddr()),
+		infoAddr:             s.addrs.announceAddr(m.addr),
 		askAddr:              m.addr,
 		proxy:                m.proxyHeadOf(),
 	}
@@ -204,7 +204,7 @@ func (b *viewBuilder) inst(i *instance, old *instView) *instView {
 	v := instView{
 		kind:               i.kind,
 		name:               i.name,
-		ip:                 b.s.announceHost(i.addr),
+		ip:                 b.s.addrs.announceHost(i.addr),
 		port:               i.addr.Port,
 		runID:              i.runID,
 		flags:              i.flags,

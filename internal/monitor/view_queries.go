@@ -400,7 +400,7 @@ func (s *Sentinel) FailoverProgress(name string) (FailoverProgress, bool) {
 		ConfigEpoch: m.configEpoch,
 	}
 	if m.promoted != nil {
-		p.Promoted, p.HasPromoted = s.announceAddr(m.promoted.addr), true
+		p.Promoted, p.HasPromoted = s.addrs.announceAddr(m.promoted.addr), true
 	}
 	return p, true
 }
