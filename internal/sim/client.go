@@ -167,7 +167,7 @@ func (c *Cluster) clientConnect(cn *clientConn) {
 	case s == nil || s.crashed:
 		c.clientClosed(cn, "Connection refused")
 		return
-	case !c.reachable(cn.cl.Name, s.Name) || !c.reachable(s.Name, cn.cl.Name):
+	case !c.linkOK(cn.cl.Name, s.Name):
 		c.clientClosed(cn, "No route to host")
 		return
 	}
@@ -296,7 +296,7 @@ func (c *Cluster) clientRun(cn *clientConn, d direction) {
 	if d == downstream {
 		from, to = to, from
 	}
-	if cn.dead || !c.reachable(from, to) {
+	if cn.dead || !c.reachable(from, to) || c.cut[[2]string{cn.cl.Name, cn.srv.Name}] {
 		return
 	}
 	for len(p.q) > 0 && !p.q[0].ready.After(c.now) {
@@ -340,7 +340,7 @@ func (cl *Client) AskMaster(node, master string, done func(a settings.Addr, ok b
 		switch {
 		case n.crashed:
 			return "Connection refused"
-		case !c.reachable(cl.Name, n.Name) || !c.reachable(n.Name, cl.Name):
+		case !c.linkOK(cl.Name, n.Name):
 			return "No route to host"
 		}
 		return ""

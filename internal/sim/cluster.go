@@ -79,6 +79,7 @@ type Cluster struct {
 	nextFo    uint64 // ids of the FAILOVERs started
 
 	blocked map[[2]string]bool // from → to packets are held (stalled)
+	cut     map[[2]string]bool // from's connections to to are cut (CutOneWay)
 
 	events []EventRecord
 	logs   []LogRecord
@@ -115,6 +116,7 @@ func New(tb TB, o Options) *Cluster {
 		now:     o.Start,
 		names:   map[string]bool{},
 		blocked: map[[2]string]bool{},
+		cut:     map[[2]string]bool{},
 		inv:     newInvariants(),
 	}
 }

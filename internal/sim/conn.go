@@ -122,7 +122,7 @@ func (c *Cluster) connect(cn *conn) {
 	case name == "" || cn.peerClosed || (cn.toSrv != nil && cn.toSrv.crashed) || (cn.toNode != nil && cn.toNode.crashed):
 		c.closeFromPeer(cn, "Connection refused")
 		return
-	case !c.reachable(cn.from.Name, name) || !c.reachable(name, cn.from.Name):
+	case !c.linkOK(cn.from.Name, name):
 		c.closeFromPeer(cn, "No route to host")
 		return
 	}
@@ -276,9 +276,13 @@ func (c *Cluster) runPipe(cn *conn, d direction) {
 	}
 }
 
-// pathOpen reports whether packets can currently travel on that half.
+// pathOpen reports whether packets can currently travel on that half: a
+// CutOneWay of the node's connections to the target stalls both.
 func (c *Cluster) pathOpen(cn *conn, d direction) bool {
 	to := cn.target()
+	if c.cut[[2]string{cn.from.Name, to}] {
+		return false
+	}
 	if d == upstream {
 		return c.reachable(cn.from.Name, to)
 	}

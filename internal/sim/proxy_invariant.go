@@ -5,8 +5,10 @@ package sim
 // different servers that would both take the writes: each in the master
 // role, running, and reachable from the Sentinel whose proxy forwards to
 // it (a proxy runs beside its Sentinel, so the Sentinel's network is the
-// proxy's). A proxy that forwards to a dead, demoted or unreachable
-// server loses no write, however stale its address.
+// proxy's): the requests of a connection the proxy opens to it arrive
+// (no partition, Block or CutOneWay stops them; a Block of the replies
+// alone still lets writes in). A proxy that forwards to a dead, demoted
+// or unreachable server loses no write, however stale its address.
 func (c *Cluster) checkProxies() {
 	for _, name := range c.proxied() {
 		var first *Node
@@ -20,7 +22,7 @@ func (c *Cluster) checkProxies() {
 				continue
 			}
 			s := c.serverAt(rt.Addr)
-			if s == nil || s.crashed || s.Role != RoleMaster || !c.reachable(n.Name, s.Name) {
+			if s == nil || s.crashed || s.Role != RoleMaster || !c.forwards(n.Name, s.Name) {
 				continue
 			}
 			if first == nil {

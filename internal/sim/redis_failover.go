@@ -144,7 +144,7 @@ func (c *Cluster) attachedReplicas(s *Server) []*Server {
 	var out []*Server
 	for _, r := range c.servers {
 		if r != s && r.Role == RoleReplica && r.MasterAddr == s.Addr && !r.crashed && !r.LinkDown &&
-			r.fo.state != foInProgress && !s.crashed && c.reachable(r.Name, s.Name) && c.reachable(s.Name, r.Name) {
+			r.fo.state != foInProgress && !s.crashed && c.linkOK(r.Name, s.Name) {
 			out = append(out, r)
 		}
 	}
@@ -230,7 +230,7 @@ func (c *Cluster) sendPSyncFailover(s *Server, id uint64, d time.Duration) {
 			return
 		}
 		t := c.serverAt(s.fo.target)
-		if t == nil || t.crashed || !c.reachable(s.Name, t.Name) || !c.reachable(t.Name, s.Name) {
+		if t == nil || t.crashed || !c.linkOK(s.Name, t.Name) {
 			c.tracef(s.Name, "failover target %s unreachable; retrying", addrText(s.fo.target))
 			c.sendPSyncFailover(s, id, psyncRetry)
 			return

@@ -178,7 +178,7 @@ func (c *Cluster) replLinkUp(s *Server) bool {
 		return false
 	}
 	m := c.serverAt(s.MasterAddr)
-	return m != nil && m != s && !m.crashed && c.reachable(s.Name, m.Name) && c.reachable(m.Name, s.Name) &&
+	return m != nil && m != s && !m.crashed && c.linkOK(s.Name, m.Name) &&
 		m.fo.state != foInProgress
 }
 
