@@ -26,10 +26,11 @@ import (
 // comments. No command takes input lines. The commands:
 //
 //	fleet [seed=N] [sentinels=3] [replicas=2] [quorum=2] [down-after=5s]
-//	      [failover-timeout=D] [master=m] [accel=redis|default]
+//	      [failover-timeout=D] [master=m] [accel=redis|default] [proxy=yes]
 //	                                  a fresh sim.Standard cluster, run until every
 //	                                  Sentinel knows every replica and Sentinel, with
-//	                                  every link up
+//	                                  every link up; proxy=yes gives every Sentinel a
+//	                                  master-following proxy
 //	run DURATION [types=T,...] [skip=T,...] [node=N,...] [until=T] [time]
 //	                                  advance the clock; prints the events emitted,
 //	                                  `<node>: <type> <msg>`; types/skip keep/drop
@@ -41,7 +42,10 @@ import (
 //	kill NAME / crash-sentinel NODE   crash a server or a Sentinel
 //	restart NAME                      restart a server, or a Sentinel from its disk
 //	partition A,B | C,D               cut the network between two groups
-//	block A,B -> C,D                  cut it one way
+//	block A,B -> C,D                  cut it one way, packets only (sim.Cluster.Block)
+//	cut-oneway A,B -> C,D             cut the connections A and B open to C and D
+//	                                  (sim.Cluster.CutOneWay: C and D still reach A, B)
+//	heal-oneway A,B -> C,D            remove that cut alone
 //	isolate NAME / heal               cut one endpoint off / remove every cut
 //	clock-jump NODE DURATION          move a Sentinel's clock
 //	ping-error SERVER [TEXT...]       the server answers PING with TEXT ("" = PONG)
@@ -59,6 +63,8 @@ import (
 //	explain NODE MASTER [full]        SENTINEL EXPLAIN: the stage, why, election and
 //	                                  failover lines; full prints every line
 //	servers                           each server's role
+//	proxies                           where each Sentinel's proxy forwards, or why it
+//	                                  is fenced
 //	epochs                            each Sentinel's current and config epochs (a
 //	                                  crashed one's, from its disk)
 //	invariants                        "ok", or the simulator's broken invariant
@@ -155,17 +161,25 @@ func (f *fleet) run(line string) []string {
 			return []string{fmt.Sprintf("%s restarted from its disk: current-epoch %d", name, n.Core.CurrentEpoch())}
 		}
 		return []string{name + " restarted"}
-	case "partition", "block":
-		sep := map[string]string{"partition": "|", "block": "->"}[cmd]
+	case "partition", "block", "cut-oneway", "heal-oneway":
+		sep := "->"
+		if cmd == "partition" {
+			sep = "|"
+		}
 		a, b, ok := strings.Cut(strings.Join(args, " "), sep)
 		if !ok {
 			f.fatalf("%s: want A,B %s C,D", line, sep)
 		}
 		ga, gb := f.group(a), f.group(b)
-		if cmd == "partition" {
+		switch cmd {
+		case "partition":
 			c.Partition(ga, gb)
-		} else {
+		case "block":
 			c.Block(ga, gb)
+		case "cut-oneway":
+			c.CutOneWay(ga, gb)
+		default:
+			c.HealOneWay(ga, gb)
 		}
 	case "isolate":
 		f.want(line, args, 1)
@@ -198,6 +212,8 @@ func (f *fleet) run(line string) []string {
 		return f.explain(f.node(args[0]), args[1], len(args) > 2 && args[2] == "full")
 	case "servers":
 		return f.servers()
+	case "proxies":
+		return f.proxies()
 	case "epochs":
 		return f.epochs()
 	case "invariants":
@@ -272,6 +288,8 @@ func (f *fleet) newFleet(args []string) []string {
 			if v == "redis" {
 				o.Accel = &monitor.Accel{}
 			}
+		case "proxy":
+			top.Proxy = v == "yes"
 		default:
 			f.fatalf("fleet: unknown option %q", a)
 		}

@@ -118,6 +118,29 @@ func (f *fleet) servers() []string {
 	return out
 }
 
+// proxies renders where each Sentinel's proxy of the fleet master
+// forwards (the server's name), or that it is fenced and why; a crashed
+// Sentinel's proxy is down.
+func (f *fleet) proxies() []string {
+	var out []string
+	for _, n := range f.c.Nodes() {
+		if n.Crashed() {
+			out = append(out, n.Name+": crashed")
+			continue
+		}
+		rt, ok := n.Core.View().ProxyRoute(f.master)
+		switch {
+		case !ok:
+			out = append(out, n.Name+": no proxy")
+		case rt.Fenced:
+			out = append(out, n.Name+": fenced ("+rt.Reason+")")
+		default:
+			out = append(out, n.Name+": forwards to "+f.addrName(rt.Addr))
+		}
+	}
+	return out
+}
+
 // epochs renders each Sentinel's current epoch and its masters' config
 // epochs; a crashed Sentinel's come from its disk.
 func (f *fleet) epochs() []string {
