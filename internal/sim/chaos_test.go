@@ -27,6 +27,15 @@ import (
 // name the same master, which must be the only server in the master
 // role.
 func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
+	return chaosFaults(t, seed, chaosFleet{topo: topo, every: every}, d)
+}
+
+// chaosFaults is chaos on fleet f: a fleet with oneway set also draws
+// one-way cuts (CutOneWay of one endpoint's connections to another) and
+// re-cuts the network while elections run (recutDuringElections); one
+// without draws exactly what chaos always drew, seed for seed.
+func chaosFaults(t TB, seed int64, f chaosFleet, d time.Duration) *Cluster {
+	topo, every := f.topo, f.every
 	tb, campaign := t.(*seedTB)
 	c := StandardWith(t, Options{Seed: seed, ViewCheckEvery: 3, NoTrace: campaign}, topo)
 	if campaign {
@@ -41,9 +50,18 @@ func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
 	c.AddWriter("w", WriterOptions{Sentinel: nodes[rnd.Intn(len(nodes))], Master: masterName})
 	names := append(c.NodeNames(), c.ServerNames()...)
 	end := c.Now().Add(d)
+	faults := 11
+	if f.oneway {
+		faults = 13
+	}
 	for c.Err() == nil && c.Now().Before(end) {
-		c.Run(time.Duration(1 + rnd.Int63n(int64(every))))
-		switch k := rnd.Intn(11); {
+		quiet := time.Duration(1 + rnd.Int63n(int64(every)))
+		if f.oneway {
+			recutDuringElections(c, names, quiet)
+		} else {
+			c.Run(quiet)
+		}
+		switch k := rnd.Intn(faults); {
 		case k < 2:
 			c.Crash(names[rnd.Intn(len(names))])
 		case k < 4:
@@ -60,8 +78,14 @@ func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
 			c.ClockJump(nodes[rnd.Intn(len(nodes))], time.Duration(rnd.Intn(6000)-2000)*time.Millisecond)
 		case k < 10:
 			c.KillMaster()
-		default:
+		case k < 11:
 			coordinatedFailover(c)
+		default:
+			a := names[rnd.Intn(len(names))]
+			b := names[rnd.Intn(len(names))]
+			if a != b {
+				c.CutOneWay([]string{a}, []string{b})
+			}
 		}
 	}
 	c.Heal()
@@ -77,6 +101,51 @@ func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
 	}
 	c.Note("chaos over; healed and restarted everything")
 	return c
+}
+
+// recutDuringElections runs the cluster for d, and each time a Sentinel
+// emits +try-failover re-cuts the network 1 to 4 times while the
+// election and the failover it starts run: each re-cut comes 1 ms to 1 s
+// after the one before, heals everything first or not (even odds), then
+// cuts one random pair of endpoints (names), one way (CutOneWay, two
+// times in three) or both ways (Partition). The votes, the promotion and
+// the hellos that announce it so travel over a network that changes
+// under them. A burst may run past d.
+func recutDuringElections(c *Cluster, names []string, d time.Duration) {
+	rnd := c.Rand()
+	end := c.Now().Add(d)
+	seen := len(c.events)
+	tried := func() bool {
+		for _, e := range c.events[seen:] {
+			if e.Type == monitor.EventTryFailover {
+				return true
+			}
+		}
+		seen = len(c.events)
+		return false
+	}
+	for c.Err() == nil && c.Now().Before(end) {
+		if !c.RunUntil(tried, end.Sub(c.Now())) {
+			return
+		}
+		c.Note("+try-failover: re-cutting the network during the election")
+		for i := 1 + rnd.Intn(4); i > 0 && c.Err() == nil; i-- {
+			c.Run(time.Duration(1+rnd.Intn(1000)) * time.Millisecond)
+			if rnd.Intn(2) == 0 {
+				c.Heal()
+			}
+			a := names[rnd.Intn(len(names))]
+			b := names[rnd.Intn(len(names))]
+			switch {
+			case a == b:
+			case rnd.Intn(3) < 2:
+				c.CutOneWay([]string{a}, []string{b})
+			default:
+				c.Partition([]string{a}, []string{b})
+			}
+		}
+		seen = len(c.events)
+	}
 }
 
 // coordinatedFailover sends SENTINEL FAILOVER <m> COORDINATED to a
@@ -120,24 +189,40 @@ func converged(c *Cluster) bool {
 }
 
 // chaosFleet is one fleet shape the chaos runs use, with the longest
-// quiet time between two faults.
+// quiet time between two faults. A oneway shape also draws one-way cuts
+// and re-cuts the network during elections (see chaosFaults); it runs
+// only when SIM_ONEWAY=1 (see onewayRun), since its seeds break the
+// proxy invariant until issue 33's lease lands.
 type chaosFleet struct {
-	name  string
-	topo  Topology
-	every time.Duration
+	name   string
+	topo   Topology
+	every  time.Duration
+	oneway bool
 }
 
 // chaosFleets are the shapes TestChaos and the campaign run: 3 Sentinels
 // with quorum 2, forget-replica-after 10 s and faults every 20 s at most,
 // 5 Sentinels with quorum 3, voters 5 and forget-sentinel-after 10 s
 // (partitions and crashes make them forget each other) and faults every
-// 5 s at most.
+// 5 s at most; then the same two with one-way cuts and re-cuts during
+// elections (oneway), which run only with SIM_ONEWAY=1. Every Sentinel
+// of every shape runs a proxy. A fleet's index is part of its seeds'
+// replay names (TestChaos/<index>/<seed>): new shapes go at the end.
 var chaosFleets = []chaosFleet{
 	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
-		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second},
+		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second, false},
 	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
-		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second},
+		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, false},
+	{"3 sentinels q2 one-way", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
+		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second, true},
+	{"5 sentinels q3 one-way", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
+		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, true},
 }
+
+// onewayRun reports whether the one-way shapes run (SIM_ONEWAY=1), in
+// place of the others: `make sim-oneway SEEDS=N`, and TestChaos's replay
+// of a one-way seed.
+func onewayRun() bool { return os.Getenv("SIM_ONEWAY") == "1" }
 
 // chaosRun runs one seed of a fleet: 5 minutes of random faults with the
 // invariants checked all along, then healing and at most 5 minutes for
@@ -145,7 +230,7 @@ var chaosFleets = []chaosFleet{
 // every Sentinel to list exactly the other servers as its replicas (none
 // lost for good, forget-replica-after or not). It returns the cluster.
 func chaosRun(t TB, seed int64, f chaosFleet) *Cluster {
-	c := chaos(t, seed, f.topo, f.every, 5*time.Minute)
+	c := chaosFaults(t, seed, f, 5*time.Minute)
 	if !c.RunUntil(func() bool { return converged(c) }, 5*time.Minute) {
 		var state string
 		for _, s := range c.Servers() {
@@ -175,15 +260,19 @@ func chaosRun(t TB, seed int64, f chaosFleet) *Cluster {
 	return c
 }
 
-// TestChaos runs random fault schedules on both fleets:
-// SIM_CHAOS_SEEDS seeds (5 by default) from SIM_CHAOS_FIRST (500 by
-// default), and logs each seed's coordinated handovers. A failing seed
-// replays exactly with SIM_CHAOS_FIRST=<seed> SIM_CHAOS_SEEDS=1 (add
-// SIM_TRACE=all for the whole trace).
+// TestChaos runs random fault schedules on both fleets (on the two
+// one-way ones instead with SIM_ONEWAY=1): SIM_CHAOS_SEEDS seeds (5 by
+// default) from SIM_CHAOS_FIRST (500 by default), and logs each seed's
+// coordinated handovers. A failing seed replays exactly with
+// SIM_CHAOS_FIRST=<seed> SIM_CHAOS_SEEDS=1 (add SIM_TRACE=all for the
+// whole trace).
 func TestChaos(t *testing.T) {
 	t.Parallel()
 	first, n := envInt("SIM_CHAOS_FIRST", 500), envInt("SIM_CHAOS_SEEDS", 5)
 	for i, f := range chaosFleets {
+		if f.oneway != onewayRun() {
+			continue
+		}
 		for seed := first; seed < first+n; seed++ {
 			t.Run(strconv.Itoa(i)+"/"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 				t.Parallel()
