@@ -15,6 +15,19 @@
 // connections (nothing is lost, everything waits until Heal) and refuses
 // new ones.
 //
+// A cut can also be one way, per pair of endpoints and per direction of
+// a connection: CutOneWay(A, B) is a firewall on B dropping what A sends
+// to B's listening port, so the connections A opens to B stall or are
+// refused while those B opens to A carry everything (A's PINGs, hellos
+// and vote requests no longer reach B; B's reach A and are answered).
+// A stateless drop of everything A sends to B is, for TCP, a partition
+// after one retransmission timeout (the sender of the other direction
+// gets no acknowledgements); Block is that cut at the packet level alone.
+// The chaos campaign's one-way shapes (SIM_ONEWAY=1, `make sim-oneway`)
+// draw one-way cuts, and re-cut the network, one way or both, in bursts
+// after a Sentinel emits +try-failover, while the election and the
+// failover run; the other shapes draw what they always drew.
+//
 // The modelled servers also carry data and coordinated failover, after
 // Redis 7.0: a master logs the writes (INCR, SET, MULTI/EXEC) it applies,
 // which advances its replication offset, and its replicas apply that log
