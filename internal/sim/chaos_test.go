@@ -31,9 +31,11 @@ func chaos(t TB, seed int64, topo Topology, every, d time.Duration) *Cluster {
 }
 
 // chaosFaults is chaos on fleet f: a fleet with oneway set also draws
-// one-way cuts (CutOneWay of one endpoint's connections to another) and
-// re-cuts the network while elections run (recutDuringElections); one
-// without draws exactly what chaos always drew, seed for seed.
+// one-way cuts (CutOneWay of one endpoint's connections to another, any
+// two endpoints or two Sentinels) and cuts of the master from some of
+// the Sentinels (splitMaster), and re-cuts the network while elections
+// run (recutDuringElections); one without draws exactly what chaos
+// always drew, seed for seed.
 func chaosFaults(t TB, seed int64, f chaosFleet, d time.Duration) *Cluster {
 	topo, every := f.topo, f.every
 	tb, campaign := t.(*seedTB)
@@ -52,7 +54,7 @@ func chaosFaults(t TB, seed int64, f chaosFleet, d time.Duration) *Cluster {
 	end := c.Now().Add(d)
 	faults := 11
 	if f.oneway {
-		faults = 13
+		faults = 14
 	}
 	for c.Err() == nil && c.Now().Before(end) {
 		quiet := time.Duration(1 + rnd.Int63n(int64(every)))
@@ -80,12 +82,12 @@ func chaosFaults(t TB, seed int64, f chaosFleet, d time.Duration) *Cluster {
 			c.KillMaster()
 		case k < 11:
 			coordinatedFailover(c)
+		case k < 12:
+			cutOneWay(c, names, names)
+		case k < 13:
+			cutOneWay(c, nodes, nodes)
 		default:
-			a := names[rnd.Intn(len(names))]
-			b := names[rnd.Intn(len(names))]
-			if a != b {
-				c.CutOneWay([]string{a}, []string{b})
-			}
+			splitMaster(c, nodes)
 		}
 	}
 	c.Heal()
@@ -104,20 +106,26 @@ func chaosFaults(t TB, seed int64, f chaosFleet, d time.Duration) *Cluster {
 }
 
 // recutDuringElections runs the cluster for d, and each time a Sentinel
-// emits +try-failover re-cuts the network 1 to 4 times while the
-// election and the failover it starts run: each re-cut comes 1 ms to 1 s
-// after the one before, heals everything first or not (even odds), then
-// cuts one random pair of endpoints (names), one way (CutOneWay, two
-// times in three) or both ways (Partition). The votes, the promotion and
-// the hellos that announce it so travel over a network that changes
-// under them. A burst may run past d.
+// (the candidate) emits +try-failover re-cuts the network 1 to 4 times
+// while the election and the failover it starts run: each re-cut comes
+// 1 ms to 1 s after the one before, heals everything first or not (even
+// odds), then cuts, with even odds, the candidate's connections to
+// another Sentinel (its vote request no longer reaches it), another
+// Sentinel's connections to the candidate, one random endpoint's
+// connections to another, a random pair of endpoints both ways, or the
+// master from some of the Sentinels. The votes, the promotion and the
+// hellos that announce it so travel over a network that changes under
+// them. A burst may run past d.
 func recutDuringElections(c *Cluster, names []string, d time.Duration) {
 	rnd := c.Rand()
+	nodes := c.NodeNames()
 	end := c.Now().Add(d)
 	seen := len(c.events)
+	var cand string
 	tried := func() bool {
 		for _, e := range c.events[seen:] {
 			if e.Type == monitor.EventTryFailover {
+				cand = e.Node
 				return true
 			}
 		}
@@ -128,24 +136,63 @@ func recutDuringElections(c *Cluster, names []string, d time.Duration) {
 		if !c.RunUntil(tried, end.Sub(c.Now())) {
 			return
 		}
-		c.Note("+try-failover: re-cutting the network during the election")
+		c.Note("%s +try-failover: re-cutting the network during the election", cand)
 		for i := 1 + rnd.Intn(4); i > 0 && c.Err() == nil; i-- {
 			c.Run(time.Duration(1+rnd.Intn(1000)) * time.Millisecond)
 			if rnd.Intn(2) == 0 {
 				c.Heal()
 			}
-			a := names[rnd.Intn(len(names))]
-			b := names[rnd.Intn(len(names))]
-			switch {
-			case a == b:
-			case rnd.Intn(3) < 2:
-				c.CutOneWay([]string{a}, []string{b})
+			switch rnd.Intn(5) {
+			case 0:
+				cutOneWay(c, []string{cand}, nodes)
+			case 1:
+				cutOneWay(c, nodes, []string{cand})
+			case 2:
+				cutOneWay(c, names, names)
+			case 3:
+				a := names[rnd.Intn(len(names))]
+				if b := names[rnd.Intn(len(names))]; a != b {
+					c.Partition([]string{a}, []string{b})
+				}
 			default:
-				c.Partition([]string{a}, []string{b})
+				splitMaster(c, nodes)
 			}
 		}
 		seen = len(c.events)
 	}
+}
+
+// cutOneWay cuts the connections a random endpoint of from opens to a
+// random endpoint of to, unless it draws the same one twice.
+func cutOneWay(c *Cluster, from, to []string) {
+	a := from[c.Rand().Intn(len(from))]
+	if b := to[c.Rand().Intn(len(to))]; a != b {
+		c.CutOneWay([]string{a}, []string{b})
+	}
+}
+
+// splitMaster partitions the first running master-role server from 1 to
+// len(nodes)-1 of the Sentinels nodes, drawn at random: some Sentinels
+// see it down while the others still reach it, the start of every shape
+// in which two proxies could forward to two masters.
+func splitMaster(c *Cluster, nodes []string) {
+	rnd := c.Rand()
+	var m *Server
+	for _, s := range c.servers {
+		if !s.crashed && s.Role == RoleMaster {
+			m = s
+			break
+		}
+	}
+	if m == nil || len(nodes) < 2 {
+		return
+	}
+	perm := rnd.Perm(len(nodes))
+	var cut []string
+	for _, i := range perm[:1+rnd.Intn(len(nodes)-1)] {
+		cut = append(cut, nodes[i])
+	}
+	c.Partition([]string{m.Name}, cut)
 }
 
 // coordinatedFailover sends SENTINEL FAILOVER <m> COORDINATED to a
