@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 )
 
@@ -124,7 +125,7 @@ func recutDuringElections(c *Cluster, names []string, d time.Duration) {
 	var cand string
 	tried := func() bool {
 		for _, e := range c.events[seen:] {
-			if e.Type == monitor.EventTryFailover {
+			if e.Type == event.TryFailover {
 				cand = e.Node
 				return true
 			}
