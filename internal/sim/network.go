@@ -21,20 +21,28 @@ func (c *Cluster) forwards(from, to string) bool {
 	return c.reachable(from, to) && !c.cut[[2]string{from, to}]
 }
 
+// eachPair calls fn for every endpoint a of from and b of to, after
+// checking that both are known.
+func (c *Cluster) eachPair(from, to []string, fn func(a, b string)) {
+	for _, a := range from {
+		c.mustKnow(a)
+		for _, b := range to {
+			c.mustKnow(b)
+			fn(a, b)
+		}
+	}
+}
+
 // Partition cuts the network between every endpoint (node or server name)
 // of groupA and every endpoint of groupB, both ways. Established
 // connections across the cut stall (nothing is lost: what is sent waits
 // until Heal, as TCP retransmits), new connections across it are refused.
 // Replication links across it go down.
 func (c *Cluster) Partition(groupA, groupB []string) {
-	for _, a := range groupA {
-		c.mustKnow(a)
-		for _, b := range groupB {
-			c.mustKnow(b)
-			c.blocked[[2]string{a, b}] = true
-			c.blocked[[2]string{b, a}] = true
-		}
-	}
+	c.eachPair(groupA, groupB, func(a, b string) {
+		c.blocked[[2]string{a, b}] = true
+		c.blocked[[2]string{b, a}] = true
+	})
 	c.tracef("--", "partition [%s] | [%s]", strings.Join(groupA, " "), strings.Join(groupB, " "))
 }
 
@@ -50,13 +58,7 @@ func (c *Cluster) Partition(groupA, groupB []string) {
 // scenarios that want it. CutOneWay is the one-way cut TCP connections
 // see for good.
 func (c *Cluster) Block(from, to []string) {
-	for _, a := range from {
-		c.mustKnow(a)
-		for _, b := range to {
-			c.mustKnow(b)
-			c.blocked[[2]string{a, b}] = true
-		}
-	}
+	c.eachPair(from, to, func(a, b string) { c.blocked[[2]string{a, b}] = true })
 	c.tracef("--", "block [%s] -> [%s]", strings.Join(from, " "), strings.Join(to, " "))
 }
 
@@ -86,15 +88,11 @@ func (c *Cluster) Block(from, to []string) {
 // opens to A, after one retransmission timeout: that is CutOneWay both
 // ways, a Partition, and Block models the packets alone.
 func (c *Cluster) CutOneWay(from, to []string) {
-	for _, a := range from {
-		c.mustKnow(a)
-		for _, b := range to {
-			c.mustKnow(b)
-			if a != b {
-				c.cut[[2]string{a, b}] = true
-			}
+	c.eachPair(from, to, func(a, b string) {
+		if a != b {
+			c.cut[[2]string{a, b}] = true
 		}
-	}
+	})
 	c.tracef("--", "cut-oneway [%s] -> [%s]", strings.Join(from, " "), strings.Join(to, " "))
 }
 
@@ -103,13 +101,7 @@ func (c *Cluster) CutOneWay(from, to []string) {
 // Blocks stay); their stalled connections deliver what they held, in
 // order.
 func (c *Cluster) HealOneWay(from, to []string) {
-	for _, a := range from {
-		c.mustKnow(a)
-		for _, b := range to {
-			c.mustKnow(b)
-			delete(c.cut, [2]string{a, b})
-		}
-	}
+	c.eachPair(from, to, func(a, b string) { delete(c.cut, [2]string{a, b}) })
 	c.tracef("--", "heal-oneway [%s] -> [%s]", strings.Join(from, " "), strings.Join(to, " "))
 	c.wakeStalled()
 }
