@@ -167,9 +167,9 @@ func TestRackDeath(t *testing.T) {
 		}
 		// The README's claims for go-sentinel's timing are counts of wrong
 		// behaviour: asserted, not only logged.
-		if sum.within120 != 3*int(n) || sum.healthySDown != 0 || sum.healthyTries != 0 || sum.tilts != 0 {
-			t.Errorf("%s: %d of %d pairs switched, %d +sdown and %d +try-failover of healthy masters, %d +tilt; want every pair and 0, 0, 0",
-				v.name, sum.within120, 3*int(n), sum.healthySDown, sum.healthyTries, sum.tilts)
+		if sum.within120 != 3*int(n) || sum.healthySDown != 0 || sum.healthyTries != 0 || sum.tilts != 0 || sum.splits != 0 {
+			t.Errorf("%s: %d of %d pairs switched, %d +sdown and %d +try-failover of healthy masters, %d +tilt, %d split votes; want every pair and 0, 0, 0, 0",
+				v.name, sum.within120, 3*int(n), sum.healthySDown, sum.healthyTries, sum.tilts, sum.splits)
 		}
 	}
 }
