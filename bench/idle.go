@@ -115,19 +115,11 @@ func raiseFileLimit(need int) error {
 // plus some clients, its memory before, 3 s after the connections and at
 // the end of the hold.
 func idleRun(im impl) (res idleResult, err error) {
-	dir, err := os.MkdirTemp("", "bench-idle-")
+	dir, ports, master, err := soloMaster("bench-idle-", 1)
 	if err != nil {
 		return res, err
 	}
 	defer removeAll(dir)
-	ports, err := freePorts(2)
-	if err != nil {
-		return res, err
-	}
-	master, err := startRedis(dir, ports[0], 0)
-	if err != nil {
-		return res, err
-	}
 	defer master.kill()
 	fc := fleetConf{masters: []monitored{{name: "mymaster", port: ports[0]}}, quorum: 1, downAfter: 30 * time.Second, failover: 180 * time.Second,
 		extra: func(int) string { return fmt.Sprintf("maxclients %d\n", *idleClients+100) }}

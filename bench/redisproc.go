@@ -141,3 +141,22 @@ func removeAll(dir string) {
 	}
 	_ = os.RemoveAll(dir)
 }
+
+// soloMaster makes a temporary directory named after prefix and starts
+// one redis-server in it, with no replica, on the first of 1+more free
+// ports; the others are the caller's. On error nothing is left running
+// or on disk.
+func soloMaster(prefix string, more int) (dir string, ports []int, master *redisServer, err error) {
+	dir, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if ports, err = freePorts(1 + more); err == nil {
+		master, err = startRedis(dir, ports[0], 0)
+	}
+	if err != nil {
+		removeAll(dir)
+		return "", nil, nil, err
+	}
+	return dir, ports, master, nil
+}

@@ -110,19 +110,11 @@ func throughputRounds(impls []impl) (throughputResult, error) {
 		res.rps[im.name] = make(map[string][]float64)
 		res.cpu[im.name] = make(map[string][]float64)
 	}
-	dir, err := os.MkdirTemp("", "bench-throughput-")
+	dir, ports, master, err := soloMaster("bench-throughput-", 2*len(impls))
 	if err != nil {
 		return res, err
 	}
 	defer removeAll(dir)
-	ports, err := freePorts(1 + 2*len(impls))
-	if err != nil {
-		return res, err
-	}
-	master, err := startRedis(dir, ports[0], 0)
-	if err != nil {
-		return res, err
-	}
 	defer master.kill()
 	fc := fleetConf{masters: []monitored{{name: "mymaster", port: ports[0]}}, quorum: 1, downAfter: 30 * time.Second, failover: 180 * time.Second}
 	var tlsArgs []string
