@@ -14,7 +14,9 @@ import (
 // Its invariant: Step is its only method that changes the core, so that
 // every change a client asks for enters through Step as one input value
 // (commands.go), and a handler applies one input per command. The other
-// methods only read what the View does not serve yet; the View itself is
+// methods only read what the View does not serve yet (they may fill the
+// core's caches of objects sorted by name, never change what a query or
+// a decision sees); the View itself is
 // the one its owner published (the RESP server's Backend.View), since
 // bringing it up to date (Sentinel.View) is the owner's. Ticking the
 // core, draining its Ready, publishing its View and persisting it belong
