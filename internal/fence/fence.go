@@ -15,117 +15,78 @@ import (
 // Facts are what one Sentinel knows, at one instant, that decides whether
 // its proxy of one master may forward. Times are Unix ms, durations ms.
 type Facts struct {
-	Now int64
+	// Self are this Sentinel's facts about the master, as it would
+	// grant a peer a lease on it at its own configuration epoch: its
+	// proxy counts its own grant as one of the majority.
+	Self GrantFacts
 
-	// Tilt: this Sentinel is in TILT.
-	Tilt bool
-	// FailoverInProgress, ODown, SDown: the master's flags as this
-	// Sentinel holds them.
-	FailoverInProgress, ODown, SDown bool
-	// ReportsReplica: the master's last INFO reported role slave.
-	ReportsReplica bool
-
-	// NoFencing is proxy-fencing no: only the checks above apply.
+	// NoFencing is proxy-fencing no: only this Sentinel's own view of the
+	// master applies, no lease.
 	NoFencing bool
-
-	// VotedAt is when this Sentinel last gave its vote to another one to
-	// fail the master over (0: never since it started), Leader and
-	// LeaderEpoch that vote; ConfigEpoch is the master's configuration
-	// epoch and FailoverTimeout its failover-timeout.
-	VotedAt         int64
-	Leader          string
-	LeaderEpoch     uint64
-	ConfigEpoch     uint64
-	FailoverTimeout int64
 
 	// Voters is the number of Sentinels a majority is counted over
 	// (election.Voters: the known ones, this one included, or the voters
 	// floor when larger).
 	Voters int
-	// FenceAfter is proxy-fence-after, PublishPeriod the hello period.
-	FenceAfter, PublishPeriod int64
+	// FenceAfter is proxy-fence-after: the length of the leases this
+	// Sentinel asks its peers for.
+	FenceAfter int64
 	// Peers are the master's other Sentinels.
 	Peers []Peer
 }
 
-// Peer is what the rule needs of another Sentinel of the master.
+// Peer is what the rule needs of another Sentinel of the master: until
+// when its lease on the master, at the configuration epoch this Sentinel
+// holds, runs on this Sentinel's clock (the request's send time plus the
+// lease's length; 0: none). redis-sentinel never grants one.
 type Peer struct {
-	// Answered: this Sentinel has measured a round trip to it (a PING
-	// answered), LastAvail when the last valid reply came.
-	Answered  bool
-	LastAvail int64
-	// HelloSeen: this Sentinel processed a hello of it, LastHello when
-	// the last one came.
-	HelloSeen bool
-	LastHello int64
-}
-
-// HelloSlack is the margin of HelloWindow for a hello period's jitter
-// (hellos go out at the first tick after the period), in ms.
-const HelloSlack = 500
-
-// HelloWindow is how recent a peer's last hello must be for the peer to
-// count towards the proxy's majority: fence-after, plus one hello period
-// and a margin for its jitter. A peer counts only once this Sentinel has
-// processed a hello of it (and so adopted any newer configuration of the
-// master it carried) within that window: after a partition heals, or at
-// a start from a config that may be stale, the proxy forwards again only
-// once the peers told what master they hold, not as soon as they answer
-// PINGs. With the window not above down-after, a hello that counts after
-// a failover was sent after the partition that led to it began.
-func HelloWindow(fenceAfter, publishPeriod int64) int64 {
-	return fenceAfter + publishPeriod + HelloSlack
+	GrantedUntil int64
 }
 
 // Reason returns why the proxy must not forward, or "" when it may: the
 // master is neither SDOWN nor ODOWN for this Sentinel, no failover of it
 // is in progress, it does not report itself a replica, this Sentinel is
-// not in TILT, and (unless proxy-fencing is off) a majority of the
-// master's Sentinels, this one counted (or of the voters floor when it
-// is larger, as an election counts), answered a PING of this Sentinel
-// within proxy-fence-after and sent a hello within HelloWindow, and this
-// Sentinel has not voted for another one to fail the master over in an
-// epoch newer than the master's configuration, within failover-timeout.
+// not in TILT, and (unless proxy-fencing is off) this Sentinel grants
+// itself a lease on the master by the rule it grants peers (Grant) and
+// holds unexpired leases from enough peers that, itself counted, they
+// make a majority of the master's Sentinels (or of the voters floor when
+// it is larger, as an election counts).
 //
-// With fence-after below down-after, a proxy cut off from the majority
-// fences before that majority can see the master SDOWN, let alone elect
-// a leader and promote a replica. A proxy that still reaches the master
-// while the majority does not (an asymmetric partition) fences when a
-// candidate asks for its vote, before the candidate can promote: the
-// candidate asks every Sentinel it reaches, and promotes only after a
-// majority answered. A window remains in which two proxies of one fleet
-// forward to two masters (docs/proxy.md, "What is left"); a lease is to
-// close it (issue 33).
+// No two proxies forward to two masters: a leader promotes only with a
+// majority of votes, every Sentinel casts its vote only once the leases
+// it granted on the master have lapsed (VoteDeferred) and grants none on
+// the old configuration after it, and any two majorities share a
+// Sentinel (docs/proxy.md gives the argument and its assumptions).
 func Reason(f Facts) string {
+	s := &f.Self
 	switch {
-	case f.Tilt:
+	case s.Tilt:
 		return "this Sentinel is in TILT"
-	case f.FailoverInProgress:
+	case s.FailoverInProgress:
 		return "a failover is in progress"
-	case f.ODown:
+	case s.ODown:
 		return "the master is objectively down"
-	case f.SDown:
+	case s.SDown:
 		return "the master is subjectively down"
-	case f.ReportsReplica:
+	case s.ReportsReplica:
 		return "the master reports itself a replica"
 	}
 	if f.NoFencing {
 		return ""
 	}
-	if f.VotedAt != 0 && f.LeaderEpoch > f.ConfigEpoch && f.Now-f.VotedAt < f.FailoverTimeout {
-		return fmt.Sprintf("this Sentinel voted for %s in epoch %d to fail the master over", f.Leader, f.LeaderEpoch)
+	if why := Grant(f.Self); why != "" {
+		return why
 	}
 	need := election.Majority(f.Voters)
-	answered := 1
-	helloWindow := HelloWindow(f.FenceAfter, f.PublishPeriod)
+	held := 1
 	for _, p := range f.Peers {
-		if p.Answered && f.Now-p.LastAvail <= f.FenceAfter && p.HelloSeen && f.Now-p.LastHello <= helloWindow {
-			answered++
+		if p.GrantedUntil > s.Now {
+			held++
 		}
 	}
-	if answered < need {
-		return fmt.Sprintf("%d of the %d Sentinels of the master answered within %s %d ms (a PING, and a hello within %d ms), %d needed",
-			answered, f.Voters, settings.OptionProxyFenceAfter, f.FenceAfter, helloWindow, need)
+	if held < need {
+		return fmt.Sprintf("%d of the %d Sentinels of the master granted a lease within %s %d ms (this one counted), %d needed",
+			held, f.Voters, settings.OptionProxyFenceAfter, f.FenceAfter, need)
 	}
 	return ""
 }
