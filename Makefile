@@ -99,12 +99,10 @@ SEEDS ?= 1000
 sim:
 	GOGC=$${GOGC:-800} SIM_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestChaosCampaign$$' -v ./internal/sim | grep -v '^=== '
 
-# The chaos campaign's one-way shapes alone (issue 33): the same two
-# fleets and faults as `make sim`, plus one-way cuts (a firewall on one
-# side dropping the connections the other opens to it) and re-cuts of the
-# network while an election runs. Not part of `make test` or `make sim`:
-# until issue 33's lease lands, seeds in which two proxies forward to two
-# masters are expected. A failing seed replays with SIM_ONEWAY=1 and
+# The chaos campaign's one-way shapes alone (issue 33), which `make sim`
+# runs too: the same two fleets and faults, plus one-way cuts (a firewall
+# on one side dropping the connections the other opens to it) and re-cuts
+# of the network while an election runs. A failing seed replays with
 # TestChaos.
 sim-oneway:
 	GOGC=$${GOGC:-800} SIM_ONEWAY=1 SIM_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestChaosCampaign$$' -v ./internal/sim | grep -v '^=== '

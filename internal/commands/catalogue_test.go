@@ -6,8 +6,8 @@ import (
 )
 
 func TestSentinelCatalogue(t *testing.T) {
-	if n := len(Sentinel.All()); n != 74 {
-		t.Errorf("catalogue has %d names, want 74", n)
+	if n := len(Sentinel.All()); n != 75 {
+		t.Errorf("catalogue has %d names, want 75", n)
 	}
 	if n := len(Sentinel.Tops()); n != 15 {
 		t.Errorf("catalogue has %d commands, want 15", n)

@@ -122,6 +122,25 @@ var sentinelSpecs = []Spec{
 		},
 	},
 	{
+		// go-sentinel's extension between go-sentinels (not in Redis):
+		// the lease a master-following proxy needs from a majority
+		// (docs/proxy.md). redis-sentinel answers it with an error.
+		Name: "sentinel|lease", Arity: -7, Unlisted: true,
+		Flags:   FlagAdmin | FlagSentinel | FlagOnlySentinel,
+		Summary: "Grant leases on masters to another Sentinel's proxy (go-sentinel extension)",
+		Since:   "7.0.15", Group: "sentinel",
+		Complexity: "O(N) where N is the number of masters asked about",
+		Args: []Arg{
+			{Name: "runid", Type: "string"},
+			{Name: "lease-ms", Type: "integer"},
+			{Name: "target", Type: "block", Flags: ArgMultiple, Args: []Arg{
+				{Name: "ip", Type: "string"},
+				{Name: "port", Type: "integer"},
+				{Name: "config-epoch", Type: "integer"},
+			}},
+		},
+	},
+	{
 		Name: "sentinel|master", Arity: 3,
 		Flags:   FlagAdmin | FlagSentinel | FlagOnlySentinel,
 		Summary: "Shows the state of a master",

@@ -258,6 +258,7 @@ func TestSentinelTableRoundTrip(t *testing.T) {
 		"master-reboot-down-after-period": {"m 1000"},
 		"config-epoch":                    {"m 9"},
 		"leader-epoch":                    {"m 8"},
+		"leases-granted":                  {"m yes"},
 		"known-replica":                   {"m 10.0.0.2 6380", "m ::1 6381"},
 		"known-sentinel":                  {"m 10.0.0.5 26379 " + id2},
 		"rename-command":                  {"m CONFIG cfg", `m slaveof ""`},

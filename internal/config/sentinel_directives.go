@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -185,6 +186,23 @@ var sentinelDirectives = []sentinelDirective{
 		}),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.line("leader-epoch", m.Name, strconv.FormatUint(m.LeaderEpoch, 10))
+		},
+	},
+	{
+		// A go-sentinel extension, written only once a lease was granted.
+		name: "leases-granted", argc: []int{3}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			v := yesNo(argv[2])
+			if v < 0 {
+				return msgYesNo
+			}
+			m.spec.LeasesGranted = v == 1
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			if m.LeasesGranted {
+				w.line("leases-granted", m.Name, "yes")
+			}
 		},
 	},
 	{
@@ -462,7 +480,11 @@ func masterNumber(option, msg string) func(*sentinelLoader, []string) string {
 		panic("config: no number rule for " + option)
 	}
 	return forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-		if rule.SetFromFile(&m.spec.Master, int64(atoi(argv[2]))) != nil {
+		v := int64(atoi(argv[2]))
+		if rule.Max != 0 && v > rule.Max {
+			return fmt.Sprintf("%s must be at most %d.", option, rule.Max)
+		}
+		if rule.SetFromFile(&m.spec.Master, v) != nil {
 			return msg
 		}
 		return ""

@@ -209,6 +209,7 @@ func TestParseSentinelErrors(t *testing.T) {
 		{"duplicate proxy", mon + "\nsentinel proxy m 127.0.0.1 6380\nsentinel proxy m 127.0.0.1 6380", 3, msgSameProxy},
 		{"no such master proxy", mon + "\nsentinel proxy x 127.0.0.1 6380", 2, msgNoSuchMaster},
 		{"proxy-fence-after zero", mon + "\nsentinel proxy-fence-after m 0", 2, msgZeroTime},
+		{"proxy-fence-after above the longest lease", mon + "\nsentinel proxy-fence-after m 5001", 2, "proxy-fence-after must be at most 5000."},
 		{"proxy-hold negative", mon + "\nsentinel proxy-hold m -1", 2, msgNegativeTime},
 		{"forget-replica-after negative", mon + "\nsentinel forget-replica-after m -1", 2, msgNegativeTime},
 		{"forget-replica-after overflow", mon + "\nsentinel forget-replica-after m 3000000000", 2, msgNegativeTime},

@@ -18,8 +18,9 @@ func TestProxyRules(t *testing.T) {
 		{name: "default 2000 below 5000", conf: conf(2, 2, px, da)},
 		{name: "default 2000 against 2400", conf: conf(2, 2, px, "sentinel down-after-milliseconds mymaster 2400"), want: sev(Warning),
 			contains: []string{"proxy-fence-after 2000 ms", "down-after-milliseconds (2400 ms)"}, fix: []string{"proxy-fence-after 1900"}},
-		{name: "above down-after", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 6000"), want: sev(Warning)},
-		{name: "fencing off reported as such", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 6000", "sentinel proxy-fencing mymaster no")},
+		{name: "within the margin", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 4800"), want: sev(Warning)},
+		{name: "above down-after", conf: conf(2, 2, px, "sentinel down-after-milliseconds mymaster 3000", "sentinel proxy-fence-after mymaster 4000"), want: sev(Warning)},
+		{name: "fencing off reported as such", conf: conf(2, 2, px, da, "sentinel proxy-fence-after mymaster 4800", "sentinel proxy-fencing mymaster no")},
 	})
 	runRuleCases(t, RuleProxyFenceShort, []ruleCase{
 		{name: "default", conf: conf(2, 2, px, da)},

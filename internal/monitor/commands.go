@@ -76,6 +76,15 @@ type Failover struct {
 // gossip.AskReply.
 type IsMasterDownByAddr struct{ Request gossip.AskRequest }
 
+// Lease is another Sentinel's SENTINEL LEASE: a lease on each master it
+// names, for its proxy (lease.go). It answers a LeaseAnswer.
+type Lease struct{ Request gossip.LeaseRequest }
+
+// LeaseAnswer is the answer to a Lease: for each master asked about, in
+// order, whether the lease is granted.
+type LeaseAnswer []bool
+
+func (Lease) isInput()              {}
 func (IsMasterDownByAddr) isInput() {}
 func (FlushConfig) isInput()        {}
 func (Shutdown) isInput()           {}

@@ -15,6 +15,8 @@ const (
 	// sentPauseExec is the EXEC of the transaction that pauses a
 	// master's writes (handover.go).
 	sentPauseExec
+	// sentLease is a SENTINEL LEASE (lease.go).
+	sentLease
 	sentOther
 )
 
@@ -32,6 +34,10 @@ type pending struct {
 	// SLAVEOF's reply is in the EXEC reply, counting from 1; 0 for
 	// every other command.
 	slaveOfAt int
+	// leaseMs and lease are, for a SENTINEL LEASE (whose at is its send
+	// time), the lease's length and the masters asked about.
+	leaseMs int64
+	lease   []leaseTarget
 }
 
 // link is the connection state to one instance: a command connection and,
@@ -73,6 +79,8 @@ type link struct {
 	localAddr settings.Addr // local address of the command connection, for hellos
 
 	pending map[uint64]pending // commands sent on cc, by tag
+	// leasePending: a SENTINEL LEASE sent on cc waits for its reply.
+	leasePending bool
 
 	// cell is what the Views show of the link; viewDirty: it changed
 	// since the last View stored it there (view.go).
@@ -92,6 +100,7 @@ func (l *link) dropPending() {
 		}
 	}
 	l.pending = map[uint64]pending{}
+	l.leasePending = false
 }
 
 func newLink(now int64) *link {

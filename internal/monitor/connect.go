@@ -257,6 +257,9 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		if i.alive() {
 			i.master.pauseReply(in.Reply)
 		}
+	case sentLease:
+		ref.link.leasePending = false
+		s.leaseReply(p, in.Reply)
 	}
 	// A hello's or a PING's reply changes the link, and maybe the
 	// flags; any other may change anything of the master.

@@ -56,6 +56,9 @@ func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (strin
 	if epochRaised {
 		s.newEpoch(m, next.CurrentEpoch, true)
 	}
+	if voted && s.holdVote(m, next.LeaderEpoch, now) {
+		return m.leader, m.leaderEpoch // the leases first (lease.go)
+	}
 	if voted {
 		s.castVote(m, next, now)
 	}
@@ -74,6 +77,7 @@ func (s *Sentinel) voteState(m *master) election.Vote {
 func (s *Sentinel) castVote(m *master, next election.Vote, now int64) {
 	m.leader = next.Leader
 	m.leaderEpoch = next.LeaderEpoch
+	m.lease.intentEpoch, m.lease.intentAt = 0, 0 // the vote is cast
 	s.out.persist("vote")
 	s.eventFor(event.LevelWarning, event.VoteForLeader, m, fmt.Sprintf("%s %d", m.leader, m.leaderEpoch))
 	if !strings.EqualFold(m.leader, s.myID) {
@@ -152,6 +156,20 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 func (s *Sentinel) leader(m *master, now int64) string {
 	step := election.Elect(s.voteState(m), m.peers(), s.myID,
 		m.voters(), m.settings.Quorum)
+	if step.Voted {
+		before := m.lease.intentEpoch
+		if s.holdVote(m, step.Vote.LeaderEpoch, now) {
+			// Our own vote waits for the leases we granted (lease.go),
+			// and no winner is counted without it. The failover's new
+			// epoch, which the vote would have persisted, is persisted
+			// now.
+			if m.lease.intentEpoch != before {
+				s.out.persist("new epoch")
+			}
+			s.deadline(s.voteLapseAt(m))
+			return ""
+		}
+	}
 	if step.Voted {
 		s.castVote(m, step.Vote, now)
 	}

@@ -55,6 +55,12 @@ type peerFacts struct {
 	// askPending: an IS-MASTER-DOWN-BY-ADDR about this object's master
 	// waits for its reply.
 	askPending bool
+	// helloHolds: its last hello held the master at the address and
+	// configuration epoch this Sentinel holds (fence.HelloPeer).
+	helloHolds bool
+	// grantedUntil is until when its lease on the master, at the
+	// configuration this Sentinel holds, runs (lease.go); 0: none.
+	grantedUntil int64
 }
 
 // replicaFacts is what a failover's reconfiguration and the forgetting

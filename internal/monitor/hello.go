@@ -121,6 +121,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if si != nil {
 		si.lastHelloTime = now
 		si.helloSeen = true
+		si.helloHolds = h.MasterConfigEpoch == m.configEpoch && h.MasterPort == m.addr.Port && s.addrs.addrMatchesHost(m.addr, h.MasterIP)
 		s.views.changed(m)
 	}
 }

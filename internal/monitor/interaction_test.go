@@ -143,6 +143,20 @@ func (in *interaction) run(line string, input []string) []string {
 		}
 		down, leader, epoch := ans.(gossip.AskReply).Elements()
 		return append([]string{fmt.Sprintf("reply %d %s %d", down, leader, epoch)}, in.ready()...)
+	case "lease":
+		req, err := gossip.ParseLeaseRequest(args)
+		if err != nil {
+			in.fatalf("lease %q: %v", args, err)
+		}
+		ans, err := in.s.Step(in.now, monitor.Lease{Request: req})
+		if err != nil {
+			in.fatalf("lease %q: %v", args, err)
+		}
+		line := "granted"
+		for _, g := range ans.(monitor.LeaseAnswer) {
+			line += map[bool]string{true: " 1", false: " 0"}[g]
+		}
+		return append([]string{line}, in.ready()...)
 	case "script-started":
 		step(monitor.ScriptStarted{ID: uint64(in.num(args[0])), PID: in.num(args[1])})
 	case "script-exited":

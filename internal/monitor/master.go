@@ -23,6 +23,9 @@ type master struct {
 
 	// proxy is the master-following proxy's decision (proxy_fence.go).
 	proxy proxyState
+	// lease is what this Sentinel keeps of the leases on the master
+	// (lease.go).
+	lease leaseState
 
 	// addrGen counts the master's address changes (switches). An
 	// IS-MASTER-DOWN-BY-ADDR reply carries the generation it was asked
@@ -145,11 +148,12 @@ func (m *master) currentAddr() settings.Addr {
 // spec turns the live master back into what the config file persists.
 func (m *master) spec() settings.MasterSpec {
 	s := settings.MasterSpec{
-		Name:        m.name,
-		Addr:        m.currentAddr(),
-		Master:      m.settings,
-		ConfigEpoch: m.configEpoch,
-		LeaderEpoch: m.leaderEpoch,
+		Name:          m.name,
+		Addr:          m.currentAddr(),
+		Master:        m.settings,
+		ConfigEpoch:   m.configEpoch,
+		LeaderEpoch:   m.leaderEpoch,
+		LeasesGranted: m.lease.granted,
 	}
 	s.RenameCommands = append([]settings.Rename(nil), m.settings.RenameCommands...)
 	cur := m.currentAddr()

@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/fence"
-	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -27,22 +26,14 @@ type proxyState struct {
 // "" when it may: fence.Reason decides from the facts gathered here.
 func (s *Sentinel) proxyFence(m *master, now int64) string {
 	f := fence.Facts{
-		Now:  now,
-		Tilt: s.tilt, FailoverInProgress: m.has(flagFailoverInProgress), ODown: m.has(flagODown), SDown: m.has(flagSDown),
-		ReportsReplica: m.roleReported == inforeply.RoleSlave,
-		NoFencing:      m.settings.ProxyNoFencing,
-		VotedAt:        m.votedAt, Leader: m.leader, LeaderEpoch: m.leaderEpoch, ConfigEpoch: m.configEpoch,
-		FailoverTimeout: m.settings.FailoverTimeoutMs,
-		Voters:          m.voters(),
-		FenceAfter:      m.settings.ProxyFenceAfterMs, PublishPeriod: s.timing.PublishPeriodMs,
-		Peers: make([]fence.Peer, 0, len(m.sentinels)),
+		Self:       s.grantFacts(m, m.configEpoch, now),
+		NoFencing:  m.settings.ProxyNoFencing,
+		Voters:     m.voters(),
+		FenceAfter: m.settings.ProxyFenceAfterMs,
+		Peers:      make([]fence.Peer, 0, len(m.sentinels)),
 	}
 	for _, si := range m.sentinels {
-		p := fence.Peer{HelloSeen: si.helloSeen, LastHello: si.lastHelloTime}
-		if l := si.link; l != nil {
-			p.Answered, p.LastAvail = l.hasRTT, l.lastAvailTime
-		}
-		f.Peers = append(f.Peers, p)
+		f.Peers = append(f.Peers, fence.Peer{GrantedUntil: si.grantedUntil})
 	}
 	return fence.Reason(f)
 }

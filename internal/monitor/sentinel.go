@@ -62,6 +62,8 @@ type Sentinel struct {
 	names   []string // sorted master names, the dictionary order of replies
 
 	lastTick int64 // 0 before the first tick
+	// startedAt is when the core was made (New), Unix ms.
+	startedAt int64
 	// voteAsks is when each known Sentinel (run id, lower case) last
 	// asked this one for a vote (askedVote).
 	voteAsks map[string]int64
@@ -124,6 +126,7 @@ func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentin
 		timing:       settings.DefaultTiming(),
 		opts:         o,
 		myID:         p.MyID,
+		startedAt:    ms(now),
 		currentEpoch: p.CurrentEpoch,
 		global:       p,
 		masters:      make(map[string]*master),
@@ -179,6 +182,11 @@ func (s *Sentinel) addMaster(spec settings.MasterSpec, now int64) *master {
 	m.instance = newInstance(kindMaster, spec.Name, spec.Addr, m, now)
 	m.downAfter = m.settings.DownAfterMs
 	m.leaderEpoch = spec.LeaderEpoch
+	if spec.LeasesGranted {
+		// Leases granted before this start bind the votes still.
+		m.lease.granted = true
+		m.lease.lapseAt = startLapse(now)
+	}
 	s.masters[spec.Name] = m
 	s.names = append(s.names, spec.Name)
 	sort.Strings(s.names)

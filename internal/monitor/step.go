@@ -53,6 +53,8 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 		s.scriptExited(in, t)
 	case IsMasterDownByAddr:
 		return s.answerAsk(t, in.Request), nil
+	case Lease:
+		return s.answerLease(t, in.Request), nil
 	default:
 		s.views.changedAll()
 		return s.command(t, in)

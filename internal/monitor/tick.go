@@ -45,6 +45,7 @@ func (s *Sentinel) Tick(now time.Time) {
 	for _, m := range switching {
 		s.switchMaster(m, t)
 	}
+	s.askLeases(t)
 	s.runScripts(t)
 }
 
@@ -71,6 +72,7 @@ func (s *Sentinel) checkTilt(now int64) {
 			s.tilt = true
 			s.tiltStart = now
 			s.tilts++
+			s.tiltLeases(now)
 			s.event(event.LevelWarning, event.Tilt, nil, "#tilt mode entered")
 		}
 	}

@@ -158,6 +158,32 @@ func askReplyValue(rep gossip.AskReply) Value {
 	return Array{Int(down), Bulk(leader), Int(epoch)}
 }
 
+// cmdSentinelLease answers SENTINEL LEASE (gossip.LeaseRequest): an
+// array with, for each master asked about, 1 when the lease is granted
+// and 0 when it is refused. A malformed request changes nothing.
+func cmdSentinelLease(x *ctx) Value {
+	req, err := gossip.ParseLeaseRequest(stringArgs(x.args[2:]))
+	switch {
+	case errors.Is(err, gossip.ErrNotInteger):
+		return errIntArg
+	case err != nil:
+		return Err("ERR " + err.Error())
+	}
+	ans, _, ev := x.step(monitor.Lease{Request: req})
+	if ev != nil {
+		return ev
+	}
+	granted := ans.(monitor.LeaseAnswer)
+	out := make(Array, len(granted))
+	for k, g := range granted {
+		out[k] = Int(0)
+		if g {
+			out[k] = Int(1)
+		}
+	}
+	return out
+}
+
 func cmdSentinelCkQuorum(x *ctx) Value {
 	v, _, ev := x.view()
 	if ev != nil {

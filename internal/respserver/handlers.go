@@ -65,6 +65,7 @@ var handlers = map[string]handler{
 	"sentinel|help":                    cmdSentinelHelp,
 	"sentinel|info-cache":              cmdSentinelInfoCache,
 	"sentinel|is-master-down-by-addr":  cmdSentinelIsMasterDown,
+	"sentinel|lease":                   cmdSentinelLease,
 	"sentinel|master":                  cmdSentinelMaster,
 	"sentinel|masters":                 cmdSentinelMasters,
 	"sentinel|monitor":                 cmdSentinelMonitor,

@@ -25,9 +25,9 @@ const fileMax = math.MaxInt32
 // file (`sentinel <option> <master> <n>`) and SENTINEL SET both store the
 // option's value through it, and only through it.
 type NumberRule struct {
-	// Min is the smallest value accepted; the largest is the config
-	// file's (fileMax).
-	Min int64
+	// Min is the smallest value accepted; the largest is Max, or the
+	// config file's (fileMax) when Max is 0.
+	Min, Max int64
 	// FileAnyInt: the config file takes any integer for it, as Redis's
 	// does (parallel-syncs); SENTINEL SET still applies Min.
 	FileAnyInt bool
@@ -42,7 +42,7 @@ var numberRules = map[string]NumberRule{
 	OptionFailoverTimeout:     {Min: 1, set: func(m *Master, v int64) { m.FailoverTimeoutMs = v }},
 	OptionParallelSyncs:       {Min: 1, FileAnyInt: true, set: func(m *Master, v int64) { m.ParallelSyncs = int(v) }},
 	OptionRebootDownAfter:     {Min: 0, set: func(m *Master, v int64) { m.RebootDownAfterMs = v }},
-	OptionProxyFenceAfter:     {Min: 1, set: func(m *Master, v int64) { m.ProxyFenceAfterMs = v }},
+	OptionProxyFenceAfter:     {Min: 1, Max: MaxProxyFenceAfterMs, set: func(m *Master, v int64) { m.ProxyFenceAfterMs = v }},
 	OptionProxyHold:           {Min: 0, set: func(m *Master, v int64) { m.ProxyHoldMs = v }},
 	OptionForgetReplicaAfter:  {Min: 0, set: func(m *Master, v int64) { m.ForgetReplicaAfterMs = v }},
 	OptionVoters:              {Min: 0, set: func(m *Master, v int64) { m.Voters = int(v) }},
@@ -62,8 +62,12 @@ func Number(option string) (NumberRule, bool) {
 // Set stores v in m when the rule takes it, else returns ErrOutOfRange
 // and leaves m as it was.
 func (r NumberRule) Set(m *Master, v int64) error {
-	if v < r.Min || v > fileMax {
-		return fmt.Errorf("%w: %d not in [%d, %d]", ErrOutOfRange, v, r.Min, int64(fileMax))
+	hi := r.Max
+	if hi == 0 {
+		hi = fileMax
+	}
+	if v < r.Min || v > hi {
+		return fmt.Errorf("%w: %d not in [%d, %d]", ErrOutOfRange, v, r.Min, hi)
 	}
 	r.set(m, v)
 	return nil

@@ -93,6 +93,11 @@ type MasterSpec struct {
 
 	ConfigEpoch uint64
 	LeaderEpoch uint64
+	// LeasesGranted: this Sentinel has granted a peer's proxy a lease on
+	// the master (a go-sentinel extension, `sentinel leases-granted`), so
+	// after a restart it holds back its votes about it until any lease
+	// it may have granted just before has lapsed.
+	LeasesGranted bool
 
 	KnownReplicas  []Addr
 	KnownSentinels []SentinelSpec
@@ -124,7 +129,11 @@ const (
 	DefaultFailoverTimeoutMs = 180000
 	DefaultParallelSyncs     = 1
 	DefaultProxyFenceAfterMs = 2000
-	DefaultProxyHoldMs       = 5000
+	// MaxProxyFenceAfterMs is the longest proxy-fence-after, and so the
+	// longest lease a Sentinel grants: a vote held back for a lease must
+	// still reach its candidate within the election timeout (10 s).
+	MaxProxyFenceAfterMs = 5000
+	DefaultProxyHoldMs   = 5000
 )
 
 // NewMasterSpec returns a master declared by `sentinel monitor` with the

@@ -238,9 +238,7 @@ func converged(c *Cluster) bool {
 
 // chaosFleet is one fleet shape the chaos runs use, with the longest
 // quiet time between two faults. A oneway shape also draws one-way cuts
-// and re-cuts the network during elections (see chaosFaults); it runs
-// only when SIM_ONEWAY=1 (see onewayRun), since its seeds break the
-// proxy invariant until issue 33's lease lands.
+// and re-cuts the network during elections (see chaosFaults).
 type chaosFleet struct {
 	name   string
 	topo   Topology
@@ -253,7 +251,7 @@ type chaosFleet struct {
 // 5 Sentinels with quorum 3, voters 5 and forget-sentinel-after 10 s
 // (partitions and crashes make them forget each other) and faults every
 // 5 s at most; then the same two with one-way cuts and re-cuts during
-// elections (oneway), which run only with SIM_ONEWAY=1. Every Sentinel
+// elections (oneway). Every Sentinel
 // of every shape runs a proxy. A fleet's index is part of its seeds'
 // replay names (TestChaos/<index>/<seed>): new shapes go at the end.
 var chaosFleets = []chaosFleet{
@@ -267,10 +265,9 @@ var chaosFleets = []chaosFleet{
 		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, true},
 }
 
-// onewayRun reports whether the one-way shapes run (SIM_ONEWAY=1), in
-// place of the others: `make sim-oneway SEEDS=N`, and TestChaos's replay
-// of a one-way seed.
-func onewayRun() bool { return os.Getenv("SIM_ONEWAY") == "1" }
+// onewayOnly reports whether only the one-way shapes run
+// (SIM_ONEWAY=1): `make sim-oneway SEEDS=N`.
+func onewayOnly() bool { return os.Getenv("SIM_ONEWAY") == "1" }
 
 // chaosRun runs one seed of a fleet: 5 minutes of random faults with the
 // invariants checked all along, then healing and at most 5 minutes for
@@ -308,8 +305,8 @@ func chaosRun(t TB, seed int64, f chaosFleet) *Cluster {
 	return c
 }
 
-// TestChaos runs random fault schedules on both fleets (on the two
-// one-way ones instead with SIM_ONEWAY=1): SIM_CHAOS_SEEDS seeds (5 by
+// TestChaos runs random fault schedules on every fleet shape (the
+// one-way ones alone with SIM_ONEWAY=1): SIM_CHAOS_SEEDS seeds (5 by
 // default) from SIM_CHAOS_FIRST (500 by default), and logs each seed's
 // coordinated handovers. A failing seed replays exactly with
 // SIM_CHAOS_FIRST=<seed> SIM_CHAOS_SEEDS=1 (add SIM_TRACE=all for the
@@ -318,7 +315,7 @@ func TestChaos(t *testing.T) {
 	t.Parallel()
 	first, n := envInt("SIM_CHAOS_FIRST", 500), envInt("SIM_CHAOS_SEEDS", 5)
 	for i, f := range chaosFleets {
-		if f.oneway != onewayRun() {
+		if onewayOnly() && !f.oneway {
 			continue
 		}
 		for seed := first; seed < first+n; seed++ {

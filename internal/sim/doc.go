@@ -23,7 +23,7 @@
 // A stateless drop of everything A sends to B is, for TCP, a partition
 // after one retransmission timeout (the sender of the other direction
 // gets no acknowledgements); Block is that cut at the packet level alone.
-// The chaos campaign's one-way shapes (SIM_ONEWAY=1, `make sim-oneway`)
+// The chaos campaign's one-way shapes (fleets 2 and 3; alone with `make sim-oneway`)
 // draw one-way cuts, and re-cut the network, one way or both, in bursts
 // after a Sentinel emits +try-failover, while the election and the
 // failover run; the other shapes draw what they always drew.

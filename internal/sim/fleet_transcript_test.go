@@ -82,20 +82,6 @@ func TestFleetTranscripts(t *testing.T) {
 	})
 }
 
-// TestFleetTranscriptsOneWay runs the transcripts in testdata/fleet-oneway,
-// like TestFleetTranscripts, only with SIM_ONEWAY=1: they show the
-// shapes of issue 33 in which two proxies forward to two masters, and
-// fail until its lease lands.
-func TestFleetTranscriptsOneWay(t *testing.T) {
-	if os.Getenv("SIM_ONEWAY") != "1" {
-		t.Skip("SIM_ONEWAY not set: these transcripts fail until issue 33's lease lands")
-	}
-	transcript.Glob(t, "testdata/fleet-oneway/*.txt", func(t *testing.T, path string) {
-		t.Parallel()
-		runFleetFile(t, path)
-	})
-}
-
 // recorder is the sim.TB of a transcript's cluster: it keeps the first
 // failure (a broken invariant, with the trace) so that the transcript can
 // print it, and the test fails after the command that broke it.

@@ -42,6 +42,26 @@ func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
 			down, leader, epoch := ans.(gossip.AskReply).Elements()
 			return arrayReply(intReply(down), bulk(leader), intReply(epoch))
 		}
+		if len(args) >= 2 && strings.EqualFold(args[1], gossip.LeaseSubcommand) {
+			req, err := gossip.ParseLeaseRequest(args[2:])
+			if err != nil {
+				return errReply("ERR " + err.Error())
+			}
+			ans, err := n.Core.Step(n.Now(), monitor.Lease{Request: req})
+			if err != nil {
+				c.fail("%s: Lease: %v", n.Name, err)
+			}
+			c.drain(n)
+			granted := ans.(monitor.LeaseAnswer)
+			elems := make([]monitor.Reply, len(granted))
+			for k, g := range granted {
+				elems[k] = intReply(0)
+				if g {
+					elems[k] = intReply(1)
+				}
+			}
+			return arrayReply(elems...)
+		}
 		return errReply("ERR Unknown subcommand or wrong number of arguments")
 	}
 	return errReply("ERR unknown command '" + args[0] + "'")

@@ -1,0 +1,209 @@
+package monitor
+
+import (
+	"github.com/go-sentinel/go-sentinel/internal/fence"
+	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
+)
+
+// This file gathers the facts of the lease (internal/fence) and carries
+// its requests: the Sentinel of a master with a proxy asks its peers for
+// leases (askLeases, leaseReply), every Sentinel grants them
+// (answerLease) and holds back its votes until the leases it granted
+// lapsed (elect.go's vote).
+
+// leaseState is what this Sentinel keeps of the leases on one master: as
+// a grantor, until when its grants bind its vote and the vote it held
+// back; as a holder, when it last asked.
+type leaseState struct {
+	// lapseAt is when every lease this Sentinel granted on the master
+	// has lapsed on its holder's clock (fence.Lapse after the latest
+	// grant); 0: none granted since it started.
+	lapseAt int64
+	// intentEpoch and intentAt are the vote held back (fence.GrantFacts).
+	intentEpoch uint64
+	intentAt    int64
+	// granted: this Sentinel granted a lease on the master, now or
+	// before it last started (persisted: settings.MasterSpec).
+	granted bool
+	// askedAt is when this Sentinel, for its proxy, last asked its
+	// peers for leases on the master.
+	askedAt int64
+}
+
+// leasePeriod is how often a Sentinel with a proxy asks its peers for
+// leases of leaseMs: four times a lease, so that one lost request or a
+// slow reply does not let it lapse, and never more often than a tick.
+func leasePeriod(leaseMs int64) int64 { return max(leaseMs/4, 100) }
+
+// startLapse is when the leases this Sentinel may have granted before it
+// started (or before the clock jumped, seen as TILT) have lapsed: no
+// grant is ever longer than settings.MaxProxyFenceAfterMs.
+func startLapse(at int64) int64 { return at + fence.Lapse(settings.MaxProxyFenceAfterMs) }
+
+// voteLapseAt is when this Sentinel may cast a vote about m: once the
+// leases it granted on m, and any it may have granted before it started
+// (New), have lapsed.
+func (s *Sentinel) voteLapseAt(m *master) int64 { return m.lease.lapseAt }
+
+// grantFacts gathers what fence.Grant decides a lease on m at epoch from.
+func (s *Sentinel) grantFacts(m *master, epoch uint64, now int64) fence.GrantFacts {
+	f := fence.GrantFacts{
+		Now: now, Known: true, Epoch: epoch, ConfigEpoch: m.configEpoch,
+		Tilt: s.tilt, FailoverInProgress: m.has(flagFailoverInProgress), ODown: m.has(flagODown), SDown: m.has(flagSDown),
+		ReportsReplica: m.roleReported == inforeply.RoleSlave,
+		Leader:         m.leader, LeaderEpoch: m.leaderEpoch, VotedAt: m.votedAt,
+		IntentEpoch: m.lease.intentEpoch, IntentAt: m.lease.intentAt,
+		FailoverTimeout: m.settings.FailoverTimeoutMs, ElectionTimeout: s.timing.ElectionTimeoutMs,
+		Peers: make([]fence.HelloPeer, 0, len(m.sentinels)),
+	}
+	if f.VotedAt == 0 && f.Leader == "" {
+		f.VotedAt = s.startedAt // a vote read from the config file
+	}
+	for _, si := range m.sentinels {
+		p := fence.HelloPeer{Holds: si.helloHolds}
+		if si.helloSeen {
+			p.LastHello = si.lastHelloTime
+		}
+		f.Peers = append(f.Peers, p)
+	}
+	return f
+}
+
+// answerLease answers another Sentinel's SENTINEL LEASE: for each master
+// asked about, whether this Sentinel grants the lease (fence.Grant). A
+// grant binds this Sentinel's vote about the master until it lapses.
+func (s *Sentinel) answerLease(now int64, req gossip.LeaseRequest) LeaseAnswer {
+	out := make(LeaseAnswer, len(req.Targets))
+	for k, t := range req.Targets {
+		if req.LeaseMs > settings.MaxProxyFenceAfterMs {
+			continue
+		}
+		m := s.masterAt(t.IP, t.Port)
+		if m == nil || fence.Grant(s.grantFacts(m, t.Epoch, now)) != "" {
+			continue
+		}
+		out[k] = true
+		m.lease.lapseAt = max(m.lease.lapseAt, now+fence.Lapse(req.LeaseMs))
+		if !m.lease.granted {
+			m.lease.granted = true
+			s.out.persist("leases granted")
+		}
+	}
+	return out
+}
+
+// masterAt returns the master monitored at ip:port (the host as the
+// master's address names it or as it resolved), or nil.
+func (s *Sentinel) masterAt(ip string, port int) *master {
+	for _, name := range s.names {
+		if m := s.masters[name]; m.addr.Port == port && s.addrs.addrMatchesHost(m.addr, ip) {
+			return m
+		}
+	}
+	return nil
+}
+
+// leaseTarget is one master of a lease request: the peer object it was
+// asked of, and the master's address generation and configuration epoch
+// when asked, since a grant is for that configuration only.
+type leaseTarget struct {
+	inst    *instance
+	addrGen uint64
+	epoch   uint64
+}
+
+// askLeases asks each peer of every master with a proxy (and fencing on)
+// for a lease, one SENTINEL LEASE per peer and lease length for all
+// those masters, every leasePeriod. A peer still answering the previous
+// request is not asked again.
+func (s *Sentinel) askLeases(now int64) {
+	type key struct {
+		l       *link
+		leaseMs int64
+	}
+	var batches map[key][]leaseTarget
+	var order []key
+	for _, name := range s.names {
+		m := s.masters[name]
+		st := &m.settings
+		if len(st.Proxy) == 0 || st.ProxyNoFencing || now-m.lease.askedAt < leasePeriod(st.ProxyFenceAfterMs) {
+			continue
+		}
+		m.lease.askedAt = now
+		for _, si := range m.sortedSentinels() {
+			l := si.link
+			if l == nil || l.disconnected(kindSentinel) || l.leasePending {
+				continue
+			}
+			k := key{l, st.ProxyFenceAfterMs}
+			if batches == nil {
+				batches = map[key][]leaseTarget{}
+			}
+			if batches[k] == nil {
+				order = append(order, k)
+			}
+			batches[k] = append(batches[k], leaseTarget{inst: si, addrGen: m.addrGen, epoch: m.configEpoch})
+		}
+	}
+	for _, k := range order {
+		ts := batches[k]
+		req := gossip.LeaseRequest{RunID: s.myID, LeaseMs: k.leaseMs, Targets: make([]gossip.LeaseTarget, len(ts))}
+		for j, t := range ts {
+			m := t.inst.master
+			req.Targets[j] = gossip.LeaseTarget{IP: s.addrs.announceHost(m.addr), Port: m.addr.Port, Epoch: t.epoch}
+		}
+		first := ts[0].inst
+		if s.send(first, sentLease, req.Args()...) {
+			p := k.l.pending[s.nextTag]
+			p.at, p.leaseMs, p.lease = now, k.leaseMs, ts
+			k.l.pending[s.nextTag] = p
+			k.l.leasePending = true
+		}
+	}
+}
+
+// leaseReply records a peer's answer to SENTINEL LEASE: each lease
+// granted runs until the request's send time plus its length, for the
+// configuration it was asked for. A reply of another shape (an error,
+// from redis-sentinel) grants nothing.
+func (s *Sentinel) leaseReply(p pending, r Reply) {
+	elems := askElems(r)
+	granted, ok := gossip.ParseLeaseReply(elems, r.Kind == ReplyArray, len(p.lease))
+	if !ok {
+		return
+	}
+	for k, t := range p.lease {
+		i := t.inst
+		if !granted[k] || !i.alive() || i.master.addrGen != t.addrGen || i.master.configEpoch != t.epoch {
+			continue
+		}
+		i.grantedUntil = max(i.grantedUntil, p.at+p.leaseMs)
+	}
+}
+
+// holdVote reports whether this Sentinel must hold back the vote about m
+// it would now cast in epoch (fence.VoteDeferred); if so it records the
+// intent, which stops its grants on m, so that the next ask gets the
+// vote.
+func (s *Sentinel) holdVote(m *master, epoch uint64, now int64) bool {
+	if !fence.VoteDeferred(now, s.voteLapseAt(m)) {
+		return false
+	}
+	if epoch > m.lease.intentEpoch || now-m.lease.intentAt >= s.timing.ElectionTimeoutMs {
+		m.lease.intentEpoch, m.lease.intentAt = epoch, now
+	}
+	return true
+}
+
+// tiltLeases makes every lease this Sentinel granted count as granted
+// now, at the longest length, when it enters TILT: its clock jumped, and
+// the lapse it computed before is no longer one on the new clock.
+func (s *Sentinel) tiltLeases(now int64) {
+	for _, m := range s.masters {
+		if m.lease.lapseAt != 0 {
+			m.lease.lapseAt = startLapse(now)
+		}
+	}
+}
