@@ -23,8 +23,11 @@ import (
 // proxy, and an HAProxy configured the usual way in front of the three
 // data nodes.
 type proxyRig struct {
-	dir       string
-	servers   []*redisServer // the master first
+	dir     string
+	servers []*redisServer // the master first
+	// plain are the master (first) and replica of "plain", a master the
+	// same Sentinels watch without a proxy (the kill trials only).
+	plain     []*redisServer
 	sents     []*sentinelProc
 	sentPorts []int
 	proxies   []int
@@ -45,6 +48,7 @@ var (
 	pipeline  = flag.Int("pipeline", 16, "proxy: redis-benchmark -P of the pipelined runs (0: none)")
 	pipeReqs  = flag.Int("pipeline-requests", 2000000, "proxy: redis-benchmark -n of the pipelined runs")
 	proxyOnly = flag.Bool("proxy-throughput-only", false, "proxy: skip the master-kill trials")
+	killOnly  = flag.Bool("proxy-kill-only", false, "proxy: the master-kill trials alone")
 )
 
 // haproxyConf is HAProxy as the Helm charts and guides configure it in
@@ -80,11 +84,12 @@ func startProxyRig(downAfter time.Duration, extras bool) (*proxyRig, error) {
 		return nil, err
 	}
 	r := &proxyRig{dir: dir}
-	ports, err := freePorts(3 + 3 + 3 + 1 + 3)
+	ports, err := freePorts(3 + 3 + 3 + 1 + 3 + 2)
 	if err != nil {
 		r.close()
 		return nil, err
 	}
+	plainPorts := ports[13:15]
 	redisPorts := ports[:3]
 	r.sentPorts, r.proxies, r.haPort = ports[3:6], ports[6:9], ports[9]
 	baseSentPort := ports[10]
@@ -99,6 +104,14 @@ func startProxyRig(downAfter time.Duration, extras bool) (*proxyRig, error) {
 		return nil, err
 	}
 	masters := []monitored{{name: "mymaster", port: redisPorts[0]}}
+	if !extras {
+		// The kill trials compare a master without a proxy.
+		if r.plain, err = startDataNodes(dir, plainPorts); err != nil {
+			r.close()
+			return nil, err
+		}
+		masters = append(masters, monitored{name: "plain", port: plainPorts[0]})
+	}
 	fc := fleetConf{masters: masters, quorum: 2, downAfter: downAfter, failover: 10 * time.Second,
 		extra: func(k int) string { return fmt.Sprintf("sentinel proxy mymaster 127.0.0.1 %d\n", r.proxies[k]) }}
 	for k, p := range r.sentPorts {
@@ -212,7 +225,7 @@ func (r *proxyRig) close() {
 	for _, s := range r.sents {
 		s.stop()
 	}
-	for _, s := range r.servers {
+	for _, s := range append(r.servers, r.plain...) {
 		s.kill()
 	}
 	removeAll(r.dir)
@@ -352,10 +365,13 @@ func (w *ackWriter) stop() {
 // writes through go-sentinel's proxy and one through HAProxy.
 type proxyKill struct {
 	switched, proxyAck, haAck float64 // seconds after the kill
+	// plainSwitched is kill → +switch-master for the master without a
+	// proxy, killed alone before the proxied one.
+	plainSwitched float64
 }
 
 func proxyKillTrial(downAfter time.Duration) (res proxyKill, err error) {
-	res = proxyKill{math.NaN(), math.NaN(), math.NaN()}
+	res = proxyKill{math.NaN(), math.NaN(), math.NaN(), math.NaN()}
 	r, err := startProxyRig(downAfter, false)
 	if err != nil {
 		return res, err
@@ -366,6 +382,23 @@ func proxyKillTrial(downAfter time.Duration) (res proxyKill, err error) {
 		return res, err
 	}
 	defer evs.close()
+	switchedAt := func(name string, after time.Time) time.Duration {
+		for _, e := range evs.snapshot() {
+			if e.channel == "+switch-master" && e.at.After(after) && strings.HasPrefix(e.payload, name+" ") {
+				return e.at.Sub(after)
+			}
+		}
+		return 0
+	}
+	// The master without a proxy first, alone: its failover is not
+	// delayed by any lease.
+	time.Sleep(*settle)
+	tPlain := time.Now()
+	r.plain[0].kill()
+	waitUntil(downAfter+30*time.Second, func() bool { return switchedAt("plain", tPlain) > 0 })
+	if d := switchedAt("plain", tPlain); d > 0 {
+		res.plainSwitched = d.Seconds()
+	}
 	wp, wh := startAckWriter(r.proxies[0]), startAckWriter(r.haPort)
 	defer wp.stop()
 	defer wh.stop()
@@ -375,11 +408,8 @@ func proxyKillTrial(downAfter time.Duration) (res proxyKill, err error) {
 	waitUntil(downAfter+30*time.Second, func() bool {
 		return !wp.firstAfter(tKill.Add(downAfter)).IsZero() && !wh.firstAfter(tKill.Add(downAfter)).IsZero()
 	})
-	for _, e := range evs.snapshot() {
-		if e.channel == "+switch-master" && e.at.After(tKill) {
-			res.switched = e.at.Sub(tKill).Seconds()
-			break
-		}
+	if d := switchedAt("mymaster", tKill); d > 0 {
+		res.switched = d.Seconds()
 	}
 	// A write acknowledged before down-after went to the old master in
 	// its last moments: what counts is the first one through the new.
@@ -389,8 +419,8 @@ func proxyKillTrial(downAfter time.Duration) (res proxyKill, err error) {
 	if a := wh.firstAfter(tKill.Add(downAfter)); !a.IsZero() {
 		res.haAck = a.Sub(tKill).Seconds()
 	}
-	fmt.Fprintf(os.Stderr, "proxy kill: +switch-master %.3f s, first write through the proxy %.3f s, through HAProxy %.3f s\n",
-		res.switched, res.proxyAck, res.haAck)
+	fmt.Fprintf(os.Stderr, "proxy kill: without a proxy +switch-master %.3f s; with one +switch-master %.3f s, first write through the proxy %.3f s, through HAProxy %.3f s\n",
+		res.plainSwitched, res.switched, res.proxyAck, res.haAck)
 	return res, nil
 }
 
@@ -416,6 +446,10 @@ func newRouteRuns() *routeRuns {
 // go-sentinel's proxy, its baseline's, the gnet prototype, HAProxy and
 // direct, without and with pipelining, then the master killed.
 func runProxy(out io.Writer, trials int, downAfter time.Duration) {
+	if *killOnly {
+		runProxyKills(out, trials, downAfter)
+		return
+	}
 	r, err := startProxyRig(downAfter, true)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "proxy:", err)
@@ -558,10 +592,18 @@ func runProxy(out io.Writer, trials int, downAfter time.Duration) {
 	if *proxyOnly {
 		return
 	}
+	runProxyKills(out, trials, downAfter)
+}
+
+// runProxyKills prints the master-kill trials: a master without a proxy
+// and then the one with it killed, each alone, kill → +switch-master,
+// and kill → the first write acknowledged through the proxy and through
+// HAProxy.
+func runProxyKills(out io.Writer, trials int, downAfter time.Duration) {
 
 	fmt.Fprintf(out, "\n## Proxy: master SIGKILLed (2 replicas, 3 go-sentinels, quorum 2, down-after %d ms, proxy-fence-after 2000 ms), %d trials\n\n",
 		downAfter.Milliseconds(), trials)
-	var sw, pa, ha, margin []float64
+	var sw, pa, ha, margin, plain []float64
 	for range trials {
 		k, err := proxyKillTrial(downAfter)
 		if err != nil {
@@ -569,15 +611,17 @@ func runProxy(out io.Writer, trials int, downAfter time.Duration) {
 			continue
 		}
 		sw, pa, ha = append(sw, k.switched), append(pa, k.proxyAck), append(ha, k.haAck)
+		plain = append(plain, k.plainSwitched)
 		margin = append(margin, k.proxyAck-k.switched)
 	}
-	tb = &table{head: []string{"figure", "goal", "go-sentinel proxy", "HAProxy", "met"}}
+	tb := &table{head: []string{"figure", "goal", "go-sentinel proxy", "HAProxy", "met"}}
 	m, ps, hs := summarize(margin), summarize(pa), summarize(ha)
 	met := "no"
 	if m.n > 0 && m.max <= 0.05 && (hs.n == 0 || ps.max < hs.min) {
 		met = "yes"
 	}
-	tb.add("kill → `+switch-master` (first Sentinel)", "", fmtSec(summarize(sw)), "", "")
+	tb.add("kill → `+switch-master` (first Sentinel), a master without a proxy", "", fmtSec(summarize(plain)), "", "")
+	tb.add("kill → `+switch-master` (first Sentinel), the master with the proxy", "≤ without + fence-after + 0.3 s", fmtSec(summarize(sw)), "", "")
 	tb.add("kill → first acknowledged write through it", "≤ `+switch-master` + 50 ms, ahead of HAProxy", fmtSec(ps), fmtSec(hs), met)
 	tb.add("same, after `+switch-master`", "≤ 50 ms", fmtMs(m), "", "")
 	tb.print(out)

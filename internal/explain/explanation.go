@@ -98,6 +98,10 @@ type ElectionView struct {
 	// another Sentinel (so it waits before it may try itself).
 	VotedForOther bool `json:"-"`
 	VotesForMe    int  `json:"votes_for_me"`
+	// LeaseHoldMs is how long this Sentinel still holds back its votes
+	// about the master, its own included, for the leases it granted
+	// proxies on it (fence.VoteDeferred); 0 when it holds none back.
+	LeaseHoldMs int64 `json:"lease_hold_ms,omitempty"`
 	VotesNeeded   int  `json:"votes_needed"`
 }
 

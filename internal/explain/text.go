@@ -50,6 +50,9 @@ func (e Explanation) Text() string {
 	}
 	w("election: current-epoch %d, config-epoch %d, this Sentinel voted for %s in epoch %d; %d vote(s) for it, %d needed",
 		el.CurrentEpoch, el.ConfigEpoch, short(voted), el.LeaderEpoch, el.VotesForMe, el.VotesNeeded)
+	if el.LeaseHoldMs > 0 {
+		w("  votes about this master held back %s more for the proxies' leases this Sentinel granted", msText(el.LeaseHoldMs))
+	}
 	f := e.Failover
 	if f.InProgress {
 		w("failover: state %s for %s (epoch %d), deadline in %s, promoting %s", f.State, msText(f.StateMs), f.Epoch, msText(f.DeadlineMs), orNone(f.Promoted))

@@ -110,6 +110,9 @@ func why(e Explanation) (Stage, []string) {
 		if ag.Reachable < e.Election.VotesNeeded {
 			why = append(why, fmt.Sprintf("only %d Sentinels can vote: the election cannot be won", ag.Reachable))
 		}
+		if e.Election.LeaseHoldMs > 0 {
+			why = append(why, fmt.Sprintf("this Sentinel's own vote waits %s more for the leases it granted proxies on the master to lapse", msText(e.Election.LeaseHoldMs)))
+		}
 	case failover.SelectSlave:
 		replicasWhy(e, &why)
 	case failover.SendSlaveofNoone:

@@ -102,6 +102,11 @@ func TestDecide(t *testing.T) {
 			e.Failover.InProgress, e.Failover.State, e.Failover.Machine, e.Failover.DeadlineMs = true, "wait_start", failover.WaitStart, 9000
 			e.Election.CurrentEpoch, e.Election.VotesForMe = 1, 1
 		}, StageFailover, [][]string{{"waiting to be elected leader of epoch 1", "1 vote(s) for this Sentinel, 2 needed", "gives up in 9.0s"}}},
+		{"own vote held for leases", func(e *Explanation) {
+			odown(e)
+			e.Failover.InProgress, e.Failover.Machine = true, failover.WaitStart
+			e.Election.LeaseHoldMs = 1200
+		}, StageFailover, [][]string{{"own vote waits 1.2s more for the leases it granted"}}},
 		{"votes out of reach", func(e *Explanation) {
 			odown(e)
 			e.Failover.InProgress, e.Failover.Machine = true, failover.WaitStart

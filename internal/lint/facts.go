@@ -83,6 +83,10 @@ type SentinelView struct {
 	// reply was +OK.
 	CKQuorum   string
 	CKQuorumOK bool
+	// NoLease: that Sentinel does not know SENTINEL LEASE (COMMAND INFO
+	// has no entry for it: a redis-sentinel), so it never grants a
+	// proxy a lease.
+	NoLease bool
 }
 
 // Instance is one Redis server (master or replica) as probed.

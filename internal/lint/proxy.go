@@ -3,7 +3,10 @@ package lint
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 	"time"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -48,6 +51,7 @@ func proxyRules(t *target) []Finding {
 			fmt.Sprintf("Lower it: `SENTINEL SET %s proxy-fence-after %d`, or raise down-after-milliseconds.", s.Name,
 				max(100, s.DownAfterMs-ProxyFenceMargin.Milliseconds()))))
 	}
+	out = append(out, proxyMixedFleetRule(t)...)
 	if s.AuthPass == "" && s.AuthUser == "" {
 		for _, a := range s.Proxy {
 			if ip, err := netip.ParseAddr(a.Host); err == nil && !ip.IsLoopback() {
@@ -65,4 +69,40 @@ func proxyRules(t *target) []Finding {
 		}
 	}
 	return out
+}
+
+// proxyMixedFleetRule reports the Sentinels of a proxied master that
+// cannot grant its proxy a lease (live only): the proxy forwards only
+// while leases from a majority of the master's Sentinels hold, so the
+// go-sentinels alone must make that majority. Two proxies still never
+// forward to two masters (every go-sentinel holds back its vote until
+// its leases lapsed, and redis-sentinels never grant one).
+func proxyMixedFleetRule(t *target) []Finding {
+	if t.live == nil || t.spec.ProxyNoFencing {
+		return nil
+	}
+	var without []string
+	for _, v := range t.live.Views {
+		if v.Monitors && v.NoLease {
+			without = append(without, v.Sentinel)
+		}
+	}
+	if len(without) == 0 {
+		return nil
+	}
+	n := max(t.sentinels, 1)
+	need := election.Majority(n)
+	grantors := n - len(without)
+	name := t.spec.Name
+	if grantors < need {
+		return []Finding{t.finding(Error, RuleProxyMixedFleet,
+			fmt.Sprintf("%d of the %d Sentinels of %s (%s) are not go-sentinels and never grant a proxy a lease, so the %d others cannot make the majority of %d "+
+				"the proxy needs: it never forwards.", len(without), n, name, strings.Join(without, ", "), grantors, need),
+			"Replace them with go-sentinels (one host at a time), or remove the proxy.")}
+	}
+	return []Finding{t.finding(Warning, RuleProxyMixedFleet,
+		fmt.Sprintf("%d of the %d Sentinels of %s (%s) are not go-sentinels and never grant a proxy a lease: the proxy forwards only while %d of the %d go-sentinels "+
+			"(a majority of %d) grant one, so it fences after %d of them fail instead of %d. No two proxies forward to two masters either way.",
+			len(without), n, name, strings.Join(without, ", "), need, grantors, n, grantors-need+1, n-need+1),
+		"Replace them with go-sentinels, one host at a time.")}
 }

@@ -35,3 +35,30 @@ func TestProxyRules(t *testing.T) {
 		{name: "remote with a password", conf: conf(2, 2, pub, da, "sentinel auth-pass mymaster secret", "sentinel proxy-protected-mode mymaster no")},
 	})
 }
+
+// TestProxyMixedFleetRule: redis-sentinels among a proxied master's
+// Sentinels never grant leases: a warning while the go-sentinels still
+// make a majority, an error when they cannot.
+func TestProxyMixedFleetRule(t *testing.T) {
+	const (
+		px = "sentinel proxy mymaster 127.0.0.1 6380"
+		da = "sentinel down-after-milliseconds mymaster 5000"
+	)
+	mixed := func(without ...int) *Facts {
+		f := fleet(3, goodMaster(), goodReplica(6380))
+		mf := f.Masters["mymaster"]
+		for _, k := range without {
+			mf.Views[k].NoLease = true
+		}
+		f.Masters["mymaster"] = mf
+		return f
+	}
+	runRuleCases(t, RuleProxyMixedFleet, []ruleCase{
+		{name: "all go-sentinels", conf: conf(2, 2, px, da), facts: mixed()},
+		{name: "no proxy", conf: conf(2, 2, da), facts: mixed(1, 2)},
+		{name: "one redis-sentinel", conf: conf(2, 2, px, da), facts: mixed(2), want: sev(Warning),
+			contains: []string{"1 of the 3 Sentinels", "127.0.0.1:26381", "2 of the 2 go-sentinels", "No two proxies forward to two masters"}},
+		{name: "two redis-sentinels", conf: conf(2, 2, px, da), facts: mixed(1, 2), want: sev(Error), contains: []string{"it never forwards"}},
+		{name: "fencing off", conf: conf(2, 2, px, da, "sentinel proxy-fencing mymaster no"), facts: mixed(1, 2)},
+	})
+}

@@ -55,6 +55,9 @@ const (
 	// RuleProxyFenceShort: proxy-fence-after shorter than the PING period
 	// allows.
 	RuleProxyFenceShort = "proxy-fence-short"
+	// RuleProxyMixedFleet: Sentinels of a proxied master that cannot
+	// grant its proxy a lease (redis-sentinels).
+	RuleProxyMixedFleet = "proxy-mixed-fleet"
 	// RuleProxyOpen: a proxy on a non-loopback address in front of
 	// instances without a password.
 	RuleProxyOpen = "proxy-open"

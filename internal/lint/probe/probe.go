@@ -292,6 +292,9 @@ func (p *prober) view(ctx context.Context, c *redis.Client, name string) (lint.S
 		}
 		replicas = append(replicas, rr)
 	}
+	if doc, err := c.Do(ctx, "COMMAND", "INFO", "sentinel|lease").Slice(); err == nil && len(doc) == 1 && doc[0] == nil {
+		v.NoLease = true // a redis-sentinel: it knows no SENTINEL LEASE
+	}
 	ck, err := c.Do(ctx, "SENTINEL", "CKQUORUM", name).Text()
 	switch {
 	case err == nil:
