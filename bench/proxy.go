@@ -25,7 +25,7 @@ import (
 type proxyRig struct {
 	dir     string
 	servers []*redisServer // the master first
-	// plain are the master (first) and replica of "plain", a master the
+	// plain are the master (first) and replicas of "plain", a master the
 	// same Sentinels watch without a proxy (the kill trials only).
 	plain     []*redisServer
 	sents     []*sentinelProc
@@ -84,12 +84,12 @@ func startProxyRig(downAfter time.Duration, extras bool) (*proxyRig, error) {
 		return nil, err
 	}
 	r := &proxyRig{dir: dir}
-	ports, err := freePorts(3 + 3 + 3 + 1 + 3 + 2)
+	ports, err := freePorts(3 + 3 + 3 + 1 + 3 + 3)
 	if err != nil {
 		r.close()
 		return nil, err
 	}
-	plainPorts := ports[13:15]
+	plainPorts := ports[13:16]
 	redisPorts := ports[:3]
 	r.sentPorts, r.proxies, r.haPort = ports[3:6], ports[6:9], ports[9]
 	baseSentPort := ports[10]

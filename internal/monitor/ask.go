@@ -25,7 +25,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			continue
 		}
 		period := ask
-		if fast := s.opts.Accel.ODownAskPeriodMs; fast > 0 && !m.has(flagODown) {
+		if fast := s.opts.Accel.ODownAskPeriodMs; fast > 0 && (!m.has(flagODown) || s.awaitsVote(m, si)) {
 			if !force && si.askPending {
 				continue // asked already; a silent peer gets no pile of asks
 			}
@@ -45,6 +45,16 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			si.link.pending[s.nextTag] = p
 		}
 	}
+}
+
+// awaitsVote reports whether this Sentinel, electing itself to fail m
+// over, got an answer from si since the election began but no vote of
+// the current epoch: a go-sentinel holding its vote back for the leases
+// it granted (lease.go) answers "*" until they lapse, and is asked again
+// at the fast period so that the vote comes as soon as it is free.
+func (s *Sentinel) awaitsVote(m *master, si *instance) bool {
+	return m.failoverState == failover.WaitStart && si.leaderEpoch < s.currentEpoch &&
+		si.lastMasterDownReplyTime >= m.failoverStateChangeTime
 }
 
 // asking reports whether this Sentinel asks its peers about m: while it

@@ -28,14 +28,34 @@ type leaseState struct {
 	// before it last started (persisted: settings.MasterSpec).
 	granted bool
 	// askedAt is when this Sentinel, for its proxy, last asked its
-	// peers for leases on the master.
-	askedAt int64
+	// peers for leases on the master, and askedEpoch the configuration
+	// epoch it asked about.
+	askedAt    int64
+	askedEpoch uint64
 }
 
 // leasePeriod is how often a Sentinel with a proxy asks its peers for
 // leases of leaseMs: four times a lease, so that one lost request or a
 // slow reply does not let it lapse, and never more often than a tick.
 func leasePeriod(leaseMs int64) int64 { return max(leaseMs/4, 100) }
+
+// leaseDue reports whether this Sentinel asks its peers for leases on m
+// at now: every leasePeriod; at once when m's configuration changed
+// since it last asked (a switch: the proxy forwards to the new master as
+// soon as a majority holds it); and every tick while its proxy is fenced
+// for want of leases alone, so that it forwards again as soon as they
+// grant.
+func (s *Sentinel) leaseDue(m *master, now int64) bool {
+	st := &m.settings
+	switch {
+	case len(st.Proxy) == 0 || st.ProxyNoFencing:
+		return false
+	case m.lease.askedEpoch != m.configEpoch || now-m.lease.askedAt >= leasePeriod(st.ProxyFenceAfterMs):
+		return true
+	}
+	return m.proxy.fenced && now-m.lease.askedAt >= 100 && fence.Grant(s.grantFacts(m, m.configEpoch, now)) == "" &&
+		!m.has(flagSDown|flagODown|flagFailoverInProgress)
+}
 
 // startLapse is when the leases this Sentinel may have granted before it
 // started (or before the clock jumped, seen as TILT) have lapsed: no
@@ -128,10 +148,10 @@ func (s *Sentinel) askLeases(now int64) {
 	for _, name := range s.names {
 		m := s.masters[name]
 		st := &m.settings
-		if len(st.Proxy) == 0 || st.ProxyNoFencing || now-m.lease.askedAt < leasePeriod(st.ProxyFenceAfterMs) {
+		if !s.leaseDue(m, now) {
 			continue
 		}
-		m.lease.askedAt = now
+		m.lease.askedAt, m.lease.askedEpoch = now, m.configEpoch
 		for _, si := range m.sortedSentinels() {
 			l := si.link
 			if l == nil || l.disconnected(kindSentinel) || l.leasePending {
