@@ -102,7 +102,7 @@ type ElectionView struct {
 	// about the master, its own included, for the leases it granted
 	// proxies on it (fence.VoteDeferred); 0 when it holds none back.
 	LeaseHoldMs int64 `json:"lease_hold_ms,omitempty"`
-	VotesNeeded   int  `json:"votes_needed"`
+	VotesNeeded int   `json:"votes_needed"`
 }
 
 // FailoverView is this Sentinel's failover of the master.
