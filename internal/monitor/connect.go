@@ -259,7 +259,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		}
 	case sentLease:
 		ref.link.leasePending = false
-		s.leaseReply(p, in.Reply)
+		s.leaseReply(p, in.Reply, now)
 	}
 	// A hello's or a PING's reply changes the link, and maybe the
 	// flags; any other may change anything of the master.

@@ -117,6 +117,7 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	}
 	if si != nil && m.configEpoch < h.MasterConfigEpoch {
 		s.adoptConfig(m, si, h, now)
+		s.askLeases(now) // for the new configuration, at once
 	}
 	if si != nil {
 		si.lastHelloTime = now

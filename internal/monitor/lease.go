@@ -188,7 +188,7 @@ func (s *Sentinel) askLeases(now int64) {
 // granted runs until the request's send time plus its length, for the
 // configuration it was asked for. A reply of another shape (an error,
 // from redis-sentinel) grants nothing.
-func (s *Sentinel) leaseReply(p pending, r Reply) {
+func (s *Sentinel) leaseReply(p pending, r Reply, now int64) {
 	elems := askElems(r)
 	granted, ok := gossip.ParseLeaseReply(elems, r.Kind == ReplyArray, len(p.lease))
 	if !ok {
@@ -200,6 +200,9 @@ func (s *Sentinel) leaseReply(p pending, r Reply) {
 			continue
 		}
 		i.grantedUntil = max(i.grantedUntil, p.at+p.leaseMs)
+		if i.master.proxy.fenced {
+			s.checkProxy(i.master, now) // forward at once, not at the next tick
+		}
 	}
 }
 
