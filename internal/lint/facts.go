@@ -83,9 +83,9 @@ type SentinelView struct {
 	// reply was +OK.
 	CKQuorum   string
 	CKQuorumOK bool
-	// NoLease: that Sentinel does not know SENTINEL LEASE (COMMAND INFO
-	// has no entry for it: a redis-sentinel), so it never grants a
-	// proxy a lease.
+	// NoLease: that Sentinel does not know SENTINEL LEASE (it answers
+	// a malformed one with "unknown subcommand": a redis-sentinel), so
+	// it never grants a proxy a lease.
 	NoLease bool
 }
 

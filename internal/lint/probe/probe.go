@@ -292,8 +292,11 @@ func (p *prober) view(ctx context.Context, c *redis.Client, name string) (lint.S
 		}
 		replicas = append(replicas, rr)
 	}
-	if doc, err := c.Do(ctx, "COMMAND", "INFO", "sentinel|lease").Slice(); err == nil && len(doc) == 1 && doc[0] == nil {
-		v.NoLease = true // a redis-sentinel: it knows no SENTINEL LEASE
+	// A lease of length 0 is refused and changes nothing; a Sentinel
+	// that knows no SENTINEL LEASE (redis-sentinel) says so instead.
+	if err := c.Do(ctx, "SENTINEL", "LEASE", "check", "0", "0.0.0.0", "0", "0").Err(); err != nil &&
+		isRedisErr(err) && strings.Contains(strings.ToLower(err.Error()), "unknown subcommand") {
+		v.NoLease = true
 	}
 	ck, err := c.Do(ctx, "SENTINEL", "CKQUORUM", name).Text()
 	switch {
