@@ -1,8 +1,12 @@
-// Package fence holds the rule of the master-following proxy: when the
-// proxy of a master may forward client connections to it. The core
-// gathers the facts at every tick (Facts) and announces each change of
-// the verdict with +proxy-fenced or -proxy-fenced; EXPLAIN and SENTINEL
-// MASTER show the verdict the core last announced.
+// Package fence holds the rules of the master-following proxy: when the
+// proxy of a master may forward client connections to it (Reason), and
+// the lease that makes two proxies of one fleet never forward to two
+// masters: when a Sentinel grants a peer's proxy a lease (Grant), how
+// long a grant binds its grantor (Lapse), and when a vote must wait for
+// the grants given before it (VoteDeferred). The core gathers the facts
+// and announces each change of the verdict with +proxy-fenced or
+// -proxy-fenced; EXPLAIN and SENTINEL MASTER show the verdict the core
+// last announced.
 package fence
 
 import (
