@@ -55,15 +55,25 @@ func (r AskRequest) AsksVote() bool { return r.RunID != NoVote }
 // in an int32, and a negative epoch is taken modulo 2^64 as Redis's cast
 // to uint64_t does. The only error is ErrNotInteger.
 func ParseAskRequest(ip, port, epoch, runID string) (AskRequest, error) {
-	p, ok := cnum.ParseLongLong(port)
-	if !ok || p < -1<<31 || p > 1<<31-1 {
+	p, ok := parsePort(port)
+	if !ok {
 		return AskRequest{}, ErrNotInteger
 	}
 	e, ok := cnum.ParseLongLong(epoch)
 	if !ok {
 		return AskRequest{}, ErrNotInteger
 	}
-	return AskRequest{IP: ip, Port: int(p), CurrentEpoch: uint64(e), RunID: runID}, nil
+	return AskRequest{IP: ip, Port: p, CurrentEpoch: uint64(e), RunID: runID}, nil
+}
+
+// parsePort reads a port argument as Redis reads it: an integer in
+// Redis's strict syntax (cnum.ParseLongLong) that fits in an int32.
+func parsePort(s string) (int, bool) {
+	p, ok := cnum.ParseLongLong(s)
+	if !ok || p < -1<<31 || p > 1<<31-1 {
+		return 0, false
+	}
+	return int(p), true
 }
 
 // AskReply is the answer to SENTINEL IS-MASTER-DOWN-BY-ADDR: whether the

@@ -76,15 +76,15 @@ func ParseLeaseRequest(args []string) (LeaseRequest, error) {
 	}
 	r := LeaseRequest{RunID: args[0], LeaseMs: ms, Targets: make([]LeaseTarget, 0, (len(args)-2)/3)}
 	for i := 2; i < len(args); i += 3 {
-		p, ok := cnum.ParseLongLong(args[i+1])
-		if !ok || p < -1<<31 || p > 1<<31-1 {
+		p, ok := parsePort(args[i+1])
+		if !ok {
 			return LeaseRequest{}, ErrNotInteger
 		}
 		e, ok := cnum.ParseLongLong(args[i+2])
 		if !ok || e < 0 {
 			return LeaseRequest{}, ErrNotInteger
 		}
-		r.Targets = append(r.Targets, LeaseTarget{IP: args[i], Port: int(p), Epoch: uint64(e)})
+		r.Targets = append(r.Targets, LeaseTarget{IP: args[i], Port: p, Epoch: uint64(e)})
 	}
 	return r, nil
 }
