@@ -220,12 +220,13 @@ func (s *Sentinel) holdVote(m *master, epoch uint64, now int64) bool {
 	return true
 }
 
-// tiltLeases makes every lease this Sentinel granted count as granted
+// tiltLeases makes every lease this Sentinel granted that had not lapsed
+// at the previous tick (s.lastTick, before the jump) count as granted
 // now, at the longest length, when it enters TILT: its clock jumped, and
 // the lapse it computed before is no longer one on the new clock.
 func (s *Sentinel) tiltLeases(now int64) {
 	for _, m := range s.masters {
-		if m.lease.lapseAt != 0 {
+		if m.lease.lapseAt > s.lastTick {
 			m.lease.lapseAt = startLapse(now)
 		}
 	}
