@@ -9,6 +9,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -98,7 +99,7 @@ func TestAnswerAskFromView(t *testing.T) {
 	s.Ready()
 	s.Step(t0, HostResolved{Host: "REDIS-B.example", IP: "10.0.0.2"})
 	for _, m := range s.masters {
-		m.flags |= flagSDown
+		m.flags |= object.SDown
 		s.views.changed(m)
 	}
 	asks := []gossip.AskRequest{
@@ -143,7 +144,7 @@ func TestSwitchesAllDueInOneTick(t *testing.T) {
 	s.Ready()
 	for _, m := range s.masters {
 		m.failoverState = failover.UpdateConfig
-		m.flags |= flagFailoverInProgress
+		m.flags |= object.FailoverInProgress
 		m.promoted = m.sortedReplicas()[0]
 	}
 	s.Tick(t0)

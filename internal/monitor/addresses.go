@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -110,7 +111,7 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 	}
 	for _, name := range s.names {
 		m := s.masters[name]
-		if m.has(flagFailoverInProgress) {
+		if m.has(object.FailoverInProgress) {
 			continue
 		}
 		for _, named := range m.sortedReplicas() {

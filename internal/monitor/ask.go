@@ -6,6 +6,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -16,8 +17,8 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 	ask := s.timing.AskPeriodMs
 	for _, si := range m.sortedSentinels() {
 		elapsed := now - si.lastMasterDownReplyTime
-		if gossip.AnswerStale(elapsed, ask) && (si.has(flagMasterDown) || si.leader != "") {
-			si.flags &^= flagMasterDown
+		if gossip.AnswerStale(elapsed, ask) && (si.has(object.MasterDown) || si.leader != "") {
+			si.flags &^= object.MasterDown
 			si.leader = ""
 			s.views.changed(m) // without an event
 		}
@@ -25,7 +26,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			continue
 		}
 		period := ask
-		if fast := s.opts.Accel.ODownAskPeriodMs; fast > 0 && (!m.has(flagODown) || s.awaitsVote(m, si)) {
+		if fast := s.opts.Accel.ODownAskPeriodMs; fast > 0 && (!m.has(object.ODown) || s.awaitsVote(m, si)) {
 			if !force && si.askPending {
 				continue // asked already; a silent peer gets no pile of asks
 			}
@@ -61,7 +62,7 @@ func (s *Sentinel) awaitsVote(m *master, si *instance) bool {
 // thinks m is down, and, for a coordinated failover (whose master is up),
 // while its election runs.
 func (m *master) asking() bool {
-	return m.has(flagSDown) || (m.has(flagCoordFailover) && m.failoverState == failover.WaitStart)
+	return m.has(object.SDown) || (m.has(object.CoordFailover) && m.failoverState == failover.WaitStart)
 }
 
 // askReply records another Sentinel's answer (§7.4): exactly an integer, a
@@ -75,9 +76,9 @@ func (s *Sentinel) askReply(si *instance, r Reply, about uint64, now int64) {
 	si.lastMasterDownReplyTime = now
 	si.answered = true
 	if rep.Down {
-		si.flags |= flagMasterDown
+		si.flags |= object.MasterDown
 	} else {
-		si.flags &^= flagMasterDown
+		si.flags &^= object.MasterDown
 	}
 	if rep.Leader != gossip.NoVote {
 		if si.leaderEpoch != rep.LeaderEpoch {
@@ -123,7 +124,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	if m == nil {
 		return rep
 	}
-	rep.Down = gossip.AnswerDown(m.has(flagSDown), s.tilt)
+	rep.Down = gossip.AnswerDown(m.has(object.SDown), s.tilt)
 	if req.AsksVote() {
 		s.noteVoteAsk(m, req.RunID, now)
 		s.views.changed(m) // a vote changes m, though no query shows it today
@@ -152,7 +153,7 @@ func (v *View) AnswerAsk(req gossip.AskRequest) (gossip.AskReply, bool) {
 	rep := gossip.NoVoteReply()
 	for mv := range v.all() {
 		if asksAbout(req, v.resolved, mv.askAddr) {
-			rep.Down = gossip.AnswerDown(mv.inst.flags&flagSDown != 0, v.tilt)
+			rep.Down = gossip.AnswerDown(mv.inst.flags&object.SDown != 0, v.tilt)
 			break
 		}
 	}

@@ -1,6 +1,9 @@
 package monitor
 
-import "github.com/go-sentinel/go-sentinel/internal/settings"
+import (
+	"github.com/go-sentinel/go-sentinel/internal/object"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
+)
 
 // pendingKind tells what a command sent on a link was, so its reply can be
 // routed.
@@ -118,16 +121,10 @@ func newLink(now int64) *link {
 // disconnected reports whether the link lacks a live connection it needs:
 // the command one, or for masters and replicas the pub/sub one. A
 // connection that is still being dialled does not count as live.
-func (l *link) disconnected(k kind) bool { return disconnected(k, l.ccUp, l.pcUp) }
-
-// disconnected reports whether an object of kind k lacks a live connection
-// it needs, given which of its connections are up.
-func disconnected(k kind, ccUp, pcUp bool) bool {
-	return !ccUp || (k != kindSentinel && !pcUp)
-}
+func (l *link) disconnected(k object.Kind) bool { return object.Disconnected(k, l.ccUp, l.pcUp) }
 
 // missing reports whether a connection the link needs does not exist at
 // all (not even being dialled), so that reconnect must open it.
-func (l *link) missing(k kind) bool {
-	return l.cc == 0 || (k != kindSentinel && l.pc == 0)
+func (l *link) missing(k object.Kind) bool {
+	return l.cc == 0 || (k != object.Sentinel && l.pc == 0)
 }

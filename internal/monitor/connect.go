@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // maxPendingPerRef bounds the commands waiting for a reply on a link, per
@@ -24,7 +25,7 @@ func (s *Sentinel) clientName(k LinkKind) string {
 // and auth-user for masters and replicas; sentinel-user/sentinel-pass, or
 // else requirepass, for other Sentinels.
 func (s *Sentinel) authFor(i *instance) Auth {
-	if i.kind == kindSentinel {
+	if i.kind == object.Sentinel {
 		if s.global.SentinelPass != "" {
 			return Auth{User: s.global.SentinelUser, Pass: s.global.SentinelPass}
 		}
@@ -48,7 +49,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 		return
 	}
 	period := s.timing.PingPeriodMs
-	if fast := s.opts.Accel.MasterReconnectPeriodMs; fast > 0 && i.kind == kindMaster {
+	if fast := s.opts.Accel.MasterReconnectPeriodMs; fast > 0 && i.kind == object.Master {
 		period = min(period, s.opts.Accel.scaled(fast, period, s.troubled))
 	}
 	if since(now, l.lastReconnTime) < period {
@@ -62,7 +63,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 		s.views.linkChanged(l)
 		s.sendPing(i, now)
 	}
-	if i.kind != kindSentinel && l.pc == 0 {
+	if i.kind != object.Sentinel && l.pc == 0 {
 		l.pc = s.openLink(i, PubSubLink)
 		l.pcConnTime = now
 	}
@@ -298,11 +299,11 @@ func (s *Sentinel) pingReply(i *instance, r Reply, now int64) {
 			l.lastAvailTime = now
 			l.actPingTime = 0
 			if hasPrefix(str, "PONG") {
-				i.flags &^= flagMasterReboot
+				i.flags &^= object.MasterReboot
 			}
-		} else if hasPrefix(str, "BUSY") && i.has(flagSDown) && !i.has(flagScriptKillSent) {
+		} else if hasPrefix(str, "BUSY") && i.has(object.SDown) && !i.has(object.ScriptKillSent) {
 			if s.send(i, sentOther, "SCRIPT", "KILL") {
-				i.flags |= flagScriptKillSent
+				i.flags |= object.ScriptKillSent
 			}
 		}
 	}

@@ -15,25 +15,12 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // peerOf describes the Sentinel si for the election rules.
 func peerOf(si *instance) election.Peer {
-	return peer(si.runID, si.flags, !si.link.disconnected(kindSentinel), si.leader, si.leaderEpoch)
-}
-
-// peer is the election.Peer of a Sentinel with these flags, link state
-// and last vote (peerOf, and the View's CKQUORUM).
-func peer(runID string, flags flag, linkUp bool, leader string, leaderEpoch uint64) election.Peer {
-	return election.Peer{
-		RunID:       runID,
-		LinkUp:      linkUp,
-		SDown:       flags&flagSDown != 0,
-		ODown:       flags&flagODown != 0,
-		ReportsDown: flags&flagMasterDown != 0,
-		Leader:      leader,
-		LeaderEpoch: leaderEpoch,
-	}
+	return object.ElectionPeer(si.runID, si.flags, !si.link.disconnected(object.Sentinel), si.leader, si.leaderEpoch)
 }
 
 // peers describes m's other Sentinels for the election rules, in name
@@ -92,7 +79,7 @@ func (s *Sentinel) castVote(m *master, next election.Vote, now int64) {
 // startFailoverIfNeeded starts a failover of an ODOWN master unless one
 // runs or the last one started less than 2 × failover-timeout ago (§8.3).
 func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
-	if !m.has(flagODown) || m.has(flagFailoverInProgress) {
+	if !m.has(object.ODown) || m.has(object.FailoverInProgress) {
 		return false
 	}
 	if retry := failover.RetryAt(m.failoverStartTime, m.settings.FailoverTimeoutMs); now < retry {

@@ -9,6 +9,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/explain"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 func timelineView(t event.Timeline) *explain.TimelineView {
@@ -44,7 +45,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 
 	// Detection.
 	d := &e.Detection
-	d.SDown, d.ODown = m.has(flagSDown), m.has(flagODown)
+	d.SDown, d.ODown = m.has(object.SDown), m.has(object.ODown)
 	if d.SDown {
 		d.SDownMs = now - m.sdownSince
 	}
@@ -52,7 +53,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 		d.ODownMs = now - m.odownSince
 	}
 	d.DownAfterMs = m.downAfter
-	d.LinkUp = !l.disconnected(kindMaster)
+	d.LinkUp = !l.disconnected(object.Master)
 	d.LastValidMs = now - l.lastAvailTime
 	if l.actPingTime != 0 {
 		d.UnansweredMs = now - l.actPingTime
@@ -102,7 +103,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 
 	// Failover.
 	f := &e.Failover
-	f.InProgress = m.has(flagFailoverInProgress)
+	f.InProgress = m.has(object.FailoverInProgress)
 	f.State, f.Machine = m.failoverState.String(), m.failoverState
 	f.ParallelSyncs = m.settings.ParallelSyncs
 	f.Epoch = m.failoverEpoch
@@ -113,7 +114,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 		if m.promoted != nil {
 			f.Promoted = m.promoted.name
 		}
-		f.Coordinated = m.has(flagCoordFailover)
+		f.Coordinated = m.has(object.CoordFailover)
 		if m.pauseUntil != 0 {
 			f.PausedMs = now - m.pausedAt
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -24,7 +25,7 @@ var (
 // startFailover enters wait_start with a new epoch; the self-vote of the
 // next election step persists it.
 func (s *Sentinel) startFailover(m *master, now int64) {
-	m.flags |= flagFailoverInProgress
+	m.flags |= object.FailoverInProgress
 	s.newEpoch(m, s.currentEpoch+1, false)
 	m.failoverEpoch = s.currentEpoch
 	m.failoverStartTime = now + int64(s.rnd.Intn(1000))
@@ -45,7 +46,7 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 	if in.Coordinated && m.failoverReported == "" {
 		return ErrNoGoodPrimary
 	}
-	if m.has(flagFailoverInProgress) {
+	if m.has(object.FailoverInProgress) {
 		return ErrFailoverInProgress
 	}
 	if s.selectReplica(m, now) == nil {
@@ -58,11 +59,11 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 	// (Redis flushes it only with the vote).
 	s.out.persist("failover")
 	if in.Coordinated {
-		m.flags |= flagCoordFailover
+		m.flags |= object.CoordFailover
 		m.timeline.Coordinated = true
 		s.askOthers(m, now, true)
 	} else {
-		m.flags |= flagForceFailover
+		m.flags |= object.ForceFailover
 	}
 	return nil
 }
@@ -116,7 +117,7 @@ func (s *Sentinel) enter(m *master, st failover.State, now int64, note string) b
 // timeouts are the limits m's failover runs under.
 func (s *Sentinel) timeouts(m *master) failover.Timeouts {
 	return failover.Timeouts{Failover: m.settings.FailoverTimeoutMs, Election: s.timing.ElectionTimeoutMs,
-		Coordinated: m.has(flagCoordFailover)}
+		Coordinated: m.has(object.CoordFailover)}
 }
 
 // expired reports whether m's failover has passed its state's deadline.
@@ -129,7 +130,7 @@ func (s *Sentinel) expired(m *master, now int64) bool {
 // happens at the end of the tick (switchDue, switchMaster), as Redis
 // defers it out of its loop over the masters.
 func (s *Sentinel) failoverStateMachine(m *master, now int64) {
-	if !m.has(flagFailoverInProgress) {
+	if !m.has(object.FailoverInProgress) {
 		return
 	}
 	switch m.failoverState {
@@ -153,7 +154,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 	winner := s.leader(m, now)
 	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
-	if !isLeader && !m.has(flagForceFailover) {
+	if !isLeader && !m.has(object.ForceFailover) {
 		if s.expired(m, now) {
 			s.abortFailover(m, now, event.AbortNotElected, "")
 		}
@@ -186,11 +187,11 @@ func (s *Sentinel) selectReplica(m *master, now int64) *instance {
 // name order, with the limits in force at now.
 func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate, failover.Limits) {
 	maxLinkDown := m.downAfter * 10
-	if m.has(flagSDown) {
+	if m.has(object.SDown) {
 		maxLinkDown += now - m.sdownSince
 	}
 	infoValidity := 3 * s.timing.InfoPeriodMs
-	if m.has(flagSDown) {
+	if m.has(object.SDown) {
 		infoValidity = 5 * s.timing.PingPeriodMs
 	}
 	limits := failover.Limits{
@@ -203,7 +204,7 @@ func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate
 		cands = append(cands, failover.Candidate{
 			ID:             r.name,
 			RunID:          r.runID,
-			Down:           r.has(flagSDown | flagODown),
+			Down:           r.has(object.SDown | object.ODown),
 			Disconnected:   r.link.disconnected(r.kind),
 			Priority:       r.priority,
 			ReplOffset:     r.replOffset,
@@ -240,7 +241,7 @@ func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
 		return
 	}
 	s.event(event.LevelWarning, event.SelectedSlave, r, "")
-	r.flags |= flagPromoted
+	r.flags |= object.Promoted
 	m.promoted = r
 	s.enter(m, failover.SendSlaveofNoone, now, r.name)
 }
@@ -248,7 +249,7 @@ func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
 // failoverSendSlaveofNoone sends SLAVEOF NO ONE to the chosen replica
 // once it can be reached, or gives up when that took too long.
 func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
-	if m.has(flagCoordFailover) {
+	if m.has(object.CoordFailover) {
 		s.failoverHandOver(m, now)
 		return
 	}
@@ -270,7 +271,7 @@ func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 // and reports whether it was the replica this Sentinel is promoting
 // (§4.2 step 4): then the promotion is confirmed.
 func (s *Sentinel) promotionReported(m *master, r *instance, now int64) bool {
-	if !r.has(flagPromoted) || !m.has(flagFailoverInProgress) || m.failoverState != failover.WaitPromotion {
+	if !r.has(object.Promoted) || !m.has(object.FailoverInProgress) || m.failoverState != failover.WaitPromotion {
 		return false
 	}
 	s.promotionConfirmed(m, r, now)
@@ -312,13 +313,13 @@ func (m *master) reconfReplicas(now int64) []failover.Replica {
 	for k, r := range replicas {
 		out[k] = failover.Replica{
 			ID:           r.name,
-			Promoted:     r.has(flagPromoted),
-			Sent:         r.has(flagReconfSent),
-			InProgress:   r.has(flagReconfInprog),
-			Done:         r.has(flagReconfDone),
+			Promoted:     r.has(object.Promoted),
+			Sent:         r.has(object.ReconfSent),
+			InProgress:   r.has(object.ReconfInprog),
+			Done:         r.has(object.ReconfDone),
 			SinceSent:    now - r.slaveReconfSentTime,
 			Disconnected: r.link.disconnected(r.kind),
-			Down:         r.has(flagSDown),
+			Down:         r.has(object.SDown),
 		}
 	}
 	return out
@@ -332,11 +333,11 @@ func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
 		r := m.replicas[a.ID]
 		if a.TimedOut {
 			s.event(event.LevelNotice, event.SlaveReconfSentTimeout, r, "")
-			r.flags &^= flagReconfSent
-			r.flags |= flagReconfDone
+			r.flags &^= object.ReconfSent
+			r.flags |= object.ReconfDone
 		}
 		if a.Send && s.sendSlaveOf(r, &m.promoted.addr) {
-			r.flags |= flagReconfSent
+			r.flags |= object.ReconfSent
 			r.slaveReconfSentTime = now
 			s.event(event.LevelNotice, event.SlaveReconfSent, r, "")
 		}
@@ -349,7 +350,7 @@ func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
 // once more, best effort).
 func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 	p := m.promoted
-	end, again := failover.PlanEnd(m.reconfReplicas(now), p == nil || p.has(flagSDown), s.expired(m, now))
+	end, again := failover.PlanEnd(m.reconfReplicas(now), p == nil || p.has(object.SDown), s.expired(m, now))
 	if end == failover.NotYet {
 		return
 	}
@@ -361,7 +362,7 @@ func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 		r := m.replicas[id]
 		if s.sendSlaveOf(r, &p.addr) {
 			s.event(event.LevelNotice, event.SlaveReconfSentBE, r, "")
-			r.flags |= flagReconfSent
+			r.flags |= object.ReconfSent
 		}
 	}
 }
@@ -371,18 +372,18 @@ func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 // (+slave-reconf-inprog), then its link to it is up (+slave-reconf-done).
 func (s *Sentinel) replicaReconfProgress(i *instance) {
 	m := i.master
-	if !i.has(flagReconfSent | flagReconfInprog) {
+	if !i.has(object.ReconfSent | object.ReconfInprog) {
 		return
 	}
-	if i.has(flagReconfSent) && i.slaveMasterHost != "" && m.promoted != nil &&
+	if i.has(object.ReconfSent) && i.slaveMasterHost != "" && m.promoted != nil &&
 		s.addrs.addrMatchesHost(m.promoted.addr, i.slaveMasterHost) && i.slaveMasterPort == m.promoted.addr.Port {
-		i.flags &^= flagReconfSent
-		i.flags |= flagReconfInprog
+		i.flags &^= object.ReconfSent
+		i.flags |= object.ReconfInprog
 		s.event(event.LevelNotice, event.SlaveReconfInprog, i, "")
 	}
-	if i.has(flagReconfInprog) && i.masterLinkUp {
-		i.flags &^= flagReconfInprog
-		i.flags |= flagReconfDone
+	if i.has(object.ReconfInprog) && i.masterLinkUp {
+		i.flags &^= object.ReconfInprog
+		i.flags |= object.ReconfDone
 		s.event(event.LevelNotice, event.SlaveReconfDone, i, "")
 	}
 }

@@ -3,6 +3,7 @@ package monitor
 import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -88,14 +89,14 @@ func (s *Sentinel) forgetReplicas(m *master, now int64) {
 // listingTrusted reports whether m's last INFO can tell which replicas
 // it has: a master that looks sane, and no failover of it in progress.
 func (s *Sentinel) listingTrusted(m *master, now int64) bool {
-	return !m.has(flagFailoverInProgress) && m.promoted == nil && s.masterLooksSane(m, now)
+	return !m.has(object.FailoverInProgress) && m.promoted == nil && s.masterLooksSane(m, now)
 }
 
 // forgettable reports whether replica r of m is stale by the rule above,
 // given that m's listing can be trusted.
 func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 	l := r.link
-	if r.has(flagPromoted) || r == m.promoted || l.actPingTime == 0 || now-l.lastAvailTime <= after {
+	if r.has(object.Promoted) || r == m.promoted || l.actPingTime == 0 || now-l.lastAvailTime <= after {
 		return false
 	}
 	if r.infoRefresh == 0 && !r.listedByMaster {

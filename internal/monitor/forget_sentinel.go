@@ -16,6 +16,7 @@ package monitor
 import (
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // forgetSentinels forgets m's known Sentinels that election.Forget makes
@@ -34,7 +35,7 @@ func (s *Sentinel) forgetSentinels(m *master, now int64) {
 		rule := election.Forget{
 			After:              after,
 			Floor:              m.settings.Voters,
-			FailoverInProgress: m.has(flagFailoverInProgress),
+			FailoverInProgress: m.has(object.FailoverInProgress),
 			Tilt:               s.tilt,
 			LastHeard:          lastHeard(si),
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -97,11 +98,11 @@ func TestForgetReplicaGuards(t *testing.T) {
 		{"INFO stale", func(s *Sentinel, m *master, _ *instance) {
 			m.infoRefresh = now - 2*s.timing.InfoPeriodMs
 		}, false},
-		{"master SDOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagSDown }, false},
-		{"master ODOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagODown }, false},
+		{"master SDOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= object.SDown }, false},
+		{"master ODOWN", func(_ *Sentinel, m *master, _ *instance) { m.flags |= object.ODown }, false},
 		{"master reports slave", func(_ *Sentinel, m *master, _ *instance) { m.roleReported = inforeply.RoleSlave }, false},
-		{"failover in progress", func(_ *Sentinel, m *master, _ *instance) { m.flags |= flagFailoverInProgress }, false},
-		{"promoted", func(_ *Sentinel, m *master, r *instance) { r.flags |= flagPromoted; m.promoted = r }, false},
+		{"failover in progress", func(_ *Sentinel, m *master, _ *instance) { m.flags |= object.FailoverInProgress }, false},
+		{"promoted", func(_ *Sentinel, m *master, r *instance) { r.flags |= object.Promoted; m.promoted = r }, false},
 		{"tilt", func(s *Sentinel, _ *master, _ *instance) { s.tilt = true }, false},
 		// A replica this Sentinel never saw as one may be an old master
 		// (added at a failover, or loaded from the config file) that must

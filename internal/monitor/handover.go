@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // This file holds how a reachable old master hands its role over, so that
@@ -29,7 +30,7 @@ import (
 // is reachable and runs Redis 6.2 or later (its INFO shows
 // master_failover_state), which has CLIENT PAUSE WRITE and UNPAUSE.
 func (m *master) pauses() bool {
-	return m.failoverReported != "" && !m.link.disconnected(kindMaster)
+	return m.failoverReported != "" && !m.link.disconnected(object.Master)
 }
 
 // maxHandover is, in ms, how long a pause lasts at least (when the
@@ -53,7 +54,7 @@ func (m *master) pauseLength(now int64) int64 {
 // pauseLapsed reports whether the pause this Sentinel sent m has ended
 // without a promotion: the server gave the handover up as well.
 func (m *master) pauseLapsed(now int64) bool {
-	return m.has(flagCoordFailover) && m.pauseUntil != 0 && now > m.pauseUntil
+	return m.has(object.CoordFailover) && m.pauseUntil != 0 && now > m.pauseUntil
 }
 
 // pauseWrites pauses the old master's writes for the rest of the
@@ -76,7 +77,7 @@ func (s *Sentinel) pauseWrites(m *master, now int64) {
 // CLIENT UNPAUSE, which would fail it the same way.
 func (m *master) pauseReply(r Reply) {
 	failed := r.Kind != ReplyArray || len(r.Elems) != 1 || r.Elems[0].Kind == ReplyError
-	if failed && !m.has(flagCoordFailover) {
+	if failed && !m.has(object.CoordFailover) {
 		m.pauseUntil = 0
 	}
 }
@@ -97,7 +98,7 @@ func (s *Sentinel) failoverHandOver(m *master, now int64) {
 		s.abortFailover(m, now, event.AbortMasterTimeout, "")
 		return
 	}
-	if m.link.disconnected(kindMaster) || !m.promoted.masterLinkUp {
+	if m.link.disconnected(object.Master) || !m.promoted.masterLinkUp {
 		return // FAILOVER TO needs the master and a replica in sync with it
 	}
 	left := m.pauseLength(now)
@@ -119,10 +120,10 @@ func (s *Sentinel) failoverHandOver(m *master, now int64) {
 // the way is made up by the usual +convert-to-slave later.
 func (s *Sentinel) handOverDone(m *master, r *instance) {
 	switch {
-	case m.has(flagCoordFailover):
+	case m.has(object.CoordFailover):
 		s.killClients(&m.instance)
 		s.killClients(r)
-	case m.link.disconnected(kindMaster):
+	case m.link.disconnected(object.Master):
 		// Nothing reaches it now; it is converted when it is back.
 	case m.pauseUntil != 0:
 		m.demoted = s.sendSlaveOf(&m.instance, &r.addr, "CLIENT", "UNPAUSE")
@@ -174,5 +175,5 @@ func (i *instance) helloPaused(now int64) bool {
 	if failover.ServerFailing(i.failoverReported) {
 		return true
 	}
-	return i.kind == kindMaster && i.master.pauseUntil > now
+	return i.kind == object.Master && i.master.pauseUntil > now
 }

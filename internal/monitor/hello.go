@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -143,7 +144,7 @@ func (s *Sentinel) adoptConfig(m *master, si *instance, h gossip.Hello, now int6
 	s.views.changedAll()
 	announced := m.currentAddr()
 	m.configEpoch = h.MasterConfigEpoch
-	if m.has(flagFailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
+	if m.has(object.FailoverInProgress) && m.failoverEpoch < h.MasterConfigEpoch {
 		s.abortFailover(m, now, event.AbortSuperseded, " #config-epoch "+strconv.FormatUint(h.MasterConfigEpoch, 10))
 	}
 	sameAsMaster := h.MasterPort == m.addr.Port && s.addrs.addrMatchesHost(m.addr, h.MasterIP)

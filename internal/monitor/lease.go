@@ -4,6 +4,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/fence"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -54,7 +55,7 @@ func (s *Sentinel) leaseDue(m *master, now int64) bool {
 		return true
 	}
 	return m.proxy.fenced && now-m.lease.askedAt >= 100 && fence.Grant(s.grantFacts(m, m.configEpoch, now)) == "" &&
-		!m.has(flagSDown|flagODown|flagFailoverInProgress)
+		!m.has(object.SDown|object.ODown|object.FailoverInProgress)
 }
 
 // startLapse is when the leases this Sentinel may have granted before it
@@ -71,7 +72,7 @@ func (s *Sentinel) voteLapseAt(m *master) int64 { return m.lease.lapseAt }
 func (s *Sentinel) grantFacts(m *master, epoch uint64, now int64) fence.GrantFacts {
 	f := fence.GrantFacts{
 		Now: now, Known: true, Epoch: epoch, ConfigEpoch: m.configEpoch,
-		Tilt: s.tilt, FailoverInProgress: m.has(flagFailoverInProgress), ODown: m.has(flagODown), SDown: m.has(flagSDown),
+		Tilt: s.tilt, FailoverInProgress: m.has(object.FailoverInProgress), ODown: m.has(object.ODown), SDown: m.has(object.SDown),
 		ReportsReplica: m.roleReported == inforeply.RoleSlave,
 		Leader:         m.leader, LeaderEpoch: m.leaderEpoch, VotedAt: m.votedAt,
 		IntentEpoch: m.lease.intentEpoch, IntentAt: m.lease.intentAt,
@@ -154,7 +155,7 @@ func (s *Sentinel) askLeases(now int64) {
 		m.lease.askedAt, m.lease.askedEpoch = now, m.configEpoch
 		for _, si := range m.sortedSentinels() {
 			l := si.link
-			if l == nil || l.disconnected(kindSentinel) || l.leasePending {
+			if l == nil || l.disconnected(object.Sentinel) || l.leasePending {
 				continue
 			}
 			k := key{l, st.ProxyFenceAfterMs}

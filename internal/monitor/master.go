@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -139,7 +140,7 @@ func sortedByName(set map[string]*instance) []*instance {
 // currentAddr is the address clients should use: the promoted replica's
 // once a failover reached reconf_slaves, else the master's.
 func (m *master) currentAddr() settings.Addr {
-	if m.has(flagFailoverInProgress) && m.promoted != nil && m.failoverState.Promoted() {
+	if m.has(object.FailoverInProgress) && m.promoted != nil && m.failoverState.Promoted() {
 		return m.promoted.addr
 	}
 	return m.addr

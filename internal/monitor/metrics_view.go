@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -101,8 +102,8 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			Name:               name,
 			Addr:               s.addrs.announceAddr(m.addr),
 			Status:             m.status(),
-			SDown:              m.has(flagSDown),
-			ODown:              m.has(flagODown),
+			SDown:              m.has(object.SDown),
+			ODown:              m.has(object.ODown),
 			Replicas:           len(m.replicas),
 			Sentinels:          len(m.sentinels) + 1,
 			Quorum:             m.settings.Quorum,
@@ -110,7 +111,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 			ConfigEpoch:        m.configEpoch,
 			LeaderEpoch:        m.leaderEpoch,
 			FailoverEpoch:      m.failoverEpoch,
-			FailoverInProgress: m.has(flagFailoverInProgress),
+			FailoverInProgress: m.has(object.FailoverInProgress),
 			FailoverState:      m.failoverState.String(),
 			DownAfter:          msDuration(m.downAfter),
 			FailoverTimeout:    msDuration(m.settings.FailoverTimeoutMs),
@@ -119,7 +120,7 @@ func (s *Sentinel) MetricsView(at time.Time) MetricsView {
 		}
 		mm.Links = append(mm.Links, s.linkMetrics(&m.instance))
 		for _, r := range m.sortedReplicas() {
-			if r.announced != 0 && !r.has(flagSDown|flagODown) {
+			if r.announced != 0 && !r.has(object.SDown|object.ODown) {
 				mm.OKReplicas++
 			}
 			mm.Links = append(mm.Links, s.linkMetrics(r))
@@ -146,7 +147,7 @@ func (s *Sentinel) linkMetrics(i *instance) LinkMetrics {
 		Name:      i.name,
 		Addr:      s.addrs.announceAddr(i.addr),
 		Connected: !l.disconnected(i.kind),
-		SDown:     i.has(flagSDown),
+		SDown:     i.has(object.SDown),
 	}
 	if l.hasRTT {
 		lm.RTT, lm.HasRTT = msDuration(l.rtt), true

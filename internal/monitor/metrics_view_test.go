@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -42,11 +43,11 @@ func TestMetricsViewHealthy(t *testing.T) {
 func TestMetricsViewDown(t *testing.T) {
 	s, m, now := selectFixture(t, 2)
 	sdown(m, now, time.Second)
-	m.flags |= flagODown
+	m.flags |= object.ODown
 	rs, ss := m.sortedReplicas(), m.sortedSentinels()
-	rs[0].flags |= flagSDown
+	rs[0].flags |= object.SDown
 	rs[1].announced = 0
-	ss[0].flags |= flagSDown
+	ss[0].flags |= object.SDown
 	ss[1].link.ccUp = false
 	s.tilt, s.tiltStart = true, ms(now)-2500
 	s.currentEpoch = 7

@@ -7,6 +7,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -21,21 +22,21 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			i.runID = r.RunID
 		} else if i.runID != r.RunID {
 			s.event(event.LevelNotice, event.Reboot, i, "")
-			if i.kind == kindMaster && i.master.settings.RebootDownAfterMs != 0 {
-				i.flags |= flagMasterReboot
+			if i.kind == object.Master && i.master.settings.RebootDownAfterMs != 0 {
+				i.flags |= object.MasterReboot
 				i.rebootTime = now
 			}
 			i.runID = r.RunID
 		}
 	}
-	if i.kind == kindMaster {
+	if i.kind == object.Master {
 		for _, a := range r.Replicas {
 			s.discoverReplica(i.master, a, now, false)
 		}
 		if len(s.addrs.formerIPs) > 0 {
 			s.forgetFormerIPs(i.master, r.Replicas) // addresses.go
 		}
-	} else if i.kind == kindReplica {
+	} else if i.kind == object.Replica {
 		s.discoverChained(i.master, r.Replicas, now)
 	}
 	if r.HasMasterHost && (i.slaveMasterHost == "" || !strings.EqualFold(r.MasterHost, i.slaveMasterHost)) {
@@ -71,19 +72,19 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			i.slaveConfChangeTime = now
 		}
 		typ := event.RoleChangeUnexpected
-		if (i.kind == kindMaster && r.Role == inforeply.RoleMaster) || (i.kind == kindReplica && r.Role == inforeply.RoleSlave) {
+		if (i.kind == object.Master && r.Role == inforeply.RoleMaster) || (i.kind == object.Replica && r.Role == inforeply.RoleSlave) {
 			typ = event.RoleChange
 		}
-		s.event(event.LevelVerbose, typ, i, " new reported role is "+shownRole(r.Role))
+		s.event(event.LevelVerbose, typ, i, " new reported role is "+object.ShownRole(r.Role))
 	}
 	if s.tilt {
 		return
 	}
 	m := i.master
-	if i.kind == kindReplica && r.Role == inforeply.RoleMaster {
+	if i.kind == object.Replica && r.Role == inforeply.RoleMaster {
 		if !s.promotionReported(m, i, now) {
 			wait := 4 * s.timing.PublishPeriodMs
-			if !i.has(flagPromoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
+			if !i.has(object.Promoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
 				now-i.roleReportedTime > wait {
 				if s.sendSlaveOf(i, &m.addr) {
 					s.event(event.LevelNotice, event.ConvertToSlave, i, "")
@@ -91,14 +92,14 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			}
 		}
 	}
-	if i.kind == kindReplica && r.Role == inforeply.RoleSlave && (s.stuckInServerFailover(i, now) || s.followsOther(i, now)) {
+	if i.kind == object.Replica && r.Role == inforeply.RoleSlave && (s.stuckInServerFailover(i, now) || s.followsOther(i, now)) {
 		// Valkey 9 checks the two in turn and may send two transactions
 		// for one INFO; one does both.
 		if s.sendSlaveOf(i, &m.addr) {
 			s.event(event.LevelNotice, event.FixSlaveConfig, i, "")
 		}
 	}
-	if i.kind == kindReplica && r.Role == inforeply.RoleSlave {
+	if i.kind == object.Replica && r.Role == inforeply.RoleSlave {
 		s.replicaReconfProgress(i)
 	}
 }
@@ -160,7 +161,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 // masterLooksSane: a master that reports itself master, is not down and
 // answered INFO recently; only then do we push replicas towards it.
 func (s *Sentinel) masterLooksSane(m *master, now int64) bool {
-	return m.roleReported == inforeply.RoleMaster && !m.has(flagSDown|flagODown) &&
+	return m.roleReported == inforeply.RoleMaster && !m.has(object.SDown|object.ODown) &&
 		now-m.infoRefresh < 2*s.timing.InfoPeriodMs
 }
 

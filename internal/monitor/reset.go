@@ -3,6 +3,7 @@ package monitor
 import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -24,7 +25,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 		// Redis keeps them (up to 5 ask periods), and a peer's "down"
 		// about the old master then counts toward the new one's ODOWN.
 		for _, si := range m.sentinels {
-			si.flags &^= flagMasterDown
+			si.flags &^= object.MasterDown
 			si.leader = ""
 			si.answered = false
 			si.lastMasterDownReplyTime = now

@@ -3,6 +3,7 @@ package monitor
 import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // failoverRun is the state of one failover of a master, from its start
@@ -24,7 +25,7 @@ type failoverRun struct {
 	// failoverStateChangeTime is when the run entered failoverState.
 	failoverStateChangeTime int64
 	// promoted is the replica the run selected to promote (it carries
-	// flagPromoted); nil before select_slave.
+	// object.Promoted); nil before select_slave.
 	promoted *instance
 	// pauseUntil is when the pause of the master's writes this Sentinel
 	// sent ends (handover.go); 0 when it sent none or lifted it.
@@ -41,14 +42,14 @@ type failoverRun struct {
 }
 
 // dropRun ends m's failover run, whatever state it reached: the failover
-// flags go, the replica it promoted loses flagPromoted and every per-run
+// flags go, the replica it promoted loses object.Promoted and every per-run
 // field returns to zero. It is the one way a run ends (abortFailover, and
 // resetMaster at the switch and at SENTINEL RESET); it sends nothing and
 // emits nothing, which is the callers' part.
 func (m *master) dropRun() {
-	m.flags &^= flagFailoverInProgress | flagForceFailover | flagCoordFailover
+	m.flags &^= object.FailoverInProgress | object.ForceFailover | object.CoordFailover
 	if m.promoted != nil {
-		m.promoted.flags &^= flagPromoted
+		m.promoted.flags &^= object.Promoted
 	}
 	m.failoverRun = failoverRun{}
 }

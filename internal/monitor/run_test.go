@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/explain"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // TestResetDropsTheRunWhole: SENTINEL RESET during a failover drops the
@@ -14,7 +15,7 @@ import (
 func TestResetDropsTheRunWhole(t *testing.T) {
 	s, m, now := selectFixture(t, 2)
 	sdown(m, now, time.Second)
-	m.flags |= flagODown
+	m.flags |= object.ODown
 	s.startFailover(m, ms(now))
 	s.Ready()
 	if explainOf(t, s, now).Current == nil {
@@ -39,7 +40,7 @@ func TestResetDropsTheRunWhole(t *testing.T) {
 func TestAbortKeepsTheRetryDelay(t *testing.T) {
 	s, m, now := selectFixture(t, 2)
 	sdown(m, now, time.Second)
-	m.flags |= flagODown
+	m.flags |= object.ODown
 	s.startFailover(m, ms(now))
 	start := m.failoverStartTime
 	s.abortFailover(m, ms(now), event.AbortNotElected, "")

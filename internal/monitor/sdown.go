@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // checkSDown decides whether an instance is subjectively down (§7.1) and
@@ -29,22 +30,22 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 		s.views.linkChanged(l)
 	}
 	down := elapsed > i.downAfter ||
-		(i.kind == kindMaster && i.roleReported == inforeply.RoleSlave &&
+		(i.kind == object.Master && i.roleReported == inforeply.RoleSlave &&
 			now-i.roleReportedTime > i.downAfter+2*s.timing.InfoPeriodMs) ||
-		(i.has(flagMasterReboot) && now-i.rebootTime > i.master.settings.RebootDownAfterMs)
+		(i.has(object.MasterReboot) && now-i.rebootTime > i.master.settings.RebootDownAfterMs)
 	if down {
-		if !i.has(flagSDown) {
+		if !i.has(object.SDown) {
 			s.event(event.LevelWarning, event.SDown, i, "")
 			i.sdownSince = now
-			i.flags |= flagSDown
-			if i.kind == kindMaster {
+			i.flags |= object.SDown
+			if i.kind == object.Master {
 				s.busy(now)
 			}
 		}
-	} else if !i.has(flagSDown) && l.actPingTime != 0 {
+	} else if !i.has(object.SDown) && l.actPingTime != 0 {
 		s.deadline(l.actPingTime + i.downAfter + 1)
-	} else if i.has(flagSDown) {
-		i.flags &^= flagSDown | flagScriptKillSent
+	} else if i.has(object.SDown) {
+		i.flags &^= object.SDown | object.ScriptKillSent
 		s.event(event.LevelWarning, event.SDownEnd, i, "")
 	}
 }
@@ -54,25 +55,25 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 func (s *Sentinel) checkODown(m *master, now int64) {
 	votes := 0
 	odown := false
-	if m.has(flagSDown) {
+	if m.has(object.SDown) {
 		votes = 1
 		for _, si := range m.sentinels {
-			if si.has(flagMasterDown) {
+			if si.has(object.MasterDown) {
 				votes++
 			}
 		}
 		odown = votes >= m.settings.Quorum
 	}
 	if odown {
-		if !m.has(flagODown) {
+		if !m.has(object.ODown) {
 			s.busy(now)
-			m.flags |= flagODown
+			m.flags |= object.ODown
 			m.odownSince = now
 			s.event(event.LevelWarning, event.ODown, &m.instance, fmt.Sprintf(" #quorum %d/%d", votes, m.settings.Quorum))
 		}
-	} else if m.has(flagODown) {
+	} else if m.has(object.ODown) {
 		m.electionAt = 0
-		m.flags &^= flagODown
+		m.flags &^= object.ODown
 		s.event(event.LevelWarning, event.ODownEnd, &m.instance, "")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -32,7 +33,7 @@ func selectFixture(t *testing.T, quorum int) (*Sentinel, *master, time.Time) {
 		i.link.lastAvailTime = ms(now) - 100
 		i.infoRefresh = ms(now) - 100
 		i.lastMasterDownReplyTime = ms(now) - 100
-		i.answered = i.kind == kindSentinel // each peer answered 100 ms ago
+		i.answered = i.kind == object.Sentinel // each peer answered 100 ms ago
 	}
 	for k, r := range m.sortedReplicas() {
 		r.priority = 100
@@ -42,7 +43,7 @@ func selectFixture(t *testing.T, quorum int) (*Sentinel, *master, time.Time) {
 }
 
 func sdown(m *master, now time.Time, d time.Duration) {
-	m.flags |= flagSDown
+	m.flags |= object.SDown
 	m.sdownSince = ms(now) - d.Milliseconds()
 	m.link.actPingTime = m.sdownSince - m.downAfter
 }
@@ -61,7 +62,7 @@ func TestExplainUnknownMaster(t *testing.T) {
 func TestReplicaFollowingAReplicaIsNotPromoted(t *testing.T) {
 	s, m, now := selectFixture(t, 2)
 	sdown(m, now, time.Second)
-	m.flags |= flagODown
+	m.flags |= object.ODown
 	rs := m.sortedReplicas()
 	for k, r := range rs {
 		o := rs[1-k]

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -179,7 +180,7 @@ func (s *Sentinel) addMaster(spec settings.MasterSpec, now int64) *master {
 	if m.settings.FailoverTimeoutMs <= 0 {
 		m.settings.FailoverTimeoutMs = s.timing.DefaultFailoverTimeoutMs
 	}
-	m.instance = newInstance(kindMaster, spec.Name, spec.Addr, m, now)
+	m.instance = newInstance(object.Master, spec.Name, spec.Addr, m, now)
 	m.downAfter = m.settings.DownAfterMs
 	m.leaderEpoch = spec.LeaderEpoch
 	if spec.LeasesGranted {
@@ -196,9 +197,9 @@ func (s *Sentinel) addMaster(spec settings.MasterSpec, now int64) *master {
 // newInstance builds the common part of an object with a fresh link.
 // A master or replica starts as reporting the role of its kind; a
 // Sentinel reports none.
-func newInstance(k kind, name string, addr settings.Addr, m *master, now int64) instance {
+func newInstance(k object.Kind, name string, addr settings.Addr, m *master, now int64) instance {
 	role := ""
-	if k != kindSentinel {
+	if k != object.Sentinel {
 		role = k.String()
 	}
 	return instance{
@@ -226,7 +227,7 @@ func newInstance(k kind, name string, addr settings.Addr, m *master, now int64) 
 
 // createReplica adds a replica object to m (no event, no flush).
 func (s *Sentinel) createReplica(m *master, a settings.Addr, now int64) *instance {
-	r := newInstance(kindReplica, s.addrs.announceAddr(a).String(), a, m, now)
+	r := newInstance(object.Replica, s.addrs.announceAddr(a).String(), a, m, now)
 	ri := &r
 	m.replicas[ri.name] = ri
 	m.replicaOrder = nil
@@ -236,7 +237,7 @@ func (s *Sentinel) createReplica(m *master, a settings.Addr, now int64) *instanc
 
 // createSentinel adds a sentinel object to m (no event, no flush).
 func (s *Sentinel) createSentinel(m *master, a settings.Addr, runID string, now int64) *instance {
-	si := newInstance(kindSentinel, runID, a, m, now)
+	si := newInstance(object.Sentinel, runID, a, m, now)
 	si.runID = runID
 	p := &si
 	m.sentinels[runID] = p

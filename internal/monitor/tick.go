@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // Tick advances the core's timers to now. It must be called every
@@ -37,7 +38,7 @@ func (s *Sentinel) Tick(now time.Time) {
 		if m.switchDue() {
 			switching = append(switching, m)
 		}
-		if m.has(flagFailoverInProgress) {
+		if m.has(object.FailoverInProgress) {
 			s.busy(t)
 		}
 	}
@@ -52,7 +53,7 @@ func (s *Sentinel) Tick(now time.Time) {
 // troubled reports whether m counts against Accel.Budget: its link is
 // down, it is SDOWN or ODOWN, or a failover of it is in progress.
 func (m *master) troubled() bool {
-	return m.link.disconnected(kindMaster) || m.has(flagSDown|flagODown|flagFailoverInProgress)
+	return m.link.disconnected(object.Master) || m.has(object.SDown|object.ODown|object.FailoverInProgress)
 }
 
 // Quiet reports whether the last tick found nothing happening: no master
@@ -94,7 +95,7 @@ func (s *Sentinel) handleInstance(i *instance, now int64) {
 		s.event(event.LevelWarning, event.TiltEnd, nil, "#tilt mode exited")
 	}
 	s.checkSDown(i, now)
-	if i.kind == kindMaster {
+	if i.kind == object.Master {
 		m := i.master
 		s.checkODown(m, now)
 		if s.startFailoverIfNeeded(m, now) {
@@ -115,9 +116,9 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 		return
 	}
 	infoPeriod := s.timing.InfoPeriodMs
-	if i.kind == kindReplica && (i.master.has(flagODown|flagFailoverInProgress) || i.masterLinkDownTime != 0) {
+	if i.kind == object.Replica && (i.master.has(object.ODown|object.FailoverInProgress) || i.masterLinkDownTime != 0) {
 		infoPeriod = 1000
-		if fast := s.opts.Accel.FailoverInfoPeriodMs; fast > 0 && i.master.has(flagFailoverInProgress) {
+		if fast := s.opts.Accel.FailoverInfoPeriodMs; fast > 0 && i.master.has(object.FailoverInProgress) {
 			if i.infoPending {
 				infoPeriod = 1000 // the fast period counts from the last reply
 			} else {
@@ -129,7 +130,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	if i.downAfter < pingPeriod {
 		pingPeriod = i.downAfter
 	}
-	if i.kind != kindSentinel && (i.infoRefresh == 0 || now-i.infoRefresh > infoPeriod) {
+	if i.kind != object.Sentinel && (i.infoRefresh == 0 || now-i.infoRefresh > infoPeriod) {
 		s.send(i, sentInfo, "INFO")
 	}
 	if now-l.lastPongTime > pingPeriod && now-l.lastPingTime > pingPeriod/2 {

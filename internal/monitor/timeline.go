@@ -4,16 +4,17 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // beginTimeline starts the timeline of a failover of m, with the
 // detection marks that led to it.
 func (m *master) beginTimeline(led bool) {
 	m.timeline = event.Timeline{Led: led}
-	if m.sdownSince != 0 && m.has(flagSDown) {
+	if m.sdownSince != 0 && m.has(object.SDown) {
 		m.timeline.Marks = append(m.timeline.Marks, event.Mark{Phase: event.PhaseSDown, At: time.UnixMilli(m.sdownSince)})
 	}
-	if m.odownSince != 0 && m.has(flagODown) {
+	if m.odownSince != 0 && m.has(object.ODown) {
 		m.timeline.Marks = append(m.timeline.Marks, event.Mark{Phase: event.PhaseODown, At: time.UnixMilli(m.odownSince)})
 	}
 }

@@ -3,6 +3,7 @@ package monitor
 import (
 	"sync/atomic"
 
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -109,18 +110,18 @@ type masterHead struct {
 // instView is one object as the queries show it: a copy of what
 // instanceMap reads, times as Unix ms.
 type instView struct {
-	kind  kind
+	kind  object.Kind
 	name  string
 	ip    string // as announced
 	port  int
 	runID string
-	flags flag
+	flags object.Flag
 
 	// link is the object's link, as it is now (one Sentinel's link is
 	// shared by its objects under several masters).
 	link *linkCell
 
-	failoverState string // set with flagFailoverInProgress
+	failoverState string // set with object.FailoverInProgress
 
 	downAfter        int64
 	sdownSince       int64

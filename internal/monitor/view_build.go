@@ -1,6 +1,10 @@
 package monitor
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/go-sentinel/go-sentinel/internal/object"
+)
 
 // View returns the View of the core as it is now (see View for its
 // invariant). It returns the previous View when nothing a query shows
@@ -226,7 +230,7 @@ func (b *viewBuilder) inst(i *instance, old *instView) *instView {
 		leaderEpoch:        i.leaderEpoch,
 		link:               &i.link.cell,
 	}
-	if i.has(flagFailoverInProgress) {
+	if i.has(object.FailoverInProgress) {
 		v.failoverState = i.master.failoverState.String()
 	}
 	if old != nil && v == *old {

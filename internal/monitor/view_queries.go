@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -31,11 +32,11 @@ const (
 func (m *master) status() MasterStatus { return statusOf(m.flags) }
 
 // statusOf is the status of a master with these flags.
-func statusOf(f flag) MasterStatus {
+func statusOf(f object.Flag) MasterStatus {
 	switch {
-	case f&flagODown != 0:
+	case f&object.ODown != 0:
 		return StatusODown
-	case f&flagSDown != 0:
+	case f&object.SDown != 0:
 		return StatusSDown
 	}
 	return StatusOK
@@ -127,11 +128,11 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 		{"ip", i.ip},
 		{"port", strconv.Itoa(i.port)},
 		{"runid", i.runID},
-		{"flags", flagString(i.kind, i.flags, disconnected(i.kind, l.ccUp, l.pcUp), v.rebootFlag)},
+		{"flags", object.FlagString(i.kind, i.flags, object.Disconnected(i.kind, l.ccUp, l.pcUp), v.rebootFlag)},
 		{"link-pending-commands", strconv.Itoa(l.pending)},
 		{"link-refcount", strconv.Itoa(l.refcount)},
 	}...)
-	if i.flags&flagFailoverInProgress != 0 {
+	if i.flags&object.FailoverInProgress != 0 {
 		kv = append(kv, KV{"failover-state", i.failoverState})
 	}
 	kv = append(kv,
@@ -139,21 +140,21 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 		KV{"last-ok-ping-reply", itoa64(now - l.lastAvailTime)},
 		KV{"last-ping-reply", itoa64(now - l.lastPongTime)},
 	)
-	if i.flags&flagSDown != 0 {
+	if i.flags&object.SDown != 0 {
 		kv = append(kv, KV{"s-down-time", itoa64(now - i.sdownSince)})
 	}
-	if i.flags&flagODown != 0 {
+	if i.flags&object.ODown != 0 {
 		kv = append(kv, KV{"o-down-time", itoa64(now - i.odownSince)})
 	}
 	kv = append(kv, KV{settings.OptionDownAfter, itoa64(i.downAfter)})
-	if i.kind != kindSentinel {
+	if i.kind != object.Sentinel {
 		kv = append(kv,
 			KV{"info-refresh", itoa64(agoOrZero(now, i.infoRefresh))},
-			KV{"role-reported", shownRole(i.roleReported)},
+			KV{"role-reported", object.ShownRole(i.roleReported)},
 			KV{"role-reported-time", itoa64(now - i.roleReportedTime)},
 		)
 	}
-	if i.kind == kindMaster {
+	if i.kind == object.Master {
 		kv = append(kv,
 			KV{"config-epoch", utoa64(mv.configEpoch)},
 			KV{"num-slaves", strconv.Itoa(len(mv.replicas))},
@@ -181,7 +182,7 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 			kv = append(kv, proxyFields(mv.proxy)...)
 		}
 	}
-	if i.kind == kindReplica {
+	if i.kind == object.Replica {
 		status := "err"
 		if i.masterLinkUp {
 			status = "ok"
@@ -200,7 +201,7 @@ func (v *View) instanceMap(mv *masterView, i *instView, now int64) []KV {
 			KV{"replica-announced", strconv.Itoa(i.announced)},
 		)
 	}
-	if i.kind == kindSentinel {
+	if i.kind == object.Sentinel {
 		leader := i.leader
 		if leader == "" {
 			leader = "?"
@@ -322,7 +323,7 @@ func (v *View) CheckQuorum(name string) (election.Check, error) {
 	peers := make([]election.Peer, len(mv.sentinels))
 	for k, si := range mv.sentinels {
 		l := si.link.load()
-		peers[k] = peer(si.runID, si.flags, !disconnected(kindSentinel, l.ccUp, l.pcUp), si.leader, si.leaderEpoch)
+		peers[k] = object.ElectionPeer(si.runID, si.flags, !object.Disconnected(object.Sentinel, l.ccUp, l.pcUp), si.leader, si.leaderEpoch)
 	}
 	ck := election.CheckQuorum(peers, mv.quorum, mv.voters)
 	if !ck.OK() {
@@ -394,7 +395,7 @@ func (s *Sentinel) FailoverProgress(name string) (FailoverProgress, bool) {
 		return FailoverProgress{}, false
 	}
 	p := FailoverProgress{
-		InProgress:  m.has(flagFailoverInProgress),
+		InProgress:  m.has(object.FailoverInProgress),
 		State:       m.failoverState.String(),
 		Epoch:       m.failoverEpoch,
 		ConfigEpoch: m.configEpoch,
