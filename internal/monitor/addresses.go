@@ -52,30 +52,7 @@ func (b *addrBook) sameInstanceAddr(stored, reported settings.Addr) bool {
 // reported (§14.4): equal IPs, where a hostname counts as the IP it was
 // resolved to when a link connected, or else equal hostnames.
 func (b *addrBook) addrMatchesHost(a settings.Addr, host string) bool {
-	return addrMatchesHost(b.resolved, a, host)
-}
-
-// addrMatchesHost is Sentinel.addrMatchesHost with the hostnames resolved
-// so far, for the core and its View alike.
-func addrMatchesHost(resolved map[string]string, a settings.Addr, host string) bool {
-	if ip, ok := ipOf(resolved, host); ok {
-		if aip, ok := ipOf(resolved, a.Host); ok {
-			return ip == aip
-		}
-	}
-	return strings.EqualFold(a.Host, host)
-}
-
-// ipOf returns the canonical IP of a numeric host, or the IP a hostname
-// resolved to, if known.
-func ipOf(resolved map[string]string, host string) (string, bool) {
-	if ip, ok := settings.CanonicalIP(host); ok {
-		return ip, true
-	}
-	if ip, ok := resolved[strings.ToLower(host)]; ok {
-		return settings.CanonicalIP(ip)
-	}
-	return "", false
+	return settings.AddrMatchesHost(b.resolved, a, host)
 }
 
 // hostResolved records where a hostname pointed when a link dialed it

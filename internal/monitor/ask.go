@@ -165,5 +165,5 @@ func (v *View) AnswerAsk(req gossip.AskRequest) (gossip.AskReply, bool) {
 // Sentinel's hostname table), for Sentinel.answerAsk and View.AnswerAsk
 // alike.
 func asksAbout(req gossip.AskRequest, resolved map[string]string, a settings.Addr) bool {
-	return a.Port == req.Port && addrMatchesHost(resolved, a, req.IP)
+	return a.Port == req.Port && settings.AddrMatchesHost(resolved, a, req.IP)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -163,10 +164,10 @@ func (s *Sentinel) simulateFailure(names []string) (help bool, err error) {
 	for _, n := range names {
 		switch strings.ToLower(n) {
 		case "crash-after-election":
-			s.simFailure |= SimCrashAfterElection
+			s.simFailure |= failover.SimCrashAfterElection
 			s.out.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after being successfully elected as failover leader")
 		case "crash-after-promotion":
-			s.simFailure |= SimCrashAfterPromotion
+			s.simFailure |= failover.SimCrashAfterPromotion
 			s.out.log(event.LevelWarning, "Failure simulation: this Sentinel will crash after promoting the selected replica to master")
 		case "help":
 			return true, nil

@@ -74,7 +74,7 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 // replica, as Redis emits them.
 type stateEntry struct {
 	phase         event.Phase
-	crash         SimFailure
+	crash         failover.SimFailure
 	event         event.Type
 	level         event.Level
 	aboutPromoted bool
@@ -83,10 +83,10 @@ type stateEntry struct {
 // stateEntries lists, for every state but None, what enter does.
 var stateEntries = [...]stateEntry{
 	failover.WaitStart:        {phase: event.PhaseStart, event: event.TryFailover, level: event.LevelWarning},
-	failover.SelectSlave:      {phase: event.PhaseElected, crash: SimCrashAfterElection, event: event.StateSelectSlave, level: event.LevelWarning},
+	failover.SelectSlave:      {phase: event.PhaseElected, crash: failover.SimCrashAfterElection, event: event.StateSelectSlave, level: event.LevelWarning},
 	failover.SendSlaveofNoone: {phase: event.PhaseSelected, event: event.StateSendSlaveofNoone, level: event.LevelNotice, aboutPromoted: true},
 	failover.WaitPromotion:    {event: event.StateWaitPromotion, level: event.LevelNotice, aboutPromoted: true},
-	failover.ReconfSlaves:     {phase: event.PhasePromoted, crash: SimCrashAfterPromotion, event: event.StateReconfSlaves, level: event.LevelWarning},
+	failover.ReconfSlaves:     {phase: event.PhasePromoted, crash: failover.SimCrashAfterPromotion, event: event.StateReconfSlaves, level: event.LevelWarning},
 	failover.UpdateConfig:     {phase: event.PhaseEnd, event: event.FailoverEnd, level: event.LevelWarning},
 }
 

@@ -21,7 +21,7 @@ type MetricsView struct {
 	Tilts           int64
 	ScriptsRunning  int
 	ScriptsQueued   int
-	SimulateFailure SimFailure
+	SimulateFailure failover.SimFailure
 	Masters         []MasterMetrics // in name order
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
@@ -84,7 +85,7 @@ type Sentinel struct {
 	// sentinel_total_tilt, as Valkey 9 shows it).
 	tilts int64
 
-	simFailure SimFailure
+	simFailure failover.SimFailure
 
 	// addrs names and matches addresses (addresses.go).
 	addrs addrBook
@@ -108,15 +109,6 @@ type linkRef struct {
 	kind LinkKind
 	inst *instance // an object using the link (for logging)
 }
-
-// SimFailure is the bit set of SENTINEL SIMULATE-FAILURE flags.
-type SimFailure int
-
-// The failure simulation flags, with Redis's bit values.
-const (
-	SimCrashAfterElection  SimFailure = 1 << 0
-	SimCrashAfterPromotion SimFailure = 1 << 1
-)
 
 // New builds a core from persisted state. If p has no MyID one is generated
 // from rnd and a PersistConfig action is queued at once, as Redis does on

@@ -3,6 +3,7 @@ package monitor
 import (
 	"sync/atomic"
 
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -67,7 +68,7 @@ type viewGlobals struct {
 	tilts      int64
 	running    int // scripts running
 	queued     int // scripts queued, running ones included
-	simFailure SimFailure
+	simFailure failover.SimFailure
 	// rebootFlag is Options.MasterRebootFlag.
 	rebootFlag bool
 	// resolvedGen tells Views with different resolved maps apart.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
+	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -100,7 +101,7 @@ func (v *View) ScriptCounts() (running, queued int) { return v.running, v.queued
 
 // SimFailureFlags is what SENTINEL SIMULATE-FAILURE set (INFO's
 // sentinel_simulate_failure_flags).
-func (v *View) SimFailureFlags() SimFailure { return v.simFailure }
+func (v *View) SimFailureFlags() failover.SimFailure { return v.simFailure }
 
 func itoa64(v int64) string  { return strconv.FormatInt(v, 10) }
 func utoa64(v uint64) string { return strconv.FormatUint(v, 10) }

@@ -40,3 +40,28 @@ func (a Addr) String() string {
 // brackets around an IPv6 host), the text redis_exporter's master_address
 // label carries.
 func (a Addr) InfoText() string { return a.Host + ":" + strconv.Itoa(a.Port) }
+
+// AddrMatchesHost compares a stored address with a host string a peer
+// reported (§14.4): equal IPs, where a hostname counts as the IP it was
+// resolved to (resolved maps lower-case hostnames to what they resolved
+// to), or else equal hostnames.
+func AddrMatchesHost(resolved map[string]string, a Addr, host string) bool {
+	if ip, ok := ipOf(resolved, host); ok {
+		if aip, ok := ipOf(resolved, a.Host); ok {
+			return ip == aip
+		}
+	}
+	return strings.EqualFold(a.Host, host)
+}
+
+// ipOf returns the canonical IP of a numeric host, or the IP a hostname
+// resolved to, if known.
+func ipOf(resolved map[string]string, host string) (string, bool) {
+	if ip, ok := CanonicalIP(host); ok {
+		return ip, true
+	}
+	if ip, ok := resolved[strings.ToLower(host)]; ok {
+		return CanonicalIP(ip)
+	}
+	return "", false
+}
