@@ -8,6 +8,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/buildinfo"
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // Label sets: redis_exporter's for its metrics, master_name alone for
@@ -74,7 +75,7 @@ type ckquorum struct {
 
 // snapshot is what one scrape reads from the core.
 type snapshot struct {
-	view monitor.MetricsView
+	view view.Metrics
 	ck   []ckquorum // parallel to view.Masters
 }
 
@@ -156,7 +157,7 @@ func (m *Metrics) collectView(ch chan<- prometheus.Metric, snap snapshot) {
 			m.aborted.WithLabelValues(name, reason)
 		}
 
-		g(descStatus, bool01(mm.Status == monitor.StatusOK), name, addr, string(mm.Status))
+		g(descStatus, bool01(mm.Status == view.StatusOK), name, addr, string(mm.Status))
 		g(descSlaves, float64(mm.Replicas), name, addr)
 		g(descOKSlaves, float64(mm.OKReplicas), name, addr)
 		g(descSentinels, float64(mm.Sentinels), name, addr)

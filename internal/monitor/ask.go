@@ -7,7 +7,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/object"
-	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // askOthers asks the other Sentinels whether they think m is down, and
@@ -116,7 +116,7 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	rep := gossip.NoVoteReply()
 	var m *master
 	for _, name := range s.names {
-		if cand := s.masters[name]; asksAbout(req, s.addrs.resolved, cand.addr) {
+		if cand := s.masters[name]; view.AsksAbout(req, s.addrs.resolved, cand.addr) {
 			m = cand
 			break
 		}
@@ -135,35 +135,4 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 		rep.LeaderEpoch = le
 	}
 	return rep
-}
-
-// AnswerAsk answers an IS-MASTER-DOWN-BY-ADDR that asks for no vote (its
-// run id is "*") from the View, as Sentinel.answerAsk would: such an ask
-// changes nothing, and answered here it never waits for the loop. When a
-// rack dies, a peer asks about each dead master every ask period on one
-// connection, and each ask that waited for a busy loop held back the
-// next ask and the PINGs behind it: ODOWN was lost for want of answers,
-// and Sentinels were marked down (issue 19). It reports false, and
-// answers nothing, for an ask that asks for a vote: a vote goes to disk,
-// and through Step.
-func (v *View) AnswerAsk(req gossip.AskRequest) (gossip.AskReply, bool) {
-	if req.AsksVote() {
-		return gossip.AskReply{}, false
-	}
-	rep := gossip.NoVoteReply()
-	for mv := range v.all() {
-		if asksAbout(req, v.resolved, mv.askAddr) {
-			rep.Down = gossip.AnswerDown(mv.inst.flags&object.SDown != 0, v.tilt)
-			break
-		}
-	}
-	return rep, true
-}
-
-// asksAbout reports whether req asks about the master at a: the same port
-// and the host as a names it or as it resolved (resolved is the
-// Sentinel's hostname table), for Sentinel.answerAsk and View.AnswerAsk
-// alike.
-func asksAbout(req gossip.AskRequest, resolved map[string]string, a settings.Addr) bool {
-	return a.Port == req.Port && settings.AddrMatchesHost(resolved, a, req.IP)
 }

@@ -4,7 +4,8 @@ import "github.com/go-sentinel/go-sentinel/internal/gossip"
 
 // This file holds the inputs of the mutating client commands: each is
 // applied by Step, like every other change to the core. The read-only
-// commands are methods of the View (view_queries.go, explain.go).
+// commands are methods of the View (internal/view), or of the core
+// for what the View does not serve (explain.go, reads.go).
 
 // FlushConfig asks for the config to be rewritten (SENTINEL FLUSHCONFIG).
 type FlushConfig struct{}

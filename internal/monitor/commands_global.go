@@ -11,6 +11,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // globalParams are SENTINEL CONFIG's parameters in reply order.
@@ -19,7 +20,7 @@ var globalParams = []string{"resolve-hostnames", "announce-hostnames", "announce
 
 // ConfigGet returns the global parameters matching any of the glob
 // patterns (case-insensitive), each once, in Redis's fixed order.
-func (s *Sentinel) ConfigGet(patterns []string) []KV {
+func (s *Sentinel) ConfigGet(patterns []string) []view.KV {
 	g := s.global
 	values := map[string]string{
 		"resolve-hostnames":  settings.YesNoText(g.ResolveHostnames),
@@ -29,11 +30,11 @@ func (s *Sentinel) ConfigGet(patterns []string) []KV {
 		"sentinel-user":      g.SentinelUser,
 		"sentinel-pass":      g.SentinelPass,
 	}
-	var out []KV
+	var out []view.KV
 	for _, p := range globalParams {
 		for _, pat := range patterns {
 			if glob.Match(pat, p, true) {
-				out = append(out, KV{p, values[p]})
+				out = append(out, view.KV{Key: p, Value: values[p]})
 				break
 			}
 		}
@@ -125,10 +126,10 @@ var debugParams = []struct {
 
 // DebugValues returns the timing knobs as SENTINEL DEBUG shows them:
 // upper-case names, values in ms.
-func (s *Sentinel) DebugValues() []KV {
-	out := make([]KV, 0, len(debugParams))
+func (s *Sentinel) DebugValues() []view.KV {
+	out := make([]view.KV, 0, len(debugParams))
 	for _, p := range debugParams {
-		out = append(out, KV{strings.ToUpper(p.name), itoa64(*p.get(&s.timing))})
+		out = append(out, view.KV{Key: strings.ToUpper(p.name), Value: strconv.FormatInt(*p.get(&s.timing), 10)})
 	}
 	return out
 }

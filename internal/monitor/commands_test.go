@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 func TestSetValidation(t *testing.T) {
@@ -83,7 +85,7 @@ func TestSetValidation(t *testing.T) {
 			}
 		})
 	}
-	if err := command(masterCore(t, 2), Set{Name: "nope", Args: []string{"quorum", "1"}, Executables: exe}); !errors.Is(err, ErrNoSuchMaster) {
+	if err := command(masterCore(t, 2), Set{Name: "nope", Args: []string{"quorum", "1"}, Executables: exe}); !errors.Is(err, view.ErrNoSuchMaster) {
 		t.Fatalf("unknown master: %v", err)
 	}
 }
@@ -159,7 +161,7 @@ func TestConfigSetGetAndDebug(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := s.ConfigGet([]string{"announce*", "SENTINEL-USER"})
-	want := []KV{{"announce-hostnames", "yes"}, {"announce-ip", ""}, {"announce-port", "0"}, {"sentinel-user", "u"}}
+	want := []view.KV{{Key: "announce-hostnames", Value: "yes"}, {Key: "announce-ip", Value: ""}, {Key: "announce-port", Value: "0"}, {Key: "sentinel-user", Value: "u"}}
 	if len(got) != len(want) {
 		t.Fatalf("ConfigGet = %v", got)
 	}

@@ -3,6 +3,7 @@ package monitor
 import (
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // pendingKind tells what a command sent on a link was, so its reply can be
@@ -86,8 +87,8 @@ type link struct {
 	leasePending bool
 
 	// cell is what the Views show of the link; viewDirty: it changed
-	// since the last View stored it there (view.go).
-	cell      linkCell
+	// since the last View stored it there (view_state.go).
+	cell      view.LinkCell
 	viewDirty bool
 }
 
@@ -114,7 +115,7 @@ func newLink(now int64) *link {
 		lastPongTime:  now,
 		pending:       map[uint64]pending{},
 	}
-	l.cell.store(l)
+	l.cell.Store(viewOfLink(l))
 	return l
 }
 

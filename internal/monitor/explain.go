@@ -37,9 +37,9 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	e := explain.Explanation{Master: m.name, IP: a.Host, Port: a.Port, Stage: explain.StageOK}
 	if len(m.settings.Proxy) > 0 {
 		h := m.proxyHeadOf()
-		e.Proxy = &explain.ProxyView{Listen: m.settings.Proxy, Forwarding: !h.fenced, FenceAfterMs: h.fenceAfter, HoldMs: h.hold, Fencing: h.fencing, Protected: h.protected}
-		if h.fenced {
-			e.Proxy.Reason = h.reason
+		e.Proxy = &explain.ProxyView{Listen: m.settings.Proxy, Forwarding: !h.Fenced, FenceAfterMs: h.FenceAfter, HoldMs: h.Hold, Fencing: h.Fencing, Protected: h.Protected}
+		if h.Fenced {
+			e.Proxy.Reason = h.Reason
 		}
 	}
 

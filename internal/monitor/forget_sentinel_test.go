@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // TestVotersFieldsInMaster: SENTINEL MASTER shows voters and
@@ -34,8 +35,8 @@ func TestVotersFieldsInMaster(t *testing.T) {
 	if m := s.Snapshot().Masters[0]; m.Voters != 5 || m.ForgetSentinelAfterMs != 3000 {
 		t.Fatalf("snapshot: voters %d, forget-sentinel-after %v", m.Voters, m.ForgetSentinelAfterMs)
 	}
-	if len(kv) > instanceMapFields {
-		t.Fatalf("%d fields, more than instanceMapFields (%d)", len(kv), instanceMapFields)
+	if len(kv) > view.InstanceMapFields {
+		t.Fatalf("%d fields, more than view.InstanceMapFields (%d)", len(kv), view.InstanceMapFields)
 	}
 }
 

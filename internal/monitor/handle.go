@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/explain"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // Handle is what a client's request reaches of the core, on the
@@ -29,10 +30,10 @@ type Handle interface {
 	MyID() string
 	// ConfigGet returns the global parameters matching the patterns
 	// (SENTINEL CONFIG GET).
-	ConfigGet(patterns []string) []KV
+	ConfigGet(patterns []string) []view.KV
 	// DebugValues returns the timing knobs (SENTINEL DEBUG without
 	// arguments).
-	DebugValues() []KV
+	DebugValues() []view.KV
 	// PendingScripts returns the script queue as of time at (SENTINEL
 	// PENDING-SCRIPTS).
 	PendingScripts(at time.Time) []scriptq.Pending
@@ -41,10 +42,10 @@ type Handle interface {
 	Explain(at time.Time, name string) (explain.Explanation, error)
 	// InfoCache returns the cached INFO of the named masters and their
 	// replicas (SENTINEL INFO-CACHE).
-	InfoCache(now time.Time, names []string) (masters []string, entries [][]InfoCacheEntry)
+	InfoCache(now time.Time, names []string) (masters []string, entries [][]view.InfoCacheEntry)
 	// MetricsView returns the figures of every master as of time at
 	// (the Prometheus gauges).
-	MetricsView(at time.Time) MetricsView
+	MetricsView(at time.Time) view.Metrics
 }
 
 // *Sentinel is the Handle its owner hands out.

@@ -77,7 +77,7 @@ type master struct {
 	sentinelOrder []*instance
 
 	// viewDirty: what the queries show of the master changed since the
-	// last View (view.go).
+	// last View (view_state.go).
 	viewDirty bool
 
 	// listing caches the replicas the master's INFO lists (forget.go).

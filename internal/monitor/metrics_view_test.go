@@ -8,6 +8,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 func TestMetricsViewHealthy(t *testing.T) {
@@ -20,7 +21,7 @@ func TestMetricsViewHealthy(t *testing.T) {
 		t.Fatalf("%d masters", len(v.Masters))
 	}
 	mm := v.Masters[0]
-	if mm.Name != "m" || mm.Addr != (settings.Addr{Host: "10.0.0.1", Port: 6379}) || mm.Status != StatusOK || mm.SDown || mm.ODown {
+	if mm.Name != "m" || mm.Addr != (settings.Addr{Host: "10.0.0.1", Port: 6379}) || mm.Status != view.StatusOK || mm.SDown || mm.ODown {
 		t.Fatalf("master %+v", mm)
 	}
 	if mm.Replicas != 2 || mm.OKReplicas != 2 || mm.Sentinels != 3 || mm.OKSentinels != 3 || mm.Quorum != 2 {
@@ -53,7 +54,7 @@ func TestMetricsViewDown(t *testing.T) {
 	s.currentEpoch = 7
 	v := s.MetricsView(now)
 	mm := v.Masters[0]
-	if mm.Status != StatusODown || !mm.SDown || !mm.ODown {
+	if mm.Status != view.StatusODown || !mm.SDown || !mm.ODown {
 		t.Fatalf("status %s sdown %v odown %v", mm.Status, mm.SDown, mm.ODown)
 	}
 	if mm.Replicas != 2 || mm.OKReplicas != 0 || mm.Sentinels != 3 || mm.OKSentinels != 2 {
@@ -121,7 +122,7 @@ func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
 			}
 		}
 	}
-	rtt := func() LinkMetrics {
+	rtt := func() view.LinkMetrics {
 		t.Helper()
 		v := s.MetricsView(now)
 		if len(v.Masters) != 1 || len(v.Masters[0].Links) == 0 {

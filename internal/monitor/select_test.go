@@ -11,6 +11,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // selectFixture is a core monitoring "m" with two replicas and two other
@@ -50,7 +51,7 @@ func sdown(m *master, now time.Time, d time.Duration) {
 
 func TestExplainUnknownMaster(t *testing.T) {
 	s, _, now := selectFixture(t, 2)
-	if _, err := s.Explain(now, "nope"); !errors.Is(err, ErrNoSuchMaster) {
+	if _, err := s.Explain(now, "nope"); !errors.Is(err, view.ErrNoSuchMaster) {
 		t.Fatalf("err = %v", err)
 	}
 }

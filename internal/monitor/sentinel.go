@@ -21,9 +21,6 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
-// ErrNoSuchMaster is returned for a master name the core does not monitor.
-var ErrNoSuchMaster = errors.New("no such master with that name")
-
 // ErrUnknownInput is returned by Step for an input type it does not handle.
 var ErrUnknownInput = errors.New("unknown input")
 
@@ -99,7 +96,7 @@ type Sentinel struct {
 	out outbox
 
 	// views keeps the View of the read-only queries up to date
-	// (view.go).
+	// (view_state.go).
 	views viewState
 }
 

@@ -4,25 +4,26 @@ import (
 	"slices"
 
 	"github.com/go-sentinel/go-sentinel/internal/object"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
-// View returns the View of the core as it is now (see View for its
+// View returns the View of the core as it is now (see view.View for its
 // invariant). It returns the previous View when nothing a query shows
 // changed since. Otherwise it looks again at the masters that Steps and
 // Ticks recorded as changed, or at every master after a command, and
 // keeps from the previous View every object, master and chunk of masters
 // that shows the same. Either way it first stores the links recorded as
 // changed in their cells, which every View shows.
-func (s *Sentinel) View() *View {
+func (s *Sentinel) View() *view.View {
 	vs := &s.views
 	for _, l := range vs.links {
-		l.cell.store(l)
+		l.cell.Store(viewOfLink(l))
 		l.viewDirty = false
 	}
 	vs.links = vs.links[:0]
 	g := s.viewGlobals()
 	old := vs.cur
-	var v *View
+	var v *view.View
 	switch {
 	case old == nil || vs.all && !slices.Equal(vs.names, s.names):
 		// Masters come and go by commands only, which set all.
@@ -30,7 +31,7 @@ func (s *Sentinel) View() *View {
 		vs.names = slices.Clone(s.names)
 	case vs.all:
 		v = s.viewScan(g)
-	case len(vs.masters) == 0 && old.viewGlobals == g:
+	case len(vs.masters) == 0 && old.Globals == g:
 		return old
 	default:
 		v = s.viewPatch(g)
@@ -44,152 +45,123 @@ func (s *Sentinel) View() *View {
 }
 
 // viewGlobals returns the View's global figures as they are now.
-func (s *Sentinel) viewGlobals() viewGlobals {
+func (s *Sentinel) viewGlobals() view.Globals {
 	running, queued := s.scripts.Counts()
-	return viewGlobals{tilt: s.tilt, tiltStart: s.tiltStart, tilts: s.tilts, running: running, queued: queued, simFailure: s.simFailure, resolvedGen: s.addrs.resolvedGen, rebootFlag: s.opts.MasterRebootFlag}
+	return view.Globals{InTilt: s.tilt, TiltStart: s.tiltStart, Tilts: s.tilts, ScriptsRunning: running, ScriptsQueued: queued, SimFailure: s.simFailure, ResolvedGen: s.addrs.resolvedGen, RebootFlag: s.opts.MasterRebootFlag}
 }
 
 // viewByName builds a View with a new index (the first View, or the
 // master names changed), taking from old, by name, what shows the same;
 // old may be nil.
-func (s *Sentinel) viewByName(g viewGlobals, old *View) *View {
-	v := &View{viewGlobals: g, index: make(map[string]int, len(s.names)), resolved: s.addrs.resolved}
+func (s *Sentinel) viewByName(g view.Globals, old *view.View) *view.View {
+	v := &view.View{Globals: g, Index: make(map[string]int, len(s.names)), Resolved: s.addrs.resolved}
 	b := viewBuilder{s: s}
 	for k, name := range s.names {
-		v.index[name] = k
-		var prev *masterView
+		v.Index[name] = k
+		var prev *view.Master
 		if old != nil {
-			if j, ok := old.index[name]; ok {
-				prev = old.at(j)
+			if j, ok := old.Index[name]; ok {
+				prev = old.At(j)
 			}
 		}
-		if k%viewChunk == 0 {
-			v.chunks = append(v.chunks, new(viewChunkOf))
+		if k%view.ChunkSize == 0 {
+			v.Chunks = append(v.Chunks, new(view.Chunk))
 		}
-		v.chunks[k/viewChunk][k%viewChunk] = b.master(s.masters[name], prev)
+		v.Chunks[k/view.ChunkSize][k%view.ChunkSize] = b.master(s.masters[name], prev)
 	}
 	return v
 }
 
 // viewScan looks at every master (after a command), the names
 // unchanged. It returns the previous View if nothing changed.
-func (s *Sentinel) viewScan(g viewGlobals) *View {
+func (s *Sentinel) viewScan(g view.Globals) *view.View {
 	old := s.views.cur
 	b := viewBuilder{s: s}
-	w := chunkWriter{chunks: old.chunks}
+	w := view.ChunkWriter{Chunks: old.Chunks}
 	for k, name := range s.names {
-		w.set(k, b.master(s.masters[name], old.at(k)))
+		w.Set(k, b.master(s.masters[name], old.At(k)))
 	}
-	if w.copied == nil && g == old.viewGlobals {
+	if !w.Changed() && g == old.Globals {
 		return old
 	}
-	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, resolved: s.addrs.resolved}
+	return &view.View{Globals: g, Index: old.Index, Chunks: w.Chunks, Resolved: s.addrs.resolved}
 }
 
 // viewPatch looks at the masters recorded as changed; it returns the
 // previous View if none shows a change.
-func (s *Sentinel) viewPatch(g viewGlobals) *View {
+func (s *Sentinel) viewPatch(g view.Globals) *view.View {
 	vs := &s.views
 	old := vs.cur
 	b := viewBuilder{s: s}
-	w := chunkWriter{chunks: old.chunks}
+	w := view.ChunkWriter{Chunks: old.Chunks}
 	for _, m := range vs.masters {
-		if k, ok := old.index[m.name]; ok && s.masters[m.name] == m {
-			w.set(k, b.master(m, old.at(k)))
+		if k, ok := old.Index[m.name]; ok && s.masters[m.name] == m {
+			w.Set(k, b.master(m, old.At(k)))
 		}
 	}
-	if w.copied == nil && g == old.viewGlobals {
+	if !w.Changed() && g == old.Globals {
 		return old
 	}
-	return &View{viewGlobals: g, index: old.index, chunks: w.chunks, resolved: s.addrs.resolved}
+	return &view.View{Globals: g, Index: old.Index, Chunks: w.Chunks, Resolved: s.addrs.resolved}
 }
 
-// at returns the k-th master in name order.
-func (v *View) at(k int) *masterView { return v.chunks[k/viewChunk][k%viewChunk] }
-
-// chunkWriter sets masters of a View whose chunks start as another
-// View's: the chunk list and a chunk are copied on their first change,
-// and shared otherwise.
-type chunkWriter struct {
-	chunks []*viewChunkOf
-	copied []bool // chunks copied already; nil while none is
-}
-
-// set makes mv the k-th master.
-func (w *chunkWriter) set(k int, mv *masterView) {
-	c, j := k/viewChunk, k%viewChunk
-	if w.chunks[c][j] == mv {
-		return
-	}
-	if w.copied == nil {
-		w.chunks = slices.Clone(w.chunks)
-		w.copied = make([]bool, len(w.chunks))
-	}
-	if !w.copied[c] {
-		chunk := *w.chunks[c]
-		w.chunks[c] = &chunk
-		w.copied[c] = true
-	}
-	w.chunks[c][j] = mv
-}
-
-// viewBuilder builds the masterViews of one View.
+// viewBuilder builds the view.Masters of one View.
 type viewBuilder struct {
 	s *Sentinel
 }
 
-// master returns m's masterView: old itself when m shows what old shows,
+// master returns m's view.Master: old itself when m shows what old shows,
 // else a new one that keeps old's objects that show the same.
-func (b *viewBuilder) master(m *master, old *masterView) *masterView {
+func (b *viewBuilder) master(m *master, old *view.Master) *view.Master {
 	s := b.s
-	head := masterHead{
-		configEpoch:          m.configEpoch,
-		quorum:               m.settings.Quorum,
-		failoverTimeout:      m.settings.FailoverTimeoutMs,
-		parallelSyncs:        m.settings.ParallelSyncs,
-		notificationScript:   m.settings.NotificationScript,
-		clientReconfigScript: m.settings.ClientReconfigScript,
-		forgetReplicaAfter:   m.settings.ForgetReplicaAfterMs,
-		voters:               m.settings.Voters,
-		forgetSentinelAfter:  m.settings.ForgetSentinelAfterMs,
-		addr:                 s.addrs.announceAddr(m.currentAddr()),
-		infoAddr:             s.addrs.announceAddr(m.addr),
-		askAddr:              m.addr,
-		proxy:                m.proxyHeadOf(),
+	head := view.Head{
+		ConfigEpoch:          m.configEpoch,
+		Quorum:               m.settings.Quorum,
+		FailoverTimeout:      m.settings.FailoverTimeoutMs,
+		ParallelSyncs:        m.settings.ParallelSyncs,
+		NotificationScript:   m.settings.NotificationScript,
+		ClientReconfigScript: m.settings.ClientReconfigScript,
+		ForgetReplicaAfter:   m.settings.ForgetReplicaAfterMs,
+		Voters:               m.settings.Voters,
+		ForgetSentinelAfter:  m.settings.ForgetSentinelAfterMs,
+		Addr:                 s.addrs.announceAddr(m.currentAddr()),
+		InfoAddr:             s.addrs.announceAddr(m.addr),
+		AskAddr:              m.addr,
+		Proxy:                m.proxyHeadOf(),
 	}
-	var oldInst *instView
-	var oldReplicas, oldSentinels []*instView
+	var oldInst *view.Instance
+	var oldReplicas, oldSentinels []*view.Instance
 	if old != nil {
-		oldInst, oldReplicas, oldSentinels = old.inst, old.replicas, old.sentinels
+		oldInst, oldReplicas, oldSentinels = old.Inst, old.Replicas, old.Sentinels
 	}
 	rs, ss := m.sortedReplicas(), m.sortedSentinels()
 	inst := b.inst(&m.instance, oldInst)
 	replicas := b.insts(rs, oldReplicas)
 	sentinels := b.insts(ss, oldSentinels)
-	if old != nil && head == old.masterHead && inst == old.inst && sameViews(replicas, old.replicas) &&
-		sameViews(sentinels, old.sentinels) {
+	if old != nil && head == old.Head && inst == old.Inst && sameViews(replicas, old.Replicas) &&
+		sameViews(sentinels, old.Sentinels) {
 		return old
 	}
-	return &masterView{masterHead: head, inst: inst, replicas: replicas, sentinels: sentinels}
+	return &view.Master{Head: head, Inst: inst, Replicas: replicas, Sentinels: sentinels}
 }
 
 // sameViews reports whether a and b are the same slice.
-func sameViews(a, b []*instView) bool {
+func sameViews(a, b []*view.Instance) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // insts returns the views of list, keeping those of old (at the same
 // positions) that show the same: old itself if all do.
-func (b *viewBuilder) insts(list []*instance, old []*instView) []*instView {
-	var out []*instView
+func (b *viewBuilder) insts(list []*instance, old []*view.Instance) []*view.Instance {
+	var out []*view.Instance
 	for k, i := range list {
-		var prev *instView
+		var prev *view.Instance
 		if k < len(old) {
 			prev = old[k]
 		}
 		v := b.inst(i, prev)
 		if out == nil && v != prev {
-			out = make([]*instView, len(list))
+			out = make([]*view.Instance, len(list))
 			copy(out, old[:k])
 		}
 		if out != nil {
@@ -204,39 +176,39 @@ func (b *viewBuilder) insts(list []*instance, old []*instView) []*instView {
 
 // inst returns i's view: old when i shows what old shows (its link is
 // shown through its cell, the same from one View to the next).
-func (b *viewBuilder) inst(i *instance, old *instView) *instView {
-	v := instView{
-		kind:               i.kind,
-		name:               i.name,
-		ip:                 b.s.addrs.announceHost(i.addr),
-		port:               i.addr.Port,
-		runID:              i.runID,
-		flags:              i.flags,
-		downAfter:          i.downAfter,
-		sdownSince:         i.sdownSince,
-		odownSince:         i.odownSince,
-		infoRefresh:        i.infoRefresh,
-		roleReported:       i.roleReported,
-		roleReportedTime:   i.roleReportedTime,
-		masterLinkDownTime: i.masterLinkDownTime,
-		masterLinkUp:       i.masterLinkUp,
-		slaveMasterHost:    i.slaveMasterHost,
-		slaveMasterPort:    i.slaveMasterPort,
-		priority:           i.priority,
-		replOffset:         i.replOffset,
-		announced:          i.announced,
-		lastHelloTime:      i.lastHelloTime,
-		leader:             i.leader,
-		leaderEpoch:        i.leaderEpoch,
-		link:               &i.link.cell,
+func (b *viewBuilder) inst(i *instance, old *view.Instance) *view.Instance {
+	v := view.Instance{
+		Kind:               i.kind,
+		Name:               i.name,
+		IP:                 b.s.addrs.announceHost(i.addr),
+		Port:               i.addr.Port,
+		RunID:              i.runID,
+		Flags:              i.flags,
+		DownAfter:          i.downAfter,
+		SDownSince:         i.sdownSince,
+		ODownSince:         i.odownSince,
+		InfoRefresh:        i.infoRefresh,
+		RoleReported:       i.roleReported,
+		RoleReportedTime:   i.roleReportedTime,
+		MasterLinkDownTime: i.masterLinkDownTime,
+		MasterLinkUp:       i.masterLinkUp,
+		SlaveMasterHost:    i.slaveMasterHost,
+		SlaveMasterPort:    i.slaveMasterPort,
+		Priority:           i.priority,
+		ReplOffset:         i.replOffset,
+		Announced:          i.announced,
+		LastHelloTime:      i.lastHelloTime,
+		Leader:             i.leader,
+		LeaderEpoch:        i.leaderEpoch,
+		Link:               &i.link.cell,
 	}
 	if i.has(object.FailoverInProgress) {
-		v.failoverState = i.master.failoverState.String()
+		v.FailoverState = i.master.failoverState.String()
 	}
 	if old != nil && v == *old {
 		return old
 	}
-	p := new(instView)
+	p := new(view.Instance)
 	*p = v
 	return p
 }

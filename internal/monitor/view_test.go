@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // viewWorld drives one core with random inputs: the replies to what it
@@ -174,9 +175,9 @@ func TestViewFollowsEveryStep(t *testing.T) {
 	}
 	for seed := int64(1); seed <= int64(seeds); seed++ {
 		w := newViewWorld(t, seed)
-		var old *View
+		var old *view.View
 		var oldAt time.Time
-		var oldShows [][]KV
+		var oldShows [][]view.KV
 		for i := 0; i < steps; i++ {
 			w.step()
 			if w.pick(3) == 0 {
@@ -197,8 +198,8 @@ func TestViewFollowsEveryStep(t *testing.T) {
 }
 
 // viewShows is every instance map a View shows at at, without what it
-// shows of the links: that is shown as it is now (linkCell).
-func viewShows(v *View, at time.Time) [][]KV {
+// shows of the links: that is shown as it is now (view.LinkCell).
+func viewShows(v *view.View, at time.Time) [][]view.KV {
 	out := v.Masters(at)
 	for _, name := range v.MasterNames() {
 		r, _ := v.Replicas(at, name)
@@ -206,7 +207,7 @@ func viewShows(v *View, at time.Time) [][]KV {
 		out = append(append(out, r...), s...)
 	}
 	for k, kv := range out {
-		var kept []KV
+		var kept []view.KV
 		for _, f := range kv {
 			switch f.Key {
 			case "link-pending-commands", "link-refcount", "last-ping-sent", "last-ok-ping-reply", "last-ping-reply":
@@ -237,11 +238,11 @@ func TestViewUnchangedIsShared(t *testing.T) {
 	if v2 == v {
 		t.Fatal("View not rebuilt after a hello")
 	}
-	if v2.at(0) != v.at(0) || v2.at(2) != v.at(2) || v2.at(1) == v.at(1) {
+	if v2.At(0) != v.At(0) || v2.At(2) != v.At(2) || v2.At(1) == v.At(1) {
 		t.Fatal("a hello about m001 should rebuild m001 alone")
 	}
-	if v2.at(1).inst != v.at(1).inst || !sameViews(v2.at(1).replicas, v.at(1).replicas) ||
-		v2.at(1).sentinels[0] == v.at(1).sentinels[0] || v2.at(1).sentinels[1] != v.at(1).sentinels[1] {
+	if v2.At(1).Inst != v.At(1).Inst || !sameViews(v2.At(1).Replicas, v.At(1).Replicas) ||
+		v2.At(1).Sentinels[0] == v.At(1).Sentinels[0] || v2.At(1).Sentinels[1] != v.At(1).Sentinels[1] {
 		t.Fatal("a hello from one Sentinel should rebuild that Sentinel's object alone")
 	}
 	s.views.changedAll()
@@ -275,7 +276,7 @@ func TestViewUnchangedIsShared(t *testing.T) {
 	}
 }
 
-func fieldOf(kv []KV, key string) string {
+func fieldOf(kv []view.KV, key string) string {
 	for _, f := range kv {
 		if f.Key == key {
 			return f.Value

@@ -14,6 +14,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // Logger is the logging a node needs.
@@ -81,7 +82,7 @@ type Loop struct {
 	// view is the core's View, stored before the output of a batch (a
 	// Step, a Tick, an Exec) is carried out: see View. unpublished counts
 	// the inputs since it was stored.
-	view        atomic.Pointer[monitor.View]
+	view        atomic.Pointer[view.View]
 	unpublished int
 
 	execs chan execReq
@@ -337,7 +338,7 @@ func (l *Loop) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome, error)
 // output announced nothing, and while more inputs wait its change is
 // published with a later one (finish): at most maxUnpublished
 // inputs, and never past the moment the queue is empty.
-func (l *Loop) View() *monitor.View {
+func (l *Loop) View() *view.View {
 	select {
 	case <-l.done:
 		return nil

@@ -24,6 +24,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/tlsconf"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // ErrMetricsListen wraps Start's error when metrics-addr cannot be bound.
@@ -292,7 +293,7 @@ func (n *Node) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome, error)
 
 // View implements respserver.Backend: the core's View as the loop last
 // published it (Loop.View), nil once the loop has ended.
-func (n *Node) View() *monitor.View { return n.loop.View() }
+func (n *Node) View() *view.View { return n.loop.View() }
 
 // Shutdown implements respserver.Backend: it asks whoever waits on
 // ShutdownRequested to stop the node.

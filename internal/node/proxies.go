@@ -8,9 +8,9 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/proxy"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // proxies runs the master-following proxies of the masters that have
@@ -28,7 +28,7 @@ type proxies struct {
 	// or run, and read by observe (on the loop), figures and close.
 	srv  atomic.Pointer[proxy.Server]
 	cfg  proxy.Config
-	view func() *monitor.View
+	view func() *view.View
 	now  func() time.Time
 	log  Logger
 	sync chan struct{}
@@ -47,7 +47,7 @@ var errProxiesClosed = errors.New("proxies closed")
 // cannot listen on is an error, and nothing is left running. now is the
 // clock switches are timed with; onFirstByte, if set, gets the time from
 // each switch to the first byte forwarded to the new master.
-func newProxies(view func() *monitor.View, keepAlive time.Duration, log Logger, now func() time.Time,
+func newProxies(view func() *view.View, keepAlive time.Duration, log Logger, now func() time.Time,
 	onFirstByte func(master string, d time.Duration)) (*proxies, error) {
 	p := &proxies{view: view, now: now, log: log, sync: make(chan struct{}, 1), done: make(chan struct{})}
 	p.cfg = proxy.Config{

@@ -11,6 +11,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // answeringLinks carries out a core's link actions as healthy instances
@@ -110,17 +111,17 @@ func BenchmarkQueriesWhileBusy(b *testing.B) {
 		name  string
 		every time.Duration                   // the pace of the paced runs
 		exec  func(monitor.Handle, time.Time) // on the loop, as the queries ran before the View was published (the owner's *Sentinel)
-		view  func(*monitor.View, time.Time)
+		view  func(*view.View, time.Time)
 	}{
 		{"GET-MASTER-ADDR-BY-NAME", 500 * time.Microsecond,
 			func(c monitor.Handle, _ time.Time) { c.(*monitor.Sentinel).View().MasterAddr(name) },
-			func(v *monitor.View, _ time.Time) { v.MasterAddr(name) }},
+			func(v *view.View, _ time.Time) { v.MasterAddr(name) }},
 		{"MASTER", 500 * time.Microsecond,
 			func(c monitor.Handle, now time.Time) { _, _ = c.(*monitor.Sentinel).View().Master(now, name) },
-			func(v *monitor.View, now time.Time) { _, _ = v.Master(now, name) }},
+			func(v *view.View, now time.Time) { _, _ = v.Master(now, name) }},
 		{"MASTERS", 10 * time.Millisecond,
 			func(c monitor.Handle, now time.Time) { c.(*monitor.Sentinel).View().Masters(now) },
-			func(v *monitor.View, now time.Time) { v.Masters(now) }},
+			func(v *view.View, now time.Time) { v.Masters(now) }},
 	}
 	for _, q := range queries {
 		for _, every := range []time.Duration{0, q.every} {

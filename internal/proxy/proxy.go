@@ -1,7 +1,7 @@
 // Package proxy is the master-following proxy: for every master with
 // `sentinel proxy` addresses it accepts client connections and joins each
 // to the master this Sentinel holds now, while the core says that is safe
-// (monitor.View.ProxyRoute), and closes every connection to a master at
+// (view.View.ProxyRoute), and closes every connection to a master at
 // once when the master changes or the proxy fences. Bytes pass through
 // untouched, so AUTH, RESP3, TLS terminated by Redis and pub/sub work as
 // over a direct connection.

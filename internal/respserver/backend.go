@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // Backend is how the RESP server reaches the Sentinel core. The core is
@@ -20,7 +21,7 @@ type Backend interface {
 	// it. It is never older than anything the owner has announced (a
 	// pub/sub event, a log line, a reply to a command that changed the
 	// core), and nil once the owner has stopped.
-	View() *monitor.View
+	View() *view.View
 	// Shutdown asks the process to stop gracefully (SHUTDOWN command).
 	Shutdown()
 	// LogLevel returns the current loglevel; SetLogLevel changes it (the

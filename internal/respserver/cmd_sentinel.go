@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // exec runs fn on the core and turns a stopped loop into an error reply.
@@ -22,7 +23,7 @@ func (x *ctx) exec(fn func(core monitor.Handle, now time.Time)) (monitor.Outcome
 // read after the View so that it is never before the state the View
 // shows; a stopped loop becomes the error reply. The read-only queries
 // answer from it without waiting for the core's loop.
-func (x *ctx) view() (*monitor.View, time.Time, Value) {
+func (x *ctx) view() (*view.View, time.Time, Value) {
 	if x.srv.opts.Backend == nil {
 		return nil, time.Time{}, Err("ERR " + monitor.ErrStopped.Error())
 	}
@@ -34,7 +35,7 @@ func (x *ctx) view() (*monitor.View, time.Time, Value) {
 }
 
 // viewOnly is view for a query that does not need the time.
-func (x *ctx) viewOnly() (*monitor.View, Value) {
+func (x *ctx) viewOnly() (*view.View, Value) {
 	if x.srv.opts.Backend == nil {
 		return nil, Err("ERR " + monitor.ErrStopped.Error())
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // executable reports whether path can be executed by this process, as
@@ -91,7 +92,7 @@ func cmdSentinelReset(x *ctx) Value {
 
 func cmdSentinelDebug(x *ctx) Value {
 	if len(x.args) == 2 {
-		var kv []monitor.KV
+		var kv []view.KV
 		if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { kv = core.DebugValues() }); ev != nil {
 			return ev
 		}

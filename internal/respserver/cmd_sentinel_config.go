@@ -9,6 +9,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // SENTINEL HELP's CONFIG lines on each surface.
@@ -70,7 +71,7 @@ func cmdSentinelConfig(x *ctx) Value {
 // pattern, Redis 7.0's reply). loglevel is a parameter only when
 // withLoglevel.
 func (x *ctx) configGet(patterns []string, withLoglevel bool) Value {
-	var kv []monitor.KV
+	var kv []view.KV
 	if _, ev := x.exec(func(core monitor.Handle, _ time.Time) { kv = core.ConfigGet([]string{"*"}) }); ev != nil {
 		return ev
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // errNoSuchMaster is Redis's reply for an unknown master name.
@@ -15,9 +16,9 @@ const errNoSuchMaster = Err("ERR No such master with that name")
 // errReply turns a core error into Redis's reply text. Only this layer
 // knows the wire spelling of errors.
 func errReply(err error) Value {
-	var qe *monitor.QuorumError
+	var qe *view.QuorumError
 	switch {
-	case errors.Is(err, monitor.ErrNoSuchMaster):
+	case errors.Is(err, view.ErrNoSuchMaster):
 		return errNoSuchMaster
 	case errors.As(err, &qe):
 		return Err(qe.Reply())
@@ -32,7 +33,7 @@ func errReply(err error) Value {
 	}
 }
 
-func kvMap(kv []monitor.KV) Map {
+func kvMap(kv []view.KV) Map {
 	m := make(Map, 0, 2*len(kv))
 	for _, f := range kv {
 		m = append(m, Bulk(f.Key), Bulk(f.Value))
@@ -40,7 +41,7 @@ func kvMap(kv []monitor.KV) Map {
 	return m
 }
 
-func kvMaps(list [][]monitor.KV) Array {
+func kvMaps(list [][]view.KV) Array {
 	out := make(Array, 0, len(list))
 	for _, kv := range list {
 		out = append(out, kvMap(kv))
@@ -136,7 +137,7 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 	}
 	if !req.AsksVote() {
 		// An ask without a vote changes nothing: the View answers it
-		// without waiting for the loop (monitor.View.AnswerAsk).
+		// without waiting for the loop (view.View.AnswerAsk).
 		v, _, ev := x.view()
 		if ev != nil {
 			return ev
@@ -202,7 +203,7 @@ func cmdSentinelInfoCache(x *ctx) Value {
 		names = append(names, string(a))
 	}
 	var masters []string
-	var entries [][]monitor.InfoCacheEntry
+	var entries [][]view.InfoCacheEntry
 	if _, ev := x.exec(func(core monitor.Handle, now time.Time) { masters, entries = core.InfoCache(now, names) }); ev != nil {
 		return ev
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/resptest"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // fakeBackend runs the core inline under a mutex.
@@ -52,7 +53,7 @@ func (b *fakeBackend) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome,
 	return out, nil
 }
 
-func (b *fakeBackend) View() *monitor.View {
+func (b *fakeBackend) View() *view.View {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.core.View()

@@ -13,6 +13,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
 	"github.com/go-sentinel/go-sentinel/internal/transcript"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // TestFleetTranscripts runs the transcripts in testdata/fleet: each drives
@@ -500,7 +501,7 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 
 // kvLines renders a list of parameters, one `name value` a line ("" for
 // an empty value).
-func kvLines(kv []monitor.KV) []string {
+func kvLines(kv []view.KV) []string {
 	out := []string{}
 	for _, p := range kv {
 		v := p.Value

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // masters is the masters and master commands.
@@ -60,7 +60,7 @@ func (f *fleet) masters(line, cmd string, args []string) []string {
 // instances is the replicas and sentinels commands.
 func (f *fleet) instances(cmd string, n *sim.Node, master string) []string {
 	now := n.Now()
-	var list [][]monitor.KV
+	var list [][]view.KV
 	var err error
 	if cmd == "replicas" {
 		list, err = n.Core.View().Replicas(now, master)

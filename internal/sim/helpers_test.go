@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // masterName is the master every scenario monitors.
@@ -19,7 +19,7 @@ const downAfter = 5 * time.Second
 const maxLatency = 5 * time.Millisecond
 
 // masterKV returns a node's SENTINEL MASTER view of m.
-func masterKV(t *testing.T, n *Node) []monitor.KV {
+func masterKV(t *testing.T, n *Node) []view.KV {
 	t.Helper()
 	kv, err := n.Core.View().Master(n.Now(), masterName)
 	if err != nil {
@@ -43,7 +43,7 @@ func hasFlag(flags, f string) bool {
 
 // replicasOf and sentinelsOf return a node's SENTINEL REPLICAS/SENTINELS
 // views of m.
-func replicasOf(t *testing.T, n *Node) [][]monitor.KV {
+func replicasOf(t *testing.T, n *Node) [][]view.KV {
 	t.Helper()
 	r, err := n.Core.View().Replicas(n.Now(), masterName)
 	if err != nil {
@@ -52,7 +52,7 @@ func replicasOf(t *testing.T, n *Node) [][]monitor.KV {
 	return r
 }
 
-func sentinelsOf(t *testing.T, n *Node) [][]monitor.KV {
+func sentinelsOf(t *testing.T, n *Node) [][]view.KV {
 	t.Helper()
 	r, err := n.Core.View().Sentinels(n.Now(), masterName)
 	if err != nil {

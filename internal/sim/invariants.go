@@ -8,6 +8,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // ErrInvariant wraps every invariant violation returned by Err.
@@ -195,16 +196,16 @@ func (c *Cluster) checkPersisted(n *Node) {
 // master address for it.
 func (c *Cluster) checkViews(n *Node) {
 	now := n.Now()
-	view := map[settings.Addr]int{}
+	pending := map[settings.Addr]int{}
 	sentinels := map[string]bool{}
-	add := func(kv []monitor.KV) bool {
+	add := func(kv []view.KV) bool {
 		p, err := strconv.Atoi(Field(kv, "link-pending-commands"))
 		port, err2 := strconv.Atoi(Field(kv, "port"))
 		if err != nil || err2 != nil || p < 0 {
 			c.fail("%s: bad link-pending-commands %q of %s", n.Name, Field(kv, "link-pending-commands"), Field(kv, "name"))
 			return false
 		}
-		view[settings.Addr{Host: Field(kv, "ip"), Port: port}] += p
+		pending[settings.Addr{Host: Field(kv, "ip"), Port: port}] += p
 		return true
 	}
 	for _, name := range n.Core.View().MasterNames() {
@@ -249,7 +250,7 @@ func (c *Cluster) checkViews(n *Node) {
 			carried[cn.addr] += len(cn.outstanding)
 		}
 	}
-	for a, v := range view {
+	for a, v := range pending {
 		if carried[a] != v {
 			c.fail("%s: link-pending-commands for %s:%d is %d but %d commands are unanswered on the wire",
 				n.Name, a.Host, a.Port, v, carried[a])
@@ -339,7 +340,7 @@ func (c *Cluster) checkConns() {
 }
 
 // Field returns the value of key in an instance map, or "".
-func Field(kv []monitor.KV, key string) string {
+func Field(kv []view.KV, key string) string {
 	for _, f := range kv {
 		if f.Key == key {
 			return f.Value
