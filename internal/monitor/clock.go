@@ -10,10 +10,11 @@ import (
 // in milliseconds, like Redis, so that "0 = never" and `now - t` behave
 // as in sentinel.c. The options it is given are in milliseconds too
 // (settings.Master, settings.Timing, Accel: the fields end in Ms), and so
-// are the leaves it asks (election, failover, gossip, fence). What it
-// hands the adapters to schedule or display (NextTickIn, MetricsView,
-// ProxyRoute, the timeline's marks, Tilt) is a time.Duration or a
-// time.Time, converted where it is handed out (msDuration,
+// are the leaves it asks (election, failover, gossip, fence) and the
+// View it builds (internal/view). What it and the View hand the adapters
+// to schedule or display (NextTickIn, MetricsView, the timeline's marks,
+// View.ProxyRoute, View.Tilt) is a time.Duration or a time.Time,
+// converted where it is handed out (msDuration, settings.Duration,
 // time.UnixMilli).
 
 func ms(t time.Time) int64 { return t.UnixMilli() }

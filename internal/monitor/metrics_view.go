@@ -61,6 +61,7 @@ func (s *Sentinel) MetricsView(at time.Time) view.Metrics {
 	return v
 }
 
+// linkMetrics is what the metrics show of the connection to i.
 func (s *Sentinel) linkMetrics(i *instance) view.LinkMetrics {
 	l := i.link
 	lm := view.LinkMetrics{
@@ -75,3 +76,7 @@ func (s *Sentinel) linkMetrics(i *instance) view.LinkMetrics {
 	}
 	return lm
 }
+
+// status is m's health: odown if it is ODOWN, else sdown if SDOWN, else
+// ok.
+func (m *master) status() view.MasterStatus { return view.StatusOf(m.flags) }

@@ -2,7 +2,7 @@ package monitor
 
 // This file holds the core's own reads, those the View (internal/view)
 // does not serve: INFO-CACHE and a failover's progress, which read what
-// no query shows.
+// no query shows; and the lookup of a master by name the commands use.
 
 import (
 	"time"
@@ -10,10 +10,6 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
-
-// status is m's health: odown if it is ODOWN, else sdown if SDOWN, else
-// ok.
-func (m *master) status() view.MasterStatus { return view.StatusOf(m.flags) }
 
 // master returns the master called name.
 func (s *Sentinel) master(name string) (*master, error) {

@@ -37,6 +37,10 @@ import "github.com/go-sentinel/go-sentinel/internal/failover"
 // chunks, and an object, a master or a chunk that shows the same as in
 // the previous View is that View's, so bringing the View up to date
 // after a change allocates about what changed (ChunkWriter).
+//
+// Its fields, and those of the values it holds, are exported for the
+// core's builder, which sets them; the queries only read them, and so
+// should anyone else.
 type View struct {
 	// Chunks hold the masters in name order, ChunkSize to a chunk (the
 	// last one is filled up to the number of masters).
