@@ -11,6 +11,7 @@ package fence
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/go-sentinel/go-sentinel/internal/election"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -84,7 +85,7 @@ func Reason(f Facts) string {
 	need := election.Majority(f.Voters)
 	held := 1
 	for _, p := range f.Peers {
-		if p.GrantedUntil > s.Now {
+		if p.GrantedUntil-HolderMargin > s.Now {
 			held++
 		}
 	}
@@ -93,4 +94,32 @@ func Reason(f Facts) string {
 			held, f.Voters, settings.OptionProxyFenceAfter, f.FenceAfter, need)
 	}
 	return ""
+}
+
+// HolderMargin is how long before a lease lapses its holder stops
+// counting it, in ms: the proxy adapter checks ForwardUntil every 10 ms
+// with its own clock, and a connection it cuts may have a request in
+// flight; 100 ms covers both with room to spare.
+const HolderMargin = 100
+
+// ForwardUntil is when the leases that let the proxy forward at f.Now no
+// longer make a majority, less HolderMargin: the proxy adapter stops
+// forwarding then by itself, whether or not the core has run since, so
+// a stalled loop cannot stretch a lease. It is 0 (no bound) when the
+// proxy needs no lease: proxy-fencing no, or this Sentinel alone is a
+// majority. Call it only when Reason(f) is "".
+func ForwardUntil(f Facts) int64 {
+	need := election.Majority(f.Voters) - 1 // this Sentinel counts itself
+	if f.NoFencing || need <= 0 {
+		return 0
+	}
+	until := make([]int64, 0, len(f.Peers))
+	for _, p := range f.Peers {
+		until = append(until, p.GrantedUntil)
+	}
+	if len(until) < need {
+		return f.Self.Now
+	}
+	slices.Sort(until)
+	return until[len(until)-need] - HolderMargin
 }

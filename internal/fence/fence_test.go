@@ -52,3 +52,27 @@ func TestReason(t *testing.T) {
 		})
 	}
 }
+
+// TestForwardUntil: the proxy forwards until the leases that make its
+// majority lapse, less HolderMargin; without fencing, or alone, no bound.
+func TestForwardUntil(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		facts func(f *Facts)
+		want  int64
+	}{
+		{"the later of two leases is enough", func(f *Facts) { f.Peers[0].GrantedUntil = 10300 }, 10400},
+		{"five voters: the second latest", func(f *Facts) {
+			f.Voters = 5
+			f.Peers = []Peer{{10200}, {10900}, {10600}, {10300}}
+		}, 10500},
+		{"no fencing", func(f *Facts) { f.NoFencing = true }, 0},
+		{"alone", func(f *Facts) { f.Voters, f.Peers = 1, nil }, 0},
+	} {
+		f := base()
+		tc.facts(&f)
+		if got := ForwardUntil(f); got != tc.want {
+			t.Errorf("%s: ForwardUntil = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

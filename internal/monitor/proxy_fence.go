@@ -19,11 +19,15 @@ type proxyState struct {
 	known  bool
 	fenced bool
 	reason string // why fenced
+	// until is when the proxy stops forwarding by itself unless the
+	// core extends it (fence.ForwardUntil, Unix ms); 0: no bound.
+	until int64
 }
 
 // proxyFence returns why m's proxy must not forward at now (Unix ms), or
-// "" when it may: fence.Reason decides from the facts gathered here.
-func (s *Sentinel) proxyFence(m *master, now int64) string {
+// "" when it may, and then until when (fence.ForwardUntil): fence.Reason
+// decides from the facts gathered here.
+func (s *Sentinel) proxyFence(m *master, now int64) (string, int64) {
 	f := fence.Facts{
 		Self:       s.grantFacts(m, m.configEpoch, now),
 		NoFencing:  m.settings.ProxyNoFencing,
@@ -34,7 +38,10 @@ func (s *Sentinel) proxyFence(m *master, now int64) string {
 	for _, si := range m.sentinels {
 		f.Peers = append(f.Peers, fence.Peer{GrantedUntil: si.grantedUntil})
 	}
-	return fence.Reason(f)
+	if why := fence.Reason(f); why != "" {
+		return why, 0
+	}
+	return "", fence.ForwardUntil(f)
 }
 
 // checkProxy makes m's proxy decision at now and announces a change.
@@ -46,13 +53,13 @@ func (s *Sentinel) checkProxy(m *master, now int64) {
 		}
 		return
 	}
-	reason := s.proxyFence(m, now)
+	reason, until := s.proxyFence(m, now)
 	fenced := reason != ""
-	if m.proxy.known && m.proxy.fenced == fenced && m.proxy.reason == reason {
+	if m.proxy.known && m.proxy.fenced == fenced && m.proxy.reason == reason && m.proxy.until == until {
 		return
 	}
 	announce := !m.proxy.known || m.proxy.fenced != fenced
-	m.proxy = proxyState{known: true, fenced: fenced, reason: reason}
+	m.proxy = proxyState{known: true, fenced: fenced, reason: reason, until: until}
 	s.views.changed(m)
 	if !announce {
 		return
@@ -83,5 +90,6 @@ func (m *master) proxyHeadOf() view.ProxyHead {
 		Protected:     !st.ProxyNoProtectedMode && st.AuthPass == "" && st.AuthUser == "",
 		Fenced:        !m.proxy.known || m.proxy.fenced,
 		Reason:        reason,
+		ForwardUntil:  m.proxy.until,
 	}
 }

@@ -99,10 +99,14 @@ func (p *proxies) route(master string) (proxy.Route, bool) {
 	if !ok {
 		return proxy.Route{}, false
 	}
+	fenced, reason := rt.Fenced, rt.Reason
+	if !fenced && !rt.Forwards(p.now()) {
+		fenced, reason = true, view.LeasesLapsed
+	}
 	return proxy.Route{
 		Addr:      rt.Addr.String(),
-		Fenced:    rt.Fenced,
-		Reason:    rt.Reason,
+		Fenced:    fenced,
+		Reason:    reason,
 		Hold:      rt.Hold,
 		Protected: rt.Protected,
 	}, true

@@ -134,6 +134,8 @@ func (f *fleet) proxies() []string {
 			out = append(out, n.Name+": no proxy")
 		case rt.Fenced:
 			out = append(out, n.Name+": fenced ("+rt.Reason+")")
+		case !rt.Forwards(n.Now()):
+			out = append(out, n.Name+": fenced ("+view.LeasesLapsed+")")
 		default:
 			out = append(out, n.Name+": forwards to "+f.addrName(rt.Addr))
 		}

@@ -18,7 +18,7 @@ func (c *Cluster) checkProxies() {
 				continue
 			}
 			rt, ok := n.Core.View().ProxyRoute(name)
-			if !ok || rt.Fenced {
+			if !ok || !rt.Forwards(n.Now()) {
 				continue
 			}
 			s := c.serverAt(rt.Addr)

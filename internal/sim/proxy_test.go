@@ -39,7 +39,7 @@ func forwarding(c *Cluster) map[string]string {
 		if n.Crashed() {
 			continue
 		}
-		if rt, ok := n.Core.View().ProxyRoute("m"); ok && !rt.Fenced {
+		if rt, ok := n.Core.View().ProxyRoute("m"); ok && rt.Forwards(n.Now()) {
 			out[n.Name] = rt.Addr.Host
 		}
 	}

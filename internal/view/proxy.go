@@ -17,6 +17,9 @@ type ProxyHead struct {
 	Protected     bool // protected mode applies: on, and no password
 	Fenced        bool // fenced, or not decided yet
 	Reason        string
+	// ForwardUntil is when the proxy stops forwarding by itself unless a
+	// newer View extends it (fence.ForwardUntil, Unix ms); 0: no bound.
+	ForwardUntil int64
 }
 
 // ProxyRoute is what a master's proxy may do now.
@@ -30,6 +33,20 @@ type ProxyRoute struct {
 	Hold time.Duration
 	// Protected: refuse clients from non-loopback addresses.
 	Protected bool
+	// Until is when the route stops forwarding by itself, the leases
+	// that let it forward lapsing (fence.ForwardUntil); zero: no bound.
+	Until time.Time
+}
+
+// LeasesLapsed is the Reason of a route that Forwards refuses because its
+// Until has passed.
+const LeasesLapsed = "the leases of a majority lapsed"
+
+// Forwards reports whether the route forwards at now: not fenced, and
+// its leases not lapsed. The proxy adapter checks it with its own clock
+// at every poll, so a core that stalls cannot stretch a lease.
+func (r ProxyRoute) Forwards(now time.Time) bool {
+	return !r.Fenced && (r.Until.IsZero() || now.Before(r.Until))
 }
 
 // ProxyRoute returns the route of master name's proxy, false when it is
@@ -45,6 +62,7 @@ func (v *View) ProxyRoute(name string) (ProxyRoute, bool) {
 		Reason:    mv.Proxy.Reason,
 		Hold:      settings.Duration(mv.Proxy.Hold),
 		Protected: mv.Proxy.Protected,
+		Until:     untilTime(mv.Proxy.ForwardUntil),
 	}, true
 }
 
@@ -75,4 +93,12 @@ func proxyFields(p ProxyHead) []KV {
 		{settings.OptionProxyProtectedMode, settings.YesNoText(p.ProtectedMode)},
 		{"proxy-state", state},
 	}
+}
+
+// untilTime is ForwardUntil as a time; zero for 0.
+func untilTime(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
 }
