@@ -45,10 +45,11 @@ integration: build
 	$(GO) test -race -count=1 -timeout 14m ./test/integration/...
 
 # The proxy's partition test on namespaced hosts (root only): the
-# master's host cut off for 20 s under clients writing through
+# master's host cut off for 20 s, both ways and by a firewall that
+# refuses connections one way, under clients writing through
 # go-sentinel's proxy, through HAProxy and direct; acknowledged writes
 # lost per kind, with and without the min-replicas guard
-# (test/integration/proxy_partition_test.go).
+# (test/integration/proxy_partition_test.go; four tests, about 150 s).
 .PHONY: proxy-partition
 proxy-partition: deps build
 	GS_PROXY_PARTITION=1 $(GO) test -count=1 -timeout 10m -run '^TestProxyPartition' -v ./test/integration/
