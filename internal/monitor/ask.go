@@ -40,11 +40,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		if m.failoverState > failover.None {
 			req.RunID = s.myID
 		}
-		if s.send(si, sentAsk, req.Args()...) {
-			p := si.link.pending[s.nextTag]
-			p.about = m.addrGen
-			si.link.pending[s.nextTag] = p
-		}
+		s.links.sendPending(pending{kind: sentAsk, inst: si, about: m.addrGen}, req.Args()...)
 	}
 }
 

@@ -97,7 +97,7 @@ func (s *Sentinel) configSet(args []string) error {
 	if dropSentinels {
 		for _, name := range s.names {
 			for _, si := range s.masters[name].sortedSentinels() {
-				s.closeLinks(si)
+				s.links.closeLinks(si)
 			}
 		}
 	}

@@ -91,12 +91,12 @@ func (s *Sentinel) removeMaster(name string) error {
 	}
 	s.event(event.LevelWarning, event.Unmonitor, &m.instance, "")
 	for _, r := range m.sortedReplicas() {
-		s.releaseLink(r)
+		s.links.release(r)
 	}
 	for _, si := range m.sortedSentinels() {
-		s.releaseLink(si)
+		s.links.release(si)
 	}
-	s.releaseLink(&m.instance)
+	s.links.release(&m.instance)
 	m.removed = true
 	delete(s.masters, name)
 	for k, n := range s.names {
@@ -189,11 +189,11 @@ func (s *Sentinel) setOptions(in Set) error {
 			j++
 		case lopt == settings.OptionAuthPass && more > 0:
 			v := args[j+1]
-			ops = append(ops, setOp{[]string{opt, "******"}, func() { m.settings.AuthPass = v; s.dropDataLinks(m) }})
+			ops = append(ops, setOp{[]string{opt, "******"}, func() { m.settings.AuthPass = v; s.links.closeData(m) }})
 			j++
 		case lopt == settings.OptionAuthUser && more > 0:
 			v := args[j+1]
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.AuthUser = v; s.dropDataLinks(m) }})
+			ops = append(ops, setOp{args[j : j+2], func() { m.settings.AuthUser = v; s.links.closeData(m) }})
 			j++
 		case lopt == settings.OptionRenameCommand && more > 1:
 			from, to := args[j+1], args[j+2]
@@ -254,14 +254,5 @@ func (m *master) setRename(from, to string) {
 	}
 	if !strings.EqualFold(from, to) {
 		m.settings.RenameCommands = append(m.settings.RenameCommands, settings.Rename{Command: from, Renamed: to})
-	}
-}
-
-// dropDataLinks closes the connections to a master and its replicas so
-// that new credentials are used.
-func (s *Sentinel) dropDataLinks(m *master) {
-	s.closeLinks(&m.instance)
-	for _, r := range m.sortedReplicas() {
-		s.closeLinks(r)
 	}
 }

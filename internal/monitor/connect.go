@@ -1,25 +1,13 @@
 package monitor
 
 import (
-	"fmt"
-
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
 // maxPendingPerRef bounds the commands waiting for a reply on a link, per
 // object sharing it; periodic commands are skipped beyond it.
 const maxPendingPerRef = 100
-
-// clientName is the CLIENT SETNAME Sentinel uses on its connections.
-func (s *Sentinel) clientName(k LinkKind) string {
-	id := s.myID
-	if len(id) > 8 {
-		id = id[:8]
-	}
-	return fmt.Sprintf("sentinel-%s-%s", id, k)
-}
 
 // authFor returns the credentials to send to inst: the master's auth-pass
 // and auth-user for masters and replicas; sentinel-user/sentinel-pass, or
@@ -57,119 +45,16 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 	}
 	l.lastReconnTime = now
 	if l.cc == 0 {
-		l.cc = s.openLink(i, CmdLink)
+		l.cc = s.links.open(i, CmdLink, s.authFor(i), clientName(s.myID, CmdLink))
 		l.ccConnTime = now
 		l.dropPending()
 		s.views.linkChanged(l)
-		s.sendPing(i, now)
+		s.links.sendPing(i, now)
 	}
 	if i.kind != object.Sentinel && l.pc == 0 {
-		l.pc = s.openLink(i, PubSubLink)
+		l.pc = s.links.open(i, PubSubLink, s.authFor(i), clientName(s.myID, PubSubLink))
 		l.pcConnTime = now
 	}
-}
-
-func (s *Sentinel) openLink(i *instance, k LinkKind) LinkID {
-	s.nextLinkID++
-	id := s.nextLinkID
-	s.links[id] = linkRef{link: i.link, kind: k, inst: i}
-	a := OpenLink{
-		ID:         id,
-		Kind:       k,
-		Addr:       i.addr,
-		Auth:       s.authFor(i),
-		ClientName: s.clientName(k),
-		Renames:    i.master.renameMap(),
-	}
-	if k == PubSubLink {
-		a.Channel = gossip.Channel
-	}
-	s.out.act(a)
-	return id
-}
-
-// closeCC drops the command connection; pending commands are forgotten.
-func (s *Sentinel) closeCC(l *link) {
-	if l.cc == 0 {
-		return
-	}
-	s.out.act(CloseLink{ID: l.cc})
-	delete(s.links, l.cc)
-	l.cc = 0
-	l.ccUp = false
-	l.dropPending()
-	s.views.linkChanged(l)
-}
-
-func (s *Sentinel) closePC(l *link) {
-	if l.pc == 0 {
-		return
-	}
-	s.out.act(CloseLink{ID: l.pc})
-	delete(s.links, l.pc)
-	l.pc = 0
-	l.pcUp = false
-	s.views.linkChanged(l)
-}
-
-// closeLinks drops both connections of an instance (they are reopened by
-// the next ticks).
-func (s *Sentinel) closeLinks(i *instance) {
-	s.closeCC(i.link)
-	s.closePC(i.link)
-	s.views.linkChanged(i.link)
-}
-
-// send queues a command on an instance's command connection. The first
-// word goes through the master's rename-command map.
-func (s *Sentinel) send(i *instance, k pendingKind, args ...string) bool {
-	l := i.link
-	if l.cc == 0 {
-		return false
-	}
-	args[0] = i.master.rename(args[0])
-	s.nextTag++
-	l.pending[s.nextTag] = pending{kind: k, inst: i}
-	s.views.linkChanged(l)
-	switch k {
-	case sentAsk:
-		i.askPending = true
-	case sentInfo:
-		i.infoPending = true
-		l.pending[s.nextTag] = pending{kind: k, inst: i, at: s.lastTick}
-	}
-	s.out.act(Send{ID: l.cc, Tag: s.nextTag, Args: args})
-	return true
-}
-
-func (s *Sentinel) sendPing(i *instance, now int64) bool {
-	if !s.send(i, sentPing, "PING") {
-		return false
-	}
-	l := i.link
-	p := l.pending[s.nextTag]
-	p.at = now
-	l.pending[s.nextTag] = p
-	l.lastPingTime = now
-	if l.actPingTime == 0 {
-		l.actPingTime = now
-	}
-	return true
-}
-
-// handleLinkConnected marks a connection live once its dial succeeded.
-func (s *Sentinel) handleLinkConnected(in LinkConnected) {
-	ref, ok := s.links[in.ID]
-	if !ok {
-		return
-	}
-	l := ref.link
-	if ref.kind == CmdLink && l.cc == in.ID {
-		l.ccUp = true
-	} else if ref.kind == PubSubLink && l.pc == in.ID {
-		l.pcUp = true
-	}
-	s.views.linkChanged(l)
 }
 
 // handleLinkClosed forgets a connection the adapter lost or could not
@@ -177,11 +62,11 @@ func (s *Sentinel) handleLinkConnected(in LinkConnected) {
 // was (a lost connection is evidence, like an unanswered PING; the SDOWN
 // clock it starts is stopped only by a valid PING reply).
 func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
-	ref, ok := s.links[in.ID]
+	ref, ok := s.links.refs[in.ID]
 	if !ok {
 		return
 	}
-	delete(s.links, in.ID)
+	delete(s.links.refs, in.ID)
 	l := ref.link
 	typ := event.CmdLinkReconnection
 	if ref.kind == CmdLink && l.cc == in.ID {
@@ -203,13 +88,13 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	// adapter notices a closed idle connection only when it next sends),
 	// not when the periodic PINGs resume after the pub/sub link is back.
 	if ref.kind == PubSubLink && l.cc != 0 && l.ccUp && ref.inst.alive() {
-		s.sendPing(ref.inst, now)
+		s.links.sendPing(ref.inst, now)
 	}
 }
 
 // reply routes a CommandReply to what the command was for.
 func (s *Sentinel) reply(now int64, in CommandReply) {
-	ref, ok := s.links[in.ID]
+	ref, ok := s.links.refs[in.ID]
 	if !ok || ref.kind != CmdLink || ref.link.cc != in.ID {
 		return
 	}
@@ -229,7 +114,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 	}
 	switch p.kind {
 	case sentPing:
-		s.pingReply(i, in.Reply, now)
+		s.links.pingReply(i, in.Reply, now)
 		if p.at != 0 && now >= p.at {
 			ref.link.rtt, ref.link.hasRTT = now-p.at, true
 		}
@@ -252,7 +137,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 		// killing the instance's clients (a server-side FAILOVER
 		// refuses SLAVEOF, yet runs the CLIENT KILL after it).
 		if s.opts.Accel.InfoAfterExec && i.alive() && slaveOfTook(in.Reply, p.slaveOfAt) {
-			s.send(i, sentInfo, "INFO")
+			s.links.sendPending(pending{kind: sentInfo, inst: i, at: s.lastTick}, "INFO")
 		}
 	case sentPauseExec:
 		if i.alive() {
@@ -288,26 +173,3 @@ func slaveOfTook(r Reply, at int) bool {
 func (i *instance) alive() bool {
 	return !i.removed && !i.master.removed
 }
-
-// pingReply applies a PING reply (§3.5): PONG, LOADING and MASTERDOWN are
-// valid; anything else only counts as a reply.
-func (s *Sentinel) pingReply(i *instance, r Reply, now int64) {
-	l := i.link
-	if r.Kind == ReplyString || r.Kind == ReplyError {
-		str := r.Str
-		if hasPrefix(str, "PONG") || hasPrefix(str, "LOADING") || hasPrefix(str, "MASTERDOWN") {
-			l.lastAvailTime = now
-			l.actPingTime = 0
-			if hasPrefix(str, "PONG") {
-				i.flags &^= object.MasterReboot
-			}
-		} else if hasPrefix(str, "BUSY") && i.has(object.SDown) && !i.has(object.ScriptKillSent) {
-			if s.send(i, sentOther, "SCRIPT", "KILL") {
-				i.flags |= object.ScriptKillSent
-			}
-		}
-	}
-	l.lastPongTime = now
-}
-
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }

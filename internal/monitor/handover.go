@@ -65,9 +65,9 @@ func (s *Sentinel) pauseWrites(m *master, now int64) {
 		return
 	}
 	left := strconv.FormatInt(m.pauseLength(now), 10)
-	s.send(&m.instance, sentOther, "MULTI")
-	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", left, "WRITE")
-	s.send(&m.instance, sentPauseExec, "EXEC")
+	s.links.send(&m.instance, sentOther, "MULTI")
+	s.links.send(&m.instance, sentOther, "CLIENT", "PAUSE", left, "WRITE")
+	s.links.send(&m.instance, sentPauseExec, "EXEC")
 	m.notePause(now, m.pauseLength(now))
 }
 
@@ -104,10 +104,10 @@ func (s *Sentinel) failoverHandOver(m *master, now int64) {
 	left := m.pauseLength(now)
 	ms := strconv.FormatInt(left, 10)
 	to := m.promoted.addr
-	s.send(&m.instance, sentOther, "MULTI")
-	s.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
-	s.send(&m.instance, sentOther, "FAILOVER", "TO", s.addrs.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
-	s.send(&m.instance, sentExec, "EXEC")
+	s.links.send(&m.instance, sentOther, "MULTI")
+	s.links.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
+	s.links.send(&m.instance, sentOther, "FAILOVER", "TO", s.addrs.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
+	s.links.send(&m.instance, sentExec, "EXEC")
 	m.notePause(now, left)
 	s.enter(m, failover.WaitPromotion, now, "")
 }
@@ -121,8 +121,8 @@ func (s *Sentinel) failoverHandOver(m *master, now int64) {
 func (s *Sentinel) handOverDone(m *master, r *instance) {
 	switch {
 	case m.has(object.CoordFailover):
-		s.killClients(&m.instance)
-		s.killClients(r)
+		s.links.killClients(&m.instance)
+		s.links.killClients(r)
 	case m.link.disconnected(object.Master):
 		// Nothing reaches it now; it is converted when it is back.
 	case m.pauseUntil != 0:
@@ -131,21 +131,6 @@ func (s *Sentinel) handOverDone(m *master, r *instance) {
 		m.demoted = s.sendSlaveOf(&m.instance, &r.addr)
 	}
 	m.pauseUntil = 0
-}
-
-// killClients sends i the transaction that makes its clients reconnect
-// and lifts the pause: CONFIG REWRITE, CLIENT KILL TYPE normal and
-// pubsub, CLIENT UNPAUSE.
-func (s *Sentinel) killClients(i *instance) {
-	if i.link.cc == 0 {
-		return
-	}
-	s.send(i, sentOther, "MULTI")
-	s.send(i, sentOther, "CONFIG", "REWRITE")
-	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
-	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "pubsub")
-	s.send(i, sentOther, "CLIENT", "UNPAUSE")
-	s.send(i, sentExec, "EXEC")
 }
 
 // resumeWrites, at an abort, ends the old master's server-side FAILOVER
@@ -159,12 +144,12 @@ func (s *Sentinel) resumeWrites(m *master) {
 	if m.link.cc == 0 {
 		return // the pause ends at its deadline
 	}
-	s.send(&m.instance, sentOther, "MULTI")
+	s.links.send(&m.instance, sentOther, "MULTI")
 	if failover.ServerFailing(m.failoverReported) {
-		s.send(&m.instance, sentOther, "FAILOVER", "ABORT")
+		s.links.send(&m.instance, sentOther, "FAILOVER", "ABORT")
 	}
-	s.send(&m.instance, sentOther, "CLIENT", "UNPAUSE")
-	s.send(&m.instance, sentExec, "EXEC")
+	s.links.send(&m.instance, sentOther, "CLIENT", "UNPAUSE")
+	s.links.send(&m.instance, sentExec, "EXEC")
 }
 
 // helloPaused reports whether hellos to i must wait: PUBLISH is a write,

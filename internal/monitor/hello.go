@@ -47,13 +47,13 @@ func (s *Sentinel) sendHello(i *instance, now int64) bool {
 		MasterPort:        cur.Port,
 		MasterConfigEpoch: m.configEpoch,
 	}
-	return s.send(i, sentHello, "PUBLISH", gossip.Channel, h.Encode())
+	return s.links.send(i, sentHello, "PUBLISH", gossip.Channel, h.Encode())
 }
 
 // pubsubMessage handles what arrives on a pub/sub connection: any of it
 // proves the connection alive; hello messages not from us are processed.
 func (s *Sentinel) pubsubMessage(in PubSubMessage, now int64) {
-	ref, ok := s.links[in.ID]
+	ref, ok := s.links.refs[in.ID]
 	if !ok || ref.kind != PubSubLink || ref.link.pc != in.ID {
 		return
 	}
@@ -187,7 +187,7 @@ func (s *Sentinel) updateSentinelAddrEverywhere(si *instance) {
 		if match == nil {
 			continue
 		}
-		s.closeLinks(match)
+		s.links.closeLinks(match)
 		if match == si {
 			continue
 		}

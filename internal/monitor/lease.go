@@ -176,10 +176,7 @@ func (s *Sentinel) askLeases(now int64) {
 			req.Targets[j] = gossip.LeaseTarget{IP: s.addrs.announceHost(m.addr), Port: m.addr.Port, Epoch: t.epoch}
 		}
 		first := ts[0].inst
-		if s.send(first, sentLease, req.Args()...) {
-			p := k.l.pending[s.nextTag]
-			p.at, p.leaseMs, p.lease = now, k.leaseMs, ts
-			k.l.pending[s.nextTag] = p
+		if s.links.sendPending(pending{kind: sentLease, inst: first, at: now, leaseMs: k.leaseMs, lease: ts}, req.Args()...) {
 			k.l.leasePending = true
 		}
 	}

@@ -189,23 +189,19 @@ func (s *Sentinel) sendSlaveOf(i *instance, to *settings.Addr, extra ...string) 
 	if to != nil {
 		host, port = s.addrs.announceHost(*to), strconv.Itoa(to.Port)
 	}
-	s.send(i, sentOther, "MULTI")
+	s.links.send(i, sentOther, "MULTI")
 	at := 1 // the SLAVEOF's place in the EXEC reply, from 1
 	if failover.AbortBeforeSlaveOf(i.failoverReported) {
-		s.send(i, sentOther, "FAILOVER", "ABORT")
+		s.links.send(i, sentOther, "FAILOVER", "ABORT")
 		at++
 	}
-	s.send(i, sentOther, "SLAVEOF", host, port)
-	s.send(i, sentOther, "CONFIG", "REWRITE")
-	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
-	s.send(i, sentOther, "CLIENT", "KILL", "TYPE", "pubsub")
+	s.links.send(i, sentOther, "SLAVEOF", host, port)
+	s.links.send(i, sentOther, "CONFIG", "REWRITE")
+	s.links.send(i, sentOther, "CLIENT", "KILL", "TYPE", "normal")
+	s.links.send(i, sentOther, "CLIENT", "KILL", "TYPE", "pubsub")
 	if len(extra) > 0 {
-		s.send(i, sentOther, extra...)
+		s.links.send(i, sentOther, extra...)
 	}
-	if s.send(i, sentExec, "EXEC") {
-		p := i.link.pending[s.nextTag]
-		p.slaveOfAt = at
-		i.link.pending[s.nextTag] = p
-	}
+	s.links.sendPending(pending{kind: sentExec, inst: i, slaveOfAt: at}, "EXEC")
 	return true
 }

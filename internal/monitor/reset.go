@@ -31,7 +31,7 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 			si.lastMasterDownReplyTime = now
 		}
 	}
-	s.closeLinks(&m.instance)
+	s.links.closeLinks(&m.instance)
 	m.dropRun()
 	m.flags = 0
 	m.leader = ""

@@ -21,12 +21,12 @@ func (s *Sentinel) checkSDown(i *instance, now int64) {
 	minReconnect := s.timing.MinLinkReconnectPeriodMs
 	if l.cc != 0 && now-l.ccConnTime > minReconnect && l.actPingTime != 0 &&
 		now-l.actPingTime > i.downAfter/2 && now-l.lastPongTime > i.downAfter/2 {
-		s.closeCC(l)
+		s.links.closeCC(l)
 		s.views.linkChanged(l)
 	}
 	if l.pc != 0 && now-l.pcConnTime > minReconnect &&
 		now-l.pcLastActivity > 3*s.timing.PublishPeriodMs {
-		s.closePC(l)
+		s.links.closePC(l)
 		s.views.linkChanged(l)
 	}
 	down := elapsed > i.downAfter ||

@@ -89,22 +89,15 @@ type Sentinel struct {
 
 	scripts scriptq.Queue
 
-	nextLinkID LinkID
-	nextTag    uint64
-	links      map[LinkID]linkRef
+	// links owns the connections and what is sent on them
+	// (linktable.go).
+	links linkTable
 
 	out outbox
 
 	// views keeps the View of the read-only queries up to date
 	// (view_state.go).
 	views viewState
-}
-
-// linkRef finds the link a connection id belongs to.
-type linkRef struct {
-	link *link
-	kind LinkKind
-	inst *instance // an object using the link (for logging)
 }
 
 // New builds a core from persisted state. If p has no MyID one is generated
@@ -120,8 +113,8 @@ func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentin
 		currentEpoch: p.CurrentEpoch,
 		global:       p,
 		masters:      make(map[string]*master),
-		links:        make(map[LinkID]linkRef),
 	}
+	s.links = linkTable{refs: make(map[LinkID]linkRef), out: &s.out, views: &s.views}
 	s.global.Masters = nil
 	s.addrs.global = &s.global
 	t := ms(now)
@@ -237,7 +230,7 @@ func (s *Sentinel) createSentinel(m *master, a settings.Addr, runID string, now 
 
 // dropReplica forgets replica r of m, releasing its link.
 func (s *Sentinel) dropReplica(m *master, r *instance) {
-	s.releaseLink(r)
+	s.links.release(r)
 	r.removed = true
 	delete(m.replicas, r.name)
 	m.replicaOrder = nil
@@ -246,7 +239,7 @@ func (s *Sentinel) dropReplica(m *master, r *instance) {
 
 // dropSentinel forgets sentinel object si of m, releasing its link.
 func (s *Sentinel) dropSentinel(m *master, si *instance) {
-	s.releaseLink(si)
+	s.links.release(si)
 	si.removed = true
 	delete(m.sentinels, si.name)
 	m.sentinelOrder = nil
@@ -279,26 +272,13 @@ func (s *Sentinel) shareLink(si *instance) {
 		if other == nil || other == si {
 			continue
 		}
-		s.releaseLink(si)
+		s.links.release(si)
 		si.link = other.link
 		si.link.refcount++
 		s.views.linkChanged(si.link)
 		s.views.changed(si.master) // si shows another link
 		return
 	}
-}
-
-// releaseLink drops an object's use of its link, closing the connections
-// if it was the last user.
-func (s *Sentinel) releaseLink(i *instance) {
-	l := i.link
-	l.refcount--
-	s.views.linkChanged(l)
-	if l.refcount > 0 {
-		return
-	}
-	s.closeCC(l)
-	s.closePC(l)
 }
 
 // MyID returns this Sentinel's 40-character run id.

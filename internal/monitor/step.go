@@ -32,15 +32,15 @@ func (s *Sentinel) Step(now time.Time, in Input) (Answer, error) {
 	case PubSubMessage:
 		s.pubsubMessage(in, t)
 	case PubSubActivity:
-		if ref, ok := s.links[in.ID]; ok && ref.kind == PubSubLink && ref.link.pc == in.ID {
+		if ref, ok := s.links.refs[in.ID]; ok && ref.kind == PubSubLink && ref.link.pc == in.ID {
 			ref.link.pcLastActivity = t // no query shows it
 		}
 	case LinkConnected:
-		s.handleLinkConnected(in)
+		s.links.connected(in)
 	case LinkClosed:
 		s.handleLinkClosed(in, t)
 	case LinkLocalAddr:
-		if ref, ok := s.links[in.ID]; ok && ref.kind == CmdLink && ref.link.cc == in.ID {
+		if ref, ok := s.links.refs[in.ID]; ok && ref.kind == CmdLink && ref.link.cc == in.ID {
 			ref.link.localAddr = in.Addr // no query shows it
 		}
 	case HostResolved:

@@ -131,10 +131,10 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 		pingPeriod = i.downAfter
 	}
 	if i.kind != object.Sentinel && (i.infoRefresh == 0 || now-i.infoRefresh > infoPeriod) {
-		s.send(i, sentInfo, "INFO")
+		s.links.sendPending(pending{kind: sentInfo, inst: i, at: s.lastTick}, "INFO")
 	}
 	if now-l.lastPongTime > pingPeriod && now-l.lastPingTime > pingPeriod/2 {
-		s.sendPing(i, now)
+		s.links.sendPing(i, now)
 	}
 	if now-i.lastPubTime > s.timing.PublishPeriodMs && !i.helloPaused(now) {
 		s.sendHello(i, now)
