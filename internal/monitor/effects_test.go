@@ -128,7 +128,7 @@ func TestNothingAfterSimulatedCrash(t *testing.T) {
 	p := settings.Persisted{MyID: strings.Repeat("c", 40), Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 1)}}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
-	s.crash()
+	s.out.crash()
 	s.event(event.LevelWarning, "+after", nil, "")
 	s.out.persist("after")
 	r := s.Ready()

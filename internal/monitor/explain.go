@@ -137,7 +137,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	}
 
 	// Replicas.
-	cands, limits := s.replicaCandidates(m, now)
+	cands, limits := m.replicaCandidates(now, &s.timing)
 	best, bestErr := failover.Select(cands, limits)
 	for _, c := range cands {
 		rule := failover.Exclude(c, limits)
@@ -154,7 +154,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 // failoverDeadline is the time left, in ms, before m's failover state
 // times out; 0 when it has no deadline.
 func (s *Sentinel) failoverDeadline(m *master, now int64) int64 {
-	d, ok := failover.Deadline(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, s.timeouts(m))
+	d, ok := failover.Deadline(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, m.timeouts(s.timing.ElectionTimeoutMs))
 	if !ok {
 		return 0
 	}

@@ -49,7 +49,7 @@ func (s *Sentinel) forceFailover(now int64, in Failover) error {
 	if m.has(object.FailoverInProgress) {
 		return ErrFailoverInProgress
 	}
-	if s.selectReplica(m, now) == nil {
+	if m.selectReplica(now, &s.timing) == nil {
 		return ErrNoGoodReplica
 	}
 	s.out.log(event.LevelWarning, "Executing user requested FAILOVER of '"+m.name+"'")
@@ -103,7 +103,7 @@ func (s *Sentinel) enter(m *master, st failover.State, now int64, note string) b
 		m.mark(e.phase, now, note)
 	}
 	if e.crash != 0 && s.simFailure&e.crash != 0 {
-		s.crash()
+		s.out.crash()
 		return false
 	}
 	about := &m.instance
@@ -114,15 +114,17 @@ func (s *Sentinel) enter(m *master, st failover.State, now int64, note string) b
 	return true
 }
 
-// timeouts are the limits m's failover runs under.
-func (s *Sentinel) timeouts(m *master) failover.Timeouts {
-	return failover.Timeouts{Failover: m.settings.FailoverTimeoutMs, Election: s.timing.ElectionTimeoutMs,
+// timeouts are the limits m's failover runs under, with an election
+// timeout of election ms.
+func (m *master) timeouts(election int64) failover.Timeouts {
+	return failover.Timeouts{Failover: m.settings.FailoverTimeoutMs, Election: election,
 		Coordinated: m.has(object.CoordFailover)}
 }
 
-// expired reports whether m's failover has passed its state's deadline.
-func (s *Sentinel) expired(m *master, now int64) bool {
-	return failover.Expired(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, now, s.timeouts(m))
+// expired reports whether m's failover has passed its state's deadline at
+// now, with an election timeout of election ms.
+func (m *master) expired(now, election int64) bool {
+	return failover.Expired(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, now, m.timeouts(election))
 }
 
 // failoverStateMachine advances a running failover one step (§10.1).
@@ -141,7 +143,7 @@ func (s *Sentinel) failoverStateMachine(m *master, now int64) {
 	case failover.SendSlaveofNoone:
 		s.failoverSendSlaveofNoone(m, now)
 	case failover.WaitPromotion:
-		if s.expired(m, now) || m.pauseLapsed(now) {
+		if m.expired(now, s.timing.ElectionTimeoutMs) || m.pauseLapsed(now) {
 			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
 		}
 	case failover.ReconfSlaves:
@@ -155,7 +157,7 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 	winner := s.leader(m, now)
 	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
 	if !isLeader && !m.has(object.ForceFailover) {
-		if s.expired(m, now) {
+		if m.expired(now, s.timing.ElectionTimeoutMs) {
 			s.abortFailover(m, now, event.AbortNotElected, "")
 		}
 		return
@@ -164,18 +166,10 @@ func (s *Sentinel) failoverWaitStart(m *master, now int64) {
 	s.enter(m, failover.SelectSlave, now, "")
 }
 
-// crash is SIMULATE-FAILURE: log and ask the process to exit with 99.
-// Like Redis's exit(99) where the flag is checked, nothing the core does
-// after it produces output: Ready ends with the Exit.
-func (s *Sentinel) crash() {
-	s.out.log(event.LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
-	s.out.act(Exit{Code: 99})
-	s.out.crashed = true
-}
-
-// selectReplica picks the replica to promote (§9).
-func (s *Sentinel) selectReplica(m *master, now int64) *instance {
-	cands, limits := s.replicaCandidates(m, now)
+// selectReplica picks the replica of m to promote at now under timing t
+// (§9); nil when none qualifies.
+func (m *master) selectReplica(now int64, t *settings.Timing) *instance {
+	cands, limits := m.replicaCandidates(now, t)
 	best, err := failover.Select(cands, limits)
 	if err != nil {
 		return nil
@@ -183,19 +177,26 @@ func (s *Sentinel) selectReplica(m *master, now int64) *instance {
 	return m.replicas[best.ID]
 }
 
-// replicaCandidates describes m's replicas for replica selection, in
-// name order, with the limits in force at now.
+// replicaCandidates describes m's replicas for replica selection at now
+// under this Sentinel's timing (see master.replicaCandidates); the
+// metrics view reads it.
 func (s *Sentinel) replicaCandidates(m *master, now int64) ([]failover.Candidate, failover.Limits) {
+	return m.replicaCandidates(now, &s.timing)
+}
+
+// replicaCandidates describes m's replicas for replica selection, in
+// name order, with the limits in force at now under timing t.
+func (m *master) replicaCandidates(now int64, t *settings.Timing) ([]failover.Candidate, failover.Limits) {
 	maxLinkDown := m.downAfter * 10
 	if m.has(object.SDown) {
 		maxLinkDown += now - m.sdownSince
 	}
-	infoValidity := 3 * s.timing.InfoPeriodMs
+	infoValidity := 3 * t.InfoPeriodMs
 	if m.has(object.SDown) {
-		infoValidity = 5 * s.timing.PingPeriodMs
+		infoValidity = 5 * t.PingPeriodMs
 	}
 	limits := failover.Limits{
-		MaxSinceOKPing:    5 * s.timing.PingPeriodMs,
+		MaxSinceOKPing:    5 * t.PingPeriodMs,
 		MaxSinceInfo:      infoValidity,
 		MaxMasterLinkDown: maxLinkDown,
 	}
@@ -235,7 +236,7 @@ func (m *master) followsReplica(r *instance) bool {
 
 // failoverSelectSlave chooses the replica to promote, or gives up.
 func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
-	r := s.selectReplica(m, now)
+	r := m.selectReplica(now, &s.timing)
 	if r == nil {
 		s.abortFailover(m, now, event.AbortNoGoodSlave, "")
 		return
@@ -255,7 +256,7 @@ func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
 	}
 	r := m.promoted
 	if r.link.disconnected(r.kind) {
-		if s.expired(m, now) {
+		if m.expired(now, s.timing.ElectionTimeoutMs) {
 			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
 		}
 		return
@@ -290,12 +291,13 @@ func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	}
 	s.handOverDone(m, r)
 	s.clientReconfigScript(m, "leader", m.addr, r.addr)
-	s.forceHello(m)
+	m.forceHello(s.timing.PublishPeriodMs)
 }
 
-// forceHello makes the next tick send hellos to every instance of m.
-func (s *Sentinel) forceHello(m *master) {
-	back := s.timing.PublishPeriodMs + 1
+// forceHello makes the next tick send hellos to every instance of m, by
+// moving their last hello back more than the hello period (period ms).
+func (m *master) forceHello(period int64) {
+	back := period + 1
 	m.lastPubTime -= back
 	for _, r := range m.replicas {
 		r.lastPubTime -= back
@@ -350,7 +352,7 @@ func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
 // once more, best effort).
 func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
 	p := m.promoted
-	end, again := failover.PlanEnd(m.reconfReplicas(now), p == nil || p.has(object.SDown), s.expired(m, now))
+	end, again := failover.PlanEnd(m.reconfReplicas(now), p == nil || p.has(object.SDown), m.expired(now, s.timing.ElectionTimeoutMs))
 	if end == failover.NotYet {
 		return
 	}

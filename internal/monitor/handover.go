@@ -94,7 +94,7 @@ func (m *master) notePause(now, d int64) {
 // replica, both for pauseLength; with less than failover.MinHandover of
 // failover-timeout left the failover is aborted.
 func (s *Sentinel) failoverHandOver(m *master, now int64) {
-	if s.expired(m, now) {
+	if m.expired(now, s.timing.ElectionTimeoutMs) {
 		s.abortFailover(m, now, event.AbortMasterTimeout, "")
 		return
 	}

@@ -53,3 +53,13 @@ func (o *outbox) queuePersist(reason string, deferrable bool) {
 	}
 	o.act(PersistConfig{Reason: reason, Deferrable: deferrable})
 }
+
+// crash is SIMULATE-FAILURE: log and ask the process to exit with 99.
+// Like Redis's exit(99) where the flag is checked, nothing the core does
+// after it produces output: the outbox ends with the Exit and takes
+// nothing more.
+func (o *outbox) crash() {
+	o.log(event.LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
+	o.act(Exit{Code: 99})
+	o.crashed = true
+}

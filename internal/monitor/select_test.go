@@ -78,11 +78,11 @@ func TestReplicaFollowingAReplicaIsNotPromoted(t *testing.T) {
 			t.Errorf("replica %+v, want rule %s", r, failover.ExcludedFollowsReplica)
 		}
 	}
-	if r := s.selectReplica(m, ms(now)); r != nil {
+	if r := m.selectReplica(ms(now), &s.timing); r != nil {
 		t.Fatalf("selected %s, which follows another replica", r.name)
 	}
 	rs[1].slaveMasterHost, rs[1].slaveMasterPort = m.addr.Host, m.addr.Port
-	if r := s.selectReplica(m, ms(now)); r != rs[1] {
+	if r := m.selectReplica(ms(now), &s.timing); r != rs[1] {
 		t.Fatalf("selected %v, want %s (it follows the master)", r, rs[1].name)
 	}
 }
