@@ -141,8 +141,8 @@ func (s *Sentinel) findReplicaByName(m *master, a settings.Addr) *instance {
 // forgetFormerIPs drops the former addresses of m's replicas that m's
 // INFO no longer lists (listed): once the master let the old connection
 // go, an instance at that address is another one.
-func (s *Sentinel) forgetFormerIPs(m *master, listed []settings.Addr) {
-	for ip, host := range s.addrs.formerIPs {
+func (b *addrBook) forgetFormerIPs(m *master, listed []settings.Addr) {
+	for ip, host := range b.formerIPs {
 		still := false
 		for _, a := range listed {
 			if lip, ok := settings.CanonicalIP(a.Host); ok && lip == ip {
@@ -155,7 +155,7 @@ func (s *Sentinel) forgetFormerIPs(m *master, listed []settings.Addr) {
 		}
 		for _, r := range m.sortedReplicas() {
 			if strings.EqualFold(r.addr.Host, host) {
-				delete(s.addrs.formerIPs, ip)
+				delete(b.formerIPs, ip)
 				break
 			}
 		}

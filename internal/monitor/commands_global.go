@@ -134,14 +134,14 @@ func (s *Sentinel) DebugValues() []view.KV {
 	return out
 }
 
-// debugSet sets timing knobs (Debug), left to right as Redis does: pairs
-// before a bad one stay applied. They are not persisted.
-func (s *Sentinel) debugSet(args []string) error {
+// debugSet sets the knobs of t (Debug), left to right as Redis does:
+// pairs before a bad one stay applied. They are not persisted.
+func debugSet(t *settings.Timing, args []string) error {
 	for j := 0; j < len(args); j += 2 {
 		var target *int64
 		for _, p := range debugParams {
 			if strings.EqualFold(p.name, args[j]) {
-				target = p.get(&s.timing)
+				target = p.get(t)
 			}
 		}
 		if target == nil || j+1 >= len(args) {

@@ -39,7 +39,7 @@ func (m *master) peers() []election.Peer {
 // first asker); vote applies, persists and reports its decision. It
 // returns our (possibly older) vote for m.
 func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (string, uint64) {
-	next, epochRaised, voted := election.Grant(s.voteState(m), epoch, runID)
+	next, epochRaised, voted := election.Grant(m.voteState(s.currentEpoch), epoch, runID)
 	if epochRaised {
 		s.newEpoch(m, next.CurrentEpoch, true)
 	}
@@ -52,9 +52,10 @@ func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (strin
 	return m.leader, m.leaderEpoch
 }
 
-// voteState is our vote state for m, as the election rules read it.
-func (s *Sentinel) voteState(m *master) election.Vote {
-	return election.Vote{CurrentEpoch: s.currentEpoch, Leader: m.leader, LeaderEpoch: m.leaderEpoch}
+// voteState is our vote state for m at our current epoch, as the
+// election rules read it.
+func (m *master) voteState(currentEpoch uint64) election.Vote {
+	return election.Vote{CurrentEpoch: currentEpoch, Leader: m.leader, LeaderEpoch: m.leaderEpoch}
 }
 
 // castVote records the vote next just granted for m (an asker's, or our
@@ -141,7 +142,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 // the current epoch to its own of the failover's, and can elect a leader
 // with a majority of neither (docs/compatibility.md, hazard j).
 func (s *Sentinel) leader(m *master, now int64) string {
-	step := election.Elect(s.voteState(m), m.peers(), s.myID,
+	step := election.Elect(m.voteState(s.currentEpoch), m.peers(), s.myID,
 		m.voters(), m.settings.Quorum)
 	if step.Voted {
 		before := m.lease.intentEpoch

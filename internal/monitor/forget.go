@@ -26,7 +26,7 @@ import (
 //     another server must be pointed back. Those are kept;
 //   - the master is trusted to know its replicas: it reports the master
 //     role, it is not SDOWN or ODOWN, its INFO is fresh (as
-//     masterLooksSane), no failover of it is in progress, and this
+//     master.looksSane), no failover of it is in progress, and this
 //     Sentinel is not in TILT;
 //   - that INFO was sent after the replica stopped answering, and it does
 //     not list the replica;
@@ -69,12 +69,12 @@ type replicaListing struct {
 // any.
 func (s *Sentinel) forgetReplicas(m *master, now int64) {
 	after := m.settings.ForgetReplicaAfterMs
-	if after <= 0 || s.tilt || len(m.replicas) == 0 || !s.listingTrusted(m, now) {
+	if after <= 0 || s.tilt || len(m.replicas) == 0 || !m.listingTrusted(now, s.timing.InfoPeriodMs) {
 		return
 	}
 	forgot := false
 	for _, r := range m.sortedReplicas() {
-		if !s.forgettable(m, r, after, now) {
+		if !m.forgettable(r, after, now, &s.addrs) {
 			continue
 		}
 		s.event(event.LevelNotice, event.ReplicaForgotten, r, "")
@@ -87,14 +87,15 @@ func (s *Sentinel) forgetReplicas(m *master, now int64) {
 }
 
 // listingTrusted reports whether m's last INFO can tell which replicas
-// it has: a master that looks sane, and no failover of it in progress.
-func (s *Sentinel) listingTrusted(m *master, now int64) bool {
-	return !m.has(object.FailoverInProgress) && m.promoted == nil && s.masterLooksSane(m, now)
+// it has at now, with INFO every infoPeriod ms: a master that looks sane,
+// and no failover of it in progress.
+func (m *master) listingTrusted(now, infoPeriod int64) bool {
+	return !m.has(object.FailoverInProgress) && m.promoted == nil && m.looksSane(now, infoPeriod)
 }
 
 // forgettable reports whether replica r of m is stale by the rule above,
-// given that m's listing can be trusted.
-func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
+// given that m's listing can be trusted, matching addresses with b.
+func (m *master) forgettable(r *instance, after, now int64, b *addrBook) bool {
 	l := r.link
 	if r.has(object.Promoted) || r == m.promoted || l.actPingTime == 0 || now-l.lastAvailTime <= after {
 		return false
@@ -103,7 +104,7 @@ func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 		return false
 	}
 	if r.infoRefresh != 0 && (r.roleReported != inforeply.RoleSlave || r.slaveMasterPort != m.addr.Port ||
-		!s.addrs.addrMatchesHost(m.addr, r.slaveMasterHost)) {
+		!b.addrMatchesHost(m.addr, r.slaveMasterHost)) {
 		return false
 	}
 	// The INFO must have been asked after the replica stopped answering:
@@ -111,20 +112,20 @@ func (s *Sentinel) forgettable(m *master, r *instance, after, now int64) bool {
 	if m.infoSentAt == 0 || m.infoSentAt <= l.actPingTime {
 		return false
 	}
-	return !s.listed(m, r)
+	return !m.lists(r, b)
 }
 
-// listed reports whether m's last INFO lists r, matching addresses as
-// discovery does and, with hostnames, also by what they resolved to.
-func (s *Sentinel) listed(m *master, r *instance) bool {
+// lists reports whether m's last INFO lists r, matching addresses with b
+// as discovery does and, with hostnames, also by what they resolved to.
+func (m *master) lists(r *instance, b *addrBook) bool {
 	if m.listing.at != m.infoRefresh {
 		m.listing = replicaListing{at: m.infoRefresh, addrs: inforeply.Parse(m.info).Replicas}
 	}
 	for _, a := range m.listing.addrs {
-		if v, ok := s.addrs.validAddr(a); ok && sameAddr(r.addr, v) {
+		if v, ok := b.validAddr(a); ok && sameAddr(r.addr, v) {
 			return true
 		}
-		if s.addrs.sameInstanceAddr(r.addr, a) {
+		if b.sameInstanceAddr(r.addr, a) {
 			return true
 		}
 	}

@@ -34,7 +34,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			s.discoverReplica(i.master, a, now, false)
 		}
 		if len(s.addrs.formerIPs) > 0 {
-			s.forgetFormerIPs(i.master, r.Replicas) // addresses.go
+			s.addrs.forgetFormerIPs(i.master, r.Replicas) // addresses.go
 		}
 	} else if i.kind == object.Replica {
 		s.discoverChained(i.master, r.Replicas, now)
@@ -84,7 +84,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	if i.kind == object.Replica && r.Role == inforeply.RoleMaster {
 		if !s.promotionReported(m, i, now) {
 			wait := 4 * s.timing.PublishPeriodMs
-			if !i.has(object.Promoted) && s.masterLooksSane(m, now) && noDownFor(i, wait, now) &&
+			if !i.has(object.Promoted) && m.looksSane(now, s.timing.InfoPeriodMs) && noDownFor(i, wait, now) &&
 				now-i.roleReportedTime > wait {
 				if s.sendSlaveOf(i, &m.addr) {
 					s.event(event.LevelNotice, event.ConvertToSlave, i, "")
@@ -92,7 +92,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			}
 		}
 	}
-	if i.kind == object.Replica && r.Role == inforeply.RoleSlave && (s.stuckInServerFailover(i, now) || s.followsOther(i, now)) {
+	if i.kind == object.Replica && r.Role == inforeply.RoleSlave && (i.stuckInServerFailover(now, s.timing.InfoPeriodMs) || s.followsOther(i, now)) {
 		// Valkey 9 checks the two in turn and may send two transactions
 		// for one INFO; one does both.
 		if s.sendSlaveOf(i, &m.addr) {
@@ -114,19 +114,20 @@ func (s *Sentinel) followsOther(i *instance, now int64) bool {
 		return false
 	}
 	wait := m.settings.FailoverTimeoutMs
-	return s.masterLooksSane(m, now) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait
+	return m.looksSane(now, s.timing.InfoPeriodMs) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait
 }
 
 // stuckInServerFailover reports whether replica i is stuck in a
-// server-side FAILOVER (failover.StuckInServerFailover): it is sent
-// SLAVEOF its master, FAILOVER ABORT first (+fix-slave-config).
-func (s *Sentinel) stuckInServerFailover(i *instance, now int64) bool {
+// server-side FAILOVER (failover.StuckInServerFailover) at now, with INFO
+// every infoPeriod ms: it is sent SLAVEOF its master, FAILOVER ABORT
+// first (+fix-slave-config).
+func (i *instance) stuckInServerFailover(now, infoPeriod int64) bool {
 	m := i.master
 	wait := m.settings.FailoverTimeoutMs
 	return failover.StuckInServerFailover(failover.StuckReplica{
 		State:        i.failoverReported,
 		For:          now - i.failoverReportedTime,
-		MasterSane:   s.masterLooksSane(m, now),
+		MasterSane:   m.looksSane(now, infoPeriod),
 		DownRecently: !noDownFor(i, wait, now),
 	}, wait)
 }
@@ -158,11 +159,12 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 	s.out.persistSoon("new replica")
 }
 
-// masterLooksSane: a master that reports itself master, is not down and
-// answered INFO recently; only then do we push replicas towards it.
-func (s *Sentinel) masterLooksSane(m *master, now int64) bool {
+// looksSane reports whether m reports itself master, is not down and
+// answered INFO in the last two INFO periods (infoPeriod ms) at now;
+// only then do we push replicas towards it.
+func (m *master) looksSane(now, infoPeriod int64) bool {
 	return m.roleReported == inforeply.RoleMaster && !m.has(object.SDown|object.ODown) &&
-		now-m.infoRefresh < 2*s.timing.InfoPeriodMs
+		now-m.infoRefresh < 2*infoPeriod
 }
 
 // noDownFor reports whether the instance had no SDOWN or ODOWN start in

@@ -80,7 +80,7 @@ func (s *Sentinel) command(t int64, in Input) (Answer, error) {
 	case ConfigSet:
 		return nil, s.configSet(in.Args)
 	case Debug:
-		return nil, s.debugSet(in.Args)
+		return nil, debugSet(&s.timing, in.Args)
 	case SimulateFailure:
 		help, err := s.simulateFailure(in.Names)
 		return SimulateFailureHelp(help), err
