@@ -127,45 +127,6 @@ func (m *master) expired(now, election int64) bool {
 	return failover.Expired(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, now, m.timeouts(election))
 }
 
-// failoverStateMachine advances a running failover one step (§10.1).
-// update_config is not handled here: the switch to the promoted replica
-// happens at the end of the tick (switchDue, switchMaster), as Redis
-// defers it out of its loop over the masters.
-func (s *Sentinel) failoverStateMachine(m *master, now int64) {
-	if !m.has(object.FailoverInProgress) {
-		return
-	}
-	switch m.failoverState {
-	case failover.WaitStart:
-		s.failoverWaitStart(m, now)
-	case failover.SelectSlave:
-		s.failoverSelectSlave(m, now)
-	case failover.SendSlaveofNoone:
-		s.failoverSendSlaveofNoone(m, now)
-	case failover.WaitPromotion:
-		if m.expired(now, s.timing.ElectionTimeoutMs) || m.pauseLapsed(now) {
-			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
-		}
-	case failover.ReconfSlaves:
-		s.failoverReconfNextSlave(m, now)
-	}
-}
-
-// failoverWaitStart counts the votes: elected, or forced, it goes on to
-// select_slave; otherwise it gives up once the election timed out.
-func (s *Sentinel) failoverWaitStart(m *master, now int64) {
-	winner := s.leader(m, now)
-	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
-	if !isLeader && !m.has(object.ForceFailover) {
-		if m.expired(now, s.timing.ElectionTimeoutMs) {
-			s.abortFailover(m, now, event.AbortNotElected, "")
-		}
-		return
-	}
-	s.event(event.LevelWarning, event.ElectedLeader, &m.instance, "")
-	s.enter(m, failover.SelectSlave, now, "")
-}
-
 // selectReplica picks the replica of m to promote at now under timing t
 // (§9); nil when none qualifies.
 func (m *master) selectReplica(now int64, t *settings.Timing) *instance {
@@ -234,40 +195,6 @@ func (m *master) followsReplica(r *instance) bool {
 	return false
 }
 
-// failoverSelectSlave chooses the replica to promote, or gives up.
-func (s *Sentinel) failoverSelectSlave(m *master, now int64) {
-	r := m.selectReplica(now, &s.timing)
-	if r == nil {
-		s.abortFailover(m, now, event.AbortNoGoodSlave, "")
-		return
-	}
-	s.event(event.LevelWarning, event.SelectedSlave, r, "")
-	r.flags |= object.Promoted
-	m.promoted = r
-	s.enter(m, failover.SendSlaveofNoone, now, r.name)
-}
-
-// failoverSendSlaveofNoone sends SLAVEOF NO ONE to the chosen replica
-// once it can be reached, or gives up when that took too long.
-func (s *Sentinel) failoverSendSlaveofNoone(m *master, now int64) {
-	if m.has(object.CoordFailover) {
-		s.failoverHandOver(m, now)
-		return
-	}
-	r := m.promoted
-	if r.link.disconnected(r.kind) {
-		if m.expired(now, s.timing.ElectionTimeoutMs) {
-			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
-		}
-		return
-	}
-	s.pauseWrites(m, now)
-	if !s.sendSlaveOf(r, nil) {
-		return
-	}
-	s.enter(m, failover.WaitPromotion, now, "")
-}
-
 // promotionReported handles a replica's INFO that reports role master
 // and reports whether it was the replica this Sentinel is promoting
 // (§4.2 step 4): then the promotion is confirmed.
@@ -325,48 +252,6 @@ func (m *master) reconfReplicas(now int64) []failover.Replica {
 		}
 	}
 	return out
-}
-
-// failoverReconfNextSlave points up to parallel-syncs replicas at a time
-// to the promoted one (§10.3), then checks for the end (§10.4).
-func (s *Sentinel) failoverReconfNextSlave(m *master, now int64) {
-	plan := failover.PlanReconf(m.reconfReplicas(now), m.settings.ParallelSyncs, s.timing.SlaveReconfTimeoutMs)
-	for _, a := range plan {
-		r := m.replicas[a.ID]
-		if a.TimedOut {
-			s.event(event.LevelNotice, event.SlaveReconfSentTimeout, r, "")
-			r.flags &^= object.ReconfSent
-			r.flags |= object.ReconfDone
-		}
-		if a.Send && s.sendSlaveOf(r, &m.promoted.addr) {
-			r.flags |= object.ReconfSent
-			r.slaveReconfSentTime = now
-			s.event(event.LevelNotice, event.SlaveReconfSent, r, "")
-		}
-	}
-	s.failoverDetectEnd(m, now)
-}
-
-// failoverDetectEnd ends reconf_slaves when every replica was
-// reconfigured, or when it timed out (then the replicas left get SLAVEOF
-// once more, best effort).
-func (s *Sentinel) failoverDetectEnd(m *master, now int64) {
-	p := m.promoted
-	end, again := failover.PlanEnd(m.reconfReplicas(now), p == nil || p.has(object.SDown), m.expired(now, s.timing.ElectionTimeoutMs))
-	if end == failover.NotYet {
-		return
-	}
-	if end == failover.EndedForTimeout {
-		s.event(event.LevelWarning, event.FailoverEndForTimeout, &m.instance, "")
-	}
-	s.enter(m, failover.UpdateConfig, now, "")
-	for _, id := range again {
-		r := m.replicas[id]
-		if s.sendSlaveOf(r, &p.addr) {
-			s.event(event.LevelNotice, event.SlaveReconfSentBE, r, "")
-			r.flags |= object.ReconfSent
-		}
-	}
 }
 
 // replicaReconfProgress follows a replica being reconfigured from its
@@ -448,7 +333,7 @@ func (s *Sentinel) abortFailover(m *master, now int64, typ event.Type, msg strin
 	s.event(event.LevelWarning, typ, &m.instance, msg)
 	reason, _ := typ.AbortReason()
 	m.endTimeline(event.PhaseAborted, now, reason)
-	s.resumeWrites(m)
+	m.resumeWrites(&s.links)
 	m.dropRun()
 }
 

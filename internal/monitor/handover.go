@@ -59,15 +59,15 @@ func (m *master) pauseLapsed(now int64) bool {
 
 // pauseWrites pauses the old master's writes for the rest of the
 // failover-timeout before a plain failover sends SLAVEOF NO ONE, when it
-// can (pauses), once per failover.
-func (s *Sentinel) pauseWrites(m *master, now int64) {
+// can (pauses), once per failover, sending on t.
+func (m *master) pauseWrites(t *linkTable, now int64) {
 	if m.pauseUntil != 0 || !m.pauses() {
 		return
 	}
 	left := strconv.FormatInt(m.pauseLength(now), 10)
-	s.links.send(&m.instance, sentOther, "MULTI")
-	s.links.send(&m.instance, sentOther, "CLIENT", "PAUSE", left, "WRITE")
-	s.links.send(&m.instance, sentPauseExec, "EXEC")
+	t.send(&m.instance, sentOther, "MULTI")
+	t.send(&m.instance, sentOther, "CLIENT", "PAUSE", left, "WRITE")
+	t.send(&m.instance, sentPauseExec, "EXEC")
 	m.notePause(now, m.pauseLength(now))
 }
 
@@ -88,14 +88,15 @@ func (m *master) notePause(now, d int64) {
 	m.mark(event.PhasePaused, now, "")
 }
 
-// failoverHandOver is send_slaveof_noone of a coordinated failover: once
-// the old master is reachable and the promoted replica reports its link
-// to it up, the master is sent CLIENT PAUSE WRITE and FAILOVER TO the
-// replica, both for pauseLength; with less than failover.MinHandover of
+// handOver is send_slaveof_noone of a coordinated failover: once the old
+// master is reachable and the promoted replica reports its link to it
+// up, the master is sent CLIENT PAUSE WRITE and FAILOVER TO the replica,
+// both for pauseLength; with less than failover.MinHandover of
 // failover-timeout left the failover is aborted.
-func (s *Sentinel) failoverHandOver(m *master, now int64) {
-	if m.expired(now, s.timing.ElectionTimeoutMs) {
-		s.abortFailover(m, now, event.AbortMasterTimeout, "")
+func (f failoverStep) handOver() {
+	m, now := f.m, f.now
+	if f.expired() {
+		f.abort(event.AbortMasterTimeout)
 		return
 	}
 	if m.link.disconnected(object.Master) || !m.promoted.masterLinkUp {
@@ -104,12 +105,13 @@ func (s *Sentinel) failoverHandOver(m *master, now int64) {
 	left := m.pauseLength(now)
 	ms := strconv.FormatInt(left, 10)
 	to := m.promoted.addr
-	s.links.send(&m.instance, sentOther, "MULTI")
-	s.links.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
-	s.links.send(&m.instance, sentOther, "FAILOVER", "TO", s.addrs.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
-	s.links.send(&m.instance, sentExec, "EXEC")
+	t := &f.s.links
+	t.send(&m.instance, sentOther, "MULTI")
+	t.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
+	t.send(&m.instance, sentOther, "FAILOVER", "TO", f.s.addrs.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
+	t.send(&m.instance, sentExec, "EXEC")
 	m.notePause(now, left)
-	s.enter(m, failover.WaitPromotion, now, "")
+	f.enter(failover.WaitPromotion, "")
 }
 
 // handOverDone runs when the promotion of r is confirmed: a coordinated
@@ -135,8 +137,8 @@ func (s *Sentinel) handOverDone(m *master, r *instance) {
 
 // resumeWrites, at an abort, ends the old master's server-side FAILOVER
 // if its INFO shows one and lifts this Sentinel's pause, so that it takes
-// writes again at once.
-func (s *Sentinel) resumeWrites(m *master) {
+// writes again at once, sending on t.
+func (m *master) resumeWrites(t *linkTable) {
 	if m.pauseUntil == 0 {
 		return
 	}
@@ -144,12 +146,12 @@ func (s *Sentinel) resumeWrites(m *master) {
 	if m.link.cc == 0 {
 		return // the pause ends at its deadline
 	}
-	s.links.send(&m.instance, sentOther, "MULTI")
+	t.send(&m.instance, sentOther, "MULTI")
 	if failover.ServerFailing(m.failoverReported) {
-		s.links.send(&m.instance, sentOther, "FAILOVER", "ABORT")
+		t.send(&m.instance, sentOther, "FAILOVER", "ABORT")
 	}
-	s.links.send(&m.instance, sentOther, "CLIENT", "UNPAUSE")
-	s.links.send(&m.instance, sentExec, "EXEC")
+	t.send(&m.instance, sentOther, "CLIENT", "UNPAUSE")
+	t.send(&m.instance, sentExec, "EXEC")
 }
 
 // helloPaused reports whether hellos to i must wait: PUBLISH is a write,

@@ -101,7 +101,7 @@ func (s *Sentinel) handleInstance(i *instance, now int64) {
 		if s.startFailoverIfNeeded(m, now) {
 			s.askOthers(m, now, true)
 		}
-		s.failoverStateMachine(m, now)
+		failoverStep{s, m, now}.run()
 		s.askOthers(m, now, false)
 	}
 }
