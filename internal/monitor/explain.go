@@ -110,7 +110,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	f.FailoverTimeoutMs = m.settings.FailoverTimeoutMs
 	if f.InProgress {
 		f.StateMs = now - m.failoverStateChangeTime
-		f.DeadlineMs = s.failoverDeadline(m, now)
+		f.DeadlineMs = m.failoverDeadline(now, s.timing.ElectionTimeoutMs)
 		if m.promoted != nil {
 			f.Promoted = m.promoted.name
 		}
@@ -151,10 +151,11 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	return e, nil
 }
 
-// failoverDeadline is the time left, in ms, before m's failover state
-// times out; 0 when it has no deadline.
-func (s *Sentinel) failoverDeadline(m *master, now int64) int64 {
-	d, ok := failover.Deadline(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, m.timeouts(s.timing.ElectionTimeoutMs))
+// failoverDeadline is the time left at now, in ms, before m's failover state
+// times out with an election timeout of election ms; 0 when it has no
+// deadline.
+func (m *master) failoverDeadline(now, election int64) int64 {
+	d, ok := failover.Deadline(m.failoverState, m.failoverStartTime, m.failoverStateChangeTime, m.timeouts(election))
 	if !ok {
 		return 0
 	}

@@ -197,28 +197,23 @@ func (m *master) followsReplica(r *instance) bool {
 
 // promotionReported handles a replica's INFO that reports role master
 // and reports whether it was the replica this Sentinel is promoting
-// (§4.2 step 4): then the promotion is confirmed.
+// (§4.2 step 4). Then the promotion is confirmed: our epoch becomes the
+// master's config epoch, which makes every other Sentinel adopt the new
+// address from our hellos.
 func (s *Sentinel) promotionReported(m *master, r *instance, now int64) bool {
 	if !r.has(object.Promoted) || !m.has(object.FailoverInProgress) || m.failoverState != failover.WaitPromotion {
 		return false
 	}
-	s.promotionConfirmed(m, r, now)
-	return true
-}
-
-// promotionConfirmed: the replica we promoted reports role master. Our
-// epoch becomes the master's config epoch, which makes every other
-// Sentinel adopt the new address from our hellos.
-func (s *Sentinel) promotionConfirmed(m *master, r *instance, now int64) {
 	m.configEpoch = m.failoverEpoch
 	s.out.persist("promotion")
 	s.event(event.LevelWarning, event.PromotedSlave, r, "")
 	if !s.enter(m, failover.ReconfSlaves, now, r.name) {
-		return
+		return true
 	}
 	s.handOverDone(m, r)
 	s.clientReconfigScript(m, "leader", m.addr, r.addr)
 	m.forceHello(s.timing.PublishPeriodMs)
+	return true
 }
 
 // forceHello makes the next tick send hellos to every instance of m, by
@@ -321,7 +316,7 @@ func (s *Sentinel) announceSwitch(m *master, from, to settings.Addr) {
 func (s *Sentinel) emitTimeline(m *master) {
 	tl := m.lastTimeline
 	tl.Marks = append([]event.Mark(nil), tl.Marks...)
-	s.emit(s.eventAbout(event.LevelNotice, event.FailoverTimeline, &m.instance, " "+tl.String()).WithTimeline(&tl))
+	s.emit(s.addrs.eventAbout(event.LevelNotice, event.FailoverTimeline, &m.instance, " "+tl.String()).WithTimeline(&tl))
 }
 
 // abortFailover gives up a failover (one that has not promoted anything
@@ -343,6 +338,6 @@ func (s *Sentinel) clientReconfigScript(m *master, role string, from, to setting
 	if m.settings.ClientReconfigScript == "" {
 		return
 	}
-	s.scheduleScript(m.settings.ClientReconfigScript, m.name, role, "start",
-		s.addrs.announceHost(from), strconv.Itoa(from.Port), s.addrs.announceHost(to), strconv.Itoa(to.Port))
+	s.scripts.Schedule([]string{m.settings.ClientReconfigScript, m.name, role, "start",
+		s.addrs.announceHost(from), strconv.Itoa(from.Port), s.addrs.announceHost(to), strconv.Itoa(to.Port)})
 }

@@ -35,7 +35,7 @@ func (f failoverStep) run() {
 		f.sendSlaveofNoone()
 	case failover.WaitPromotion:
 		if f.expired() || f.m.pauseLapsed(f.now) {
-			f.abort(event.AbortSlaveTimeout)
+			f.s.abortFailover(f.m, f.now, event.AbortSlaveTimeout, "")
 		}
 	case failover.ReconfSlaves:
 		f.reconfNextSlave()
@@ -47,48 +47,40 @@ func (f failoverStep) expired() bool {
 	return f.m.expired(f.now, f.s.timing.ElectionTimeoutMs)
 }
 
-// abort gives the failover up with the abort event typ (abortFailover).
-func (f failoverStep) abort(typ event.Type) { f.s.abortFailover(f.m, f.now, typ, "") }
-
-// enter moves the failover to state st (Sentinel.enter) and reports
-// false when the core crashed there.
-func (f failoverStep) enter(st failover.State, note string) bool {
-	return f.s.enter(f.m, st, f.now, note)
-}
-
 // waitStart counts the votes: elected, or forced, it goes on to
 // select_slave; otherwise it gives up once the election timed out.
 func (f failoverStep) waitStart() {
-	s, m := f.s, f.m
-	winner := s.leader(m, f.now)
+	s, m, now := f.s, f.m, f.now
+	winner := s.leader(m, now)
 	isLeader := winner != "" && strings.EqualFold(winner, s.myID)
 	if !isLeader && !m.has(object.ForceFailover) {
 		if f.expired() {
-			f.abort(event.AbortNotElected)
+			s.abortFailover(m, now, event.AbortNotElected, "")
 		}
 		return
 	}
 	s.event(event.LevelWarning, event.ElectedLeader, &m.instance, "")
-	f.enter(failover.SelectSlave, "")
+	s.enter(m, failover.SelectSlave, now, "")
 }
 
 // selectSlave chooses the replica to promote, or gives up.
 func (f failoverStep) selectSlave() {
-	r := f.m.selectReplica(f.now, &f.s.timing)
+	s, m, now := f.s, f.m, f.now
+	r := m.selectReplica(now, &s.timing)
 	if r == nil {
-		f.abort(event.AbortNoGoodSlave)
+		s.abortFailover(m, now, event.AbortNoGoodSlave, "")
 		return
 	}
-	f.s.event(event.LevelWarning, event.SelectedSlave, r, "")
+	s.event(event.LevelWarning, event.SelectedSlave, r, "")
 	r.flags |= object.Promoted
-	f.m.promoted = r
-	f.enter(failover.SendSlaveofNoone, r.name)
+	m.promoted = r
+	s.enter(m, failover.SendSlaveofNoone, now, r.name)
 }
 
 // sendSlaveofNoone sends SLAVEOF NO ONE to the chosen replica once it can
 // be reached, or gives up when that took too long.
 func (f failoverStep) sendSlaveofNoone() {
-	m := f.m
+	s, m, now := f.s, f.m, f.now
 	if m.has(object.CoordFailover) {
 		f.handOver()
 		return
@@ -96,15 +88,15 @@ func (f failoverStep) sendSlaveofNoone() {
 	r := m.promoted
 	if r.link.disconnected(r.kind) {
 		if f.expired() {
-			f.abort(event.AbortSlaveTimeout)
+			s.abortFailover(m, now, event.AbortSlaveTimeout, "")
 		}
 		return
 	}
-	m.pauseWrites(&f.s.links, f.now)
-	if !f.s.sendSlaveOf(r, nil) {
+	m.pauseWrites(&s.links, now)
+	if !s.sendSlaveOf(r, nil) {
 		return
 	}
-	f.enter(failover.WaitPromotion, "")
+	s.enter(m, failover.WaitPromotion, now, "")
 }
 
 // reconfNextSlave points up to parallel-syncs replicas at a time to the
@@ -132,16 +124,16 @@ func (f failoverStep) reconfNextSlave() {
 // when it timed out (then the replicas left get SLAVEOF once more, best
 // effort).
 func (f failoverStep) detectEnd() {
-	s, m := f.s, f.m
+	s, m, now := f.s, f.m, f.now
 	p := m.promoted
-	end, again := failover.PlanEnd(m.reconfReplicas(f.now), p == nil || p.has(object.SDown), f.expired())
+	end, again := failover.PlanEnd(m.reconfReplicas(now), p == nil || p.has(object.SDown), f.expired())
 	if end == failover.NotYet {
 		return
 	}
 	if end == failover.EndedForTimeout {
 		s.event(event.LevelWarning, event.FailoverEndForTimeout, &m.instance, "")
 	}
-	f.enter(failover.UpdateConfig, "")
+	s.enter(m, failover.UpdateConfig, now, "")
 	for _, id := range again {
 		r := m.replicas[id]
 		if s.sendSlaveOf(r, &p.addr) {

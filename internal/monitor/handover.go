@@ -94,9 +94,9 @@ func (m *master) notePause(now, d int64) {
 // both for pauseLength; with less than failover.MinHandover of
 // failover-timeout left the failover is aborted.
 func (f failoverStep) handOver() {
-	m, now := f.m, f.now
+	s, m, now := f.s, f.m, f.now
 	if f.expired() {
-		f.abort(event.AbortMasterTimeout)
+		s.abortFailover(m, now, event.AbortMasterTimeout, "")
 		return
 	}
 	if m.link.disconnected(object.Master) || !m.promoted.masterLinkUp {
@@ -105,13 +105,12 @@ func (f failoverStep) handOver() {
 	left := m.pauseLength(now)
 	ms := strconv.FormatInt(left, 10)
 	to := m.promoted.addr
-	t := &f.s.links
-	t.send(&m.instance, sentOther, "MULTI")
-	t.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
-	t.send(&m.instance, sentOther, "FAILOVER", "TO", f.s.addrs.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
-	t.send(&m.instance, sentExec, "EXEC")
+	s.links.send(&m.instance, sentOther, "MULTI")
+	s.links.send(&m.instance, sentOther, "CLIENT", "PAUSE", ms, "WRITE")
+	s.links.send(&m.instance, sentOther, "FAILOVER", "TO", s.addrs.announceHost(to), strconv.Itoa(to.Port), "TIMEOUT", ms)
+	s.links.send(&m.instance, sentExec, "EXEC")
 	m.notePause(now, left)
-	f.enter(failover.WaitPromotion, "")
+	s.enter(m, failover.WaitPromotion, now, "")
 }
 
 // handOverDone runs when the promotion of r is confirmed: a coordinated

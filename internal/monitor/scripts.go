@@ -44,11 +44,6 @@ type ScriptExited struct {
 func (ScriptStarted) isInput() {}
 func (ScriptExited) isInput()  {}
 
-// scheduleScript queues a script run (scriptq.Queue.Schedule).
-func (s *Sentinel) scheduleScript(path string, args ...string) {
-	s.scripts.Schedule(append([]string{path}, args...))
-}
-
 // runScripts starts the runs that are due and kills those that ran too
 // long (§14.2). Called once per tick.
 func (s *Sentinel) runScripts(now int64) {

@@ -313,18 +313,19 @@ func (s *Sentinel) Ready() Ready { return s.out.take() }
 // event emits an event about inst (nil for events with no instance) with
 // msg appended to the instance prefix.
 func (s *Sentinel) event(l event.Level, typ event.Type, inst *instance, msg string) {
-	s.emit(s.eventAbout(l, typ, inst, msg))
+	s.emit(s.addrs.eventAbout(l, typ, inst, msg))
 }
 
-// eventAbout builds the event s.event emits.
-func (s *Sentinel) eventAbout(l event.Level, typ event.Type, inst *instance, msg string) event.Event {
+// eventAbout builds the event Sentinel.event emits about inst, naming
+// addresses as b announces them.
+func (b *addrBook) eventAbout(l event.Level, typ event.Type, inst *instance, msg string) event.Event {
 	e := event.Event{Level: l, Type: typ}
 	if inst != nil {
-		e.Msg = inst.prefix(s.addrs.announceHost) + msg
+		e.Msg = inst.prefix(b.announceHost) + msg
 		e.Master = inst.master.name
 		e.Role = inst.kind.String()
 		e.Name = inst.name
-		e.Addr = s.addrs.announceAddr(inst.addr)
+		e.Addr = b.announceAddr(inst.addr)
 	} else {
 		e.Msg = msg
 	}
@@ -359,6 +360,6 @@ func (s *Sentinel) emit(e event.Event) {
 		return
 	}
 	if m := s.masters[e.Master]; m != nil && m.settings.NotificationScript != "" {
-		s.scheduleScript(m.settings.NotificationScript, string(e.Type), e.Msg)
+		s.scripts.Schedule([]string{m.settings.NotificationScript, string(e.Type), e.Msg})
 	}
 }
