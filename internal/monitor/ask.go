@@ -122,7 +122,9 @@ func (s *Sentinel) answerAsk(now int64, req gossip.AskRequest) gossip.AskReply {
 	}
 	rep.Down = gossip.AnswerDown(m.has(object.SDown), s.tilt)
 	if req.AsksVote() {
-		s.noteVoteAsk(m, req.RunID, now)
+		if s.opts.Accel.ElectionBusyHoldMs > 0 {
+			s.voteAsks.note(m, req.RunID, now)
+		}
 		s.views.changed(m) // a vote changes m, though no query shows it today
 		leader, le := s.vote(m, req.CurrentEpoch, req.RunID, now)
 		if leader != "" {

@@ -114,7 +114,7 @@ func (s *Sentinel) startFailoverIfNeeded(m *master, now int64) bool {
 		}
 		if a.ElectionBusyHoldMs > 0 {
 			for k := range peers {
-				peers[k].AskingVotes = s.askedVote(peers[k].RunID, now)
+				peers[k].AskingVotes = s.voteAsks.asked(peers[k].RunID, now, a.ElectionHoldMs)
 			}
 			m.electionHoldUntil = election.Extend(now, m.electionAt, m.electionHoldUntil, step,
 				a.ElectionBusyHoldMs, election.LowerBusy(s.myID, peers))
@@ -179,26 +179,28 @@ func (s *Sentinel) newEpoch(m *master, epoch uint64, persist bool) {
 	s.eventFor(event.LevelWarning, event.NewEpoch, m, strconv.FormatUint(s.currentEpoch, 10))
 }
 
-// askedVote reports whether the Sentinel runID asked this one for a vote
-// in the last 2 × ElectionHold (Accel.ElectionBusyHold).
-func (s *Sentinel) askedVote(runID string, now int64) bool {
-	at, ok := s.voteAsks[strings.ToLower(runID)]
-	return ok && now-at <= 2*s.opts.Accel.ElectionHoldMs
+// voteAsks is when each known Sentinel (run id, lower case) last asked
+// this one for a vote (Accel.ElectionBusyHold); nil until one did. Only
+// known Sentinels are recorded, so it stays as small as the fleet
+// whatever a client sends.
+type voteAsks map[string]int64
+
+// asked reports whether the Sentinel runID asked for a vote in the last
+// 2 × hold ms (ElectionHold).
+func (v voteAsks) asked(runID string, now, hold int64) bool {
+	at, ok := v[strings.ToLower(runID)]
+	return ok && now-at <= 2*hold
 }
 
-// noteVoteAsk records that a known Sentinel of m asked for a vote
-// (askedVote). Only known Sentinels are recorded, so the map stays as
-// small as the fleet whatever a client sends.
-func (s *Sentinel) noteVoteAsk(m *master, runID string, now int64) {
-	if s.opts.Accel.ElectionBusyHoldMs <= 0 {
-		return
-	}
+// note records that runID asked for a vote at now, if it is a known
+// Sentinel of m.
+func (v *voteAsks) note(m *master, runID string, now int64) {
 	for _, si := range m.sentinels {
 		if strings.EqualFold(si.runID, runID) {
-			if s.voteAsks == nil {
-				s.voteAsks = map[string]int64{}
+			if *v == nil {
+				*v = voteAsks{}
 			}
-			s.voteAsks[strings.ToLower(runID)] = now
+			(*v)[strings.ToLower(runID)] = now
 			return
 		}
 	}

@@ -63,9 +63,7 @@ type Sentinel struct {
 	lastTick int64 // 0 before the first tick
 	// startedAt is when the core was made (New), Unix ms.
 	startedAt int64
-	// voteAsks is when each known Sentinel (run id, lower case) last
-	// asked this one for a vote (askedVote).
-	voteAsks map[string]int64
+	voteAsks  voteAsks // who asked for a vote lately (elect.go)
 	// troubled counts the masters in trouble at the last tick (see
 	// Accel.Budget).
 	troubled int
