@@ -1,8 +1,6 @@
 package monitor
 
 import (
-	"fmt"
-
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 )
@@ -34,7 +32,7 @@ func clientName(myID string, k LinkKind) string {
 	if len(myID) > 8 {
 		myID = myID[:8]
 	}
-	return fmt.Sprintf("sentinel-%s-%s", myID, k)
+	return "sentinel-" + myID + "-" + k.String()
 }
 
 // open asks for a new connection of kind k to i, authenticating with
