@@ -101,18 +101,14 @@ func (t *linkTable) closeData(m *master) {
 // release drops an object's use of its link, closing the connections if
 // it was the last user.
 func (t *linkTable) release(i *instance) {
-	l := i.link
-	l.refcount--
-	t.views.linkChanged(l)
-	if l.refcount > 0 {
-		return
+	i.link.refcount--
+	t.views.linkChanged(i.link)
+	if i.link.refcount <= 0 {
+		t.closeLinks(i)
 	}
-	t.closeCC(l)
-	t.closePC(l)
 }
 
-// send queues a command on an instance's command connection. The first
-// word goes through the master's rename-command map.
+// send queues a command of kind k on i's command connection (sendPending).
 func (t *linkTable) send(i *instance, k pendingKind, args ...string) bool {
 	return t.sendPending(pending{kind: k, inst: i}, args...)
 }
