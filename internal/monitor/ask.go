@@ -61,10 +61,11 @@ func (m *master) asking() bool {
 	return m.has(object.SDown) || (m.has(object.CoordFailover) && m.failoverState == failover.WaitStart)
 }
 
-// askReply records another Sentinel's answer (§7.4): exactly an integer, a
-// bulk string and an integer, or it is ignored. An answer about an earlier
-// address of the master (about, its addrGen when asked) is ignored too.
-func (s *Sentinel) askReply(si *instance, r Reply, about uint64, now int64) {
+// askReply records in si another Sentinel's answer (§7.4): exactly an
+// integer, a bulk string and an integer, or it is ignored. An answer about
+// an earlier address of the master (about, its addrGen when asked) is
+// ignored too. A vote in another epoch than si's last one is logged to o.
+func (si *instance) askReply(r Reply, about uint64, now int64, o *outbox) {
 	rep, ok := gossip.ParseAskReply(askElems(r))
 	if !ok || si.master == nil || si.master.addrGen != about {
 		return
@@ -78,7 +79,7 @@ func (s *Sentinel) askReply(si *instance, r Reply, about uint64, now int64) {
 	}
 	if rep.Leader != gossip.NoVote {
 		if si.leaderEpoch != rep.LeaderEpoch {
-			s.out.log(event.LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, rep.Leader, rep.LeaderEpoch))
+			o.log(event.LevelWarning, fmt.Sprintf("%s voted for %s %d", si.name, rep.Leader, rep.LeaderEpoch))
 		}
 		si.leader = rep.Leader
 		si.leaderEpoch = rep.LeaderEpoch

@@ -128,7 +128,7 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 			i.lastPubTime = now
 		}
 	case sentAsk:
-		s.askReply(i, in.Reply, p.about, now)
+		i.askReply(in.Reply, p.about, now, &s.out)
 	case sentExec:
 		// The instance acknowledged a SLAVEOF transaction: ask at once
 		// what it now is, rather than at the next INFO period. Not when
