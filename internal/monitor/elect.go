@@ -154,7 +154,7 @@ func (s *Sentinel) leader(m *master, now int64) string {
 			if m.lease.intentEpoch != before {
 				s.out.persist("new epoch")
 			}
-			s.deadline(s.voteLapseAt(m))
+			s.deadline(m.voteLapseAt())
 			return ""
 		}
 	}

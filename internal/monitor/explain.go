@@ -88,7 +88,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	el := &e.Election
 	el.CurrentEpoch, el.ConfigEpoch, el.LeaderEpoch = s.currentEpoch, m.configEpoch, m.leaderEpoch
 	el.VotedFor = m.leader
-	el.LeaseHoldMs = max(0, s.voteLapseAt(m)-now)
+	el.LeaseHoldMs = max(0, m.voteLapseAt()-now)
 	el.VotedForOther = m.leader != "" && !strings.EqualFold(m.leader, s.myID) && m.leaderEpoch == s.currentEpoch
 	// The same tally as an election step (election.Elect): the peers'
 	// votes in the current epoch and our own.

@@ -66,7 +66,7 @@ func startLapse(at int64) int64 { return at + fence.Lapse(settings.MaxProxyFence
 // voteLapseAt is when this Sentinel may cast a vote about m: once the
 // leases it granted on m, and any it may have granted before it started
 // (New), have lapsed.
-func (s *Sentinel) voteLapseAt(m *master) int64 { return m.lease.lapseAt }
+func (m *master) voteLapseAt() int64 { return m.lease.lapseAt }
 
 // grantFacts gathers what fence.Grant decides a lease on m at epoch from.
 func (s *Sentinel) grantFacts(m *master, epoch uint64, now int64) fence.GrantFacts {
@@ -182,7 +182,7 @@ func (s *Sentinel) askLeases(now int64) {
 	}
 }
 
-// leaseReply records a peer's answer to SENTINEL LEASE: each lease
+// leaseReply records a peer's answer r to the SENTINEL LEASE p: each lease
 // granted runs until the request's send time plus its length, for the
 // configuration it was asked for. A reply of another shape (an error,
 // from redis-sentinel) grants nothing.
@@ -209,7 +209,7 @@ func (s *Sentinel) leaseReply(p pending, r Reply, now int64) {
 // intent, which stops its grants on m, so that the next ask gets the
 // vote.
 func (s *Sentinel) holdVote(m *master, epoch uint64, now int64) bool {
-	if !fence.VoteDeferred(now, s.voteLapseAt(m)) {
+	if !fence.VoteDeferred(now, m.voteLapseAt()) {
 		return false
 	}
 	if epoch > m.lease.intentEpoch || now-m.lease.intentAt >= s.timing.ElectionTimeoutMs {
