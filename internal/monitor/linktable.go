@@ -189,6 +189,7 @@ func (t *linkTable) pingReply(i *instance, r Reply, now int64) {
 	l.lastPongTime = now
 }
 
+// hasPrefix reports whether s begins with p.
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 // killClients sends i the transaction that makes its clients reconnect
