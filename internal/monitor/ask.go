@@ -26,7 +26,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			continue
 		}
 		period := ask
-		if fast := s.opts.Accel.ODownAskPeriodMs; fast > 0 && (!m.has(object.ODown) || s.awaitsVote(m, si)) {
+		if fast := s.opts.Accel.ODownAskPeriodMs; fast > 0 && (!m.has(object.ODown) || m.awaitsVote(si, s.currentEpoch)) {
 			if !force && si.askPending {
 				continue // asked already; a silent peer gets no pile of asks
 			}
@@ -46,11 +46,11 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 
 // awaitsVote reports whether this Sentinel, electing itself to fail m
 // over, got an answer from si since the election began but no vote of
-// the current epoch: a go-sentinel holding its vote back for the leases
+// the current epoch (currentEpoch): a go-sentinel holding its vote back for the leases
 // it granted (lease.go) answers "*" until they lapse, and is asked again
 // at the fast period so that the vote comes as soon as it is free.
-func (s *Sentinel) awaitsVote(m *master, si *instance) bool {
-	return m.failoverState == failover.WaitStart && si.leaderEpoch < s.currentEpoch &&
+func (m *master) awaitsVote(si *instance, currentEpoch uint64) bool {
+	return m.failoverState == failover.WaitStart && si.leaderEpoch < currentEpoch &&
 		si.lastMasterDownReplyTime >= m.failoverStateChangeTime
 }
 

@@ -43,7 +43,7 @@ func (s *Sentinel) vote(m *master, epoch uint64, runID string, now int64) (strin
 	if epochRaised {
 		s.newEpoch(m, next.CurrentEpoch, true)
 	}
-	if voted && s.holdVote(m, next.LeaderEpoch, now) {
+	if voted && m.holdVote(next.LeaderEpoch, now, s.timing.ElectionTimeoutMs) {
 		return m.leader, m.leaderEpoch // the leases first (lease.go)
 	}
 	if voted {
@@ -146,7 +146,7 @@ func (s *Sentinel) leader(m *master, now int64) string {
 		m.voters(), m.settings.Quorum)
 	if step.Voted {
 		before := m.lease.intentEpoch
-		if s.holdVote(m, step.Vote.LeaderEpoch, now) {
+		if m.holdVote(step.Vote.LeaderEpoch, now, s.timing.ElectionTimeoutMs) {
 			// Our own vote waits for the leases we granted (lease.go),
 			// and no winner is counted without it. The failover's new
 			// epoch, which the vote would have persisted, is persisted

@@ -206,13 +206,13 @@ func (s *Sentinel) leaseReply(p pending, r Reply, now int64) {
 
 // holdVote reports whether this Sentinel must hold back the vote about m
 // it would now cast in epoch (fence.VoteDeferred); if so it records the
-// intent, which stops its grants on m, so that the next ask gets the
-// vote.
-func (s *Sentinel) holdVote(m *master, epoch uint64, now int64) bool {
+// intent, renewed after an election timeout (election ms), which stops
+// its grants on m, so that the next ask gets the vote.
+func (m *master) holdVote(epoch uint64, now, election int64) bool {
 	if !fence.VoteDeferred(now, m.voteLapseAt()) {
 		return false
 	}
-	if epoch > m.lease.intentEpoch || now-m.lease.intentAt >= s.timing.ElectionTimeoutMs {
+	if epoch > m.lease.intentEpoch || now-m.lease.intentAt >= election {
 		m.lease.intentEpoch, m.lease.intentAt = epoch, now
 	}
 	return true
