@@ -117,17 +117,17 @@ func (s *Sentinel) hostResolved(in HostResolved) {
 // of before the name moved (a master still lists the old connection of a
 // replica that moved until its replication timeout: it is not another
 // replica).
-func (s *Sentinel) findReplicaByName(m *master, a settings.Addr) *instance {
-	if r := m.findReplica(a); r != nil || !s.global.ResolveHostnames {
+func (b *addrBook) findReplicaByName(m *master, a settings.Addr) *instance {
+	if r := m.findReplica(a); r != nil || !b.global.ResolveHostnames {
 		return r
 	}
 	for _, r := range m.sortedReplicas() {
-		if s.addrs.sameInstanceAddr(r.addr, a) {
+		if b.sameInstanceAddr(r.addr, a) {
 			return r
 		}
 	}
 	if ip, ok := settings.CanonicalIP(a.Host); ok {
-		if host, ok := s.addrs.formerIPs[ip]; ok {
+		if host, ok := b.formerIPs[ip]; ok {
 			for _, r := range m.sortedReplicas() {
 				if r.addr.Port == a.Port && strings.EqualFold(r.addr.Host, host) {
 					return r

@@ -92,7 +92,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 			}
 		}
 	}
-	if i.kind == object.Replica && r.Role == inforeply.RoleSlave && (i.stuckInServerFailover(now, s.timing.InfoPeriodMs) || s.followsOther(i, now)) {
+	if i.kind == object.Replica && r.Role == inforeply.RoleSlave && (i.stuckInServerFailover(now, s.timing.InfoPeriodMs) || i.followsOther(now, &s.addrs, s.timing.InfoPeriodMs)) {
 		// Valkey 9 checks the two in turn and may send two transactions
 		// for one INFO; one does both.
 		if s.sendSlaveOf(i, &m.addr) {
@@ -107,14 +107,15 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 // followsOther reports whether replica i has replicated from an address
 // other than its master's for longer than the failover-timeout, while
 // the master looks sane and i was not down meanwhile: it is sent SLAVEOF
-// its master (+fix-slave-config).
-func (s *Sentinel) followsOther(i *instance, now int64) bool {
+// its master (+fix-slave-config). Hosts match as b matches them; INFO
+// comes every infoPeriod ms.
+func (i *instance) followsOther(now int64, b *addrBook, infoPeriod int64) bool {
 	m := i.master
-	if i.slaveMasterPort == m.addr.Port && s.addrs.addrMatchesHost(m.addr, i.slaveMasterHost) {
+	if i.slaveMasterPort == m.addr.Port && b.addrMatchesHost(m.addr, i.slaveMasterHost) {
 		return false
 	}
 	wait := m.settings.FailoverTimeoutMs
-	return m.looksSane(now, s.timing.InfoPeriodMs) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait
+	return m.looksSane(now, infoPeriod) && noDownFor(i, wait, now) && now-i.slaveConfChangeTime > wait
 }
 
 // stuckInServerFailover reports whether replica i is stuck in a
@@ -143,7 +144,7 @@ func (s *Sentinel) discoverReplica(m *master, a settings.Addr, now int64, chaine
 		s.out.log(event.LevelWarning, "Failed to resolve hostname '"+a.Host+"'")
 		return
 	}
-	if r := s.findReplicaByName(m, valid); r != nil {
+	if r := s.addrs.findReplicaByName(m, valid); r != nil {
 		r.listedByMaster = r.listedByMaster || !chained
 		return
 	}

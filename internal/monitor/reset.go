@@ -80,7 +80,7 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to settings.Addr, now 
 	m.sdownSince = 0
 	m.odownSince = 0
 	for _, a := range keep {
-		if s.findReplicaByName(m, a) != nil {
+		if s.addrs.findReplicaByName(m, a) != nil {
 			continue
 		}
 		r := s.createReplica(m, a, now)
