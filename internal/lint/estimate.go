@@ -3,7 +3,6 @@ package lint
 import (
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -42,7 +41,7 @@ const (
 
 // goAccel is the failover accelerations go-sentinel runs with: its ODOWN
 // ask period, election ladder, busy timer and promotion INFO period.
-var goAccel = monitor.DefaultAccel()
+var goAccel = settings.DefaultAccel()
 
 // Failure is how the master fails, which decides when the Sentinels start
 // counting down-after-milliseconds.

@@ -13,33 +13,6 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
-// TestAccelScaled checks the budget of the fast periods: full speed up to
-// Budget masters in trouble, then slower in proportion, never slower than
-// Redis's period.
-func TestAccelScaled(t *testing.T) {
-	a := Accel{Budget: 10}
-	for _, tt := range []struct {
-		fast, slow int64
-		troubled   int
-		want       int64
-	}{
-		{100, 1000, 0, 100},
-		{100, 1000, 10, 100},
-		{100, 1000, 20, 200},
-		{100, 1000, 55, 550},
-		{100, 1000, 300, 1000},
-		{25, 1000, 100, 250},
-		{20, 100, 300, 100},
-	} {
-		if got := a.scaled(tt.fast, tt.slow, tt.troubled); got != tt.want {
-			t.Errorf("scaled(%d, %d, %d) = %d, want %d", tt.fast, tt.slow, tt.troubled, got, tt.want)
-		}
-	}
-	if got := (Accel{}).scaled(100, 1000, 300); got != 100 {
-		t.Errorf("no budget: scaled = %d, want 100", got)
-	}
-}
-
 // TestRedialBudget counts the dials of lost masters over one second: with
 // a few lost, each is dialled every MasterReconnectPeriod; with a rack of
 // them lost, the dials stay within the budget's worth and no master is
@@ -57,7 +30,7 @@ func TestRedialBudget(t *testing.T) {
 			for k := range tt.lost {
 				p.Masters = append(p.Masters, settings.NewMasterSpec(fmt.Sprintf("m%d", k), settings.Addr{Host: "10.0.0.1", Port: 7000 + k}, 2))
 			}
-			s := New(p, Options{Accel: DefaultAccel()}, rand.New(rand.NewSource(1)), t0)
+			s := New(p, Options{Accel: settings.DefaultAccel()}, rand.New(rand.NewSource(1)), t0)
 			s.Ready()
 			now := t0
 			s.Tick(now)

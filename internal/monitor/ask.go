@@ -30,7 +30,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			if !force && si.askPending {
 				continue // asked already; a silent peer gets no pile of asks
 			}
-			period = s.opts.Accel.scaled(fast, ask, s.troubled)
+			period = s.opts.Accel.Scaled(fast, ask, s.troubled)
 		}
 		if !force && elapsed < period {
 			continue

@@ -38,7 +38,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 	}
 	period := s.timing.PingPeriodMs
 	if fast := s.opts.Accel.MasterReconnectPeriodMs; fast > 0 && i.kind == object.Master {
-		period = min(period, s.opts.Accel.scaled(fast, period, s.troubled))
+		period = min(period, s.opts.Accel.Scaled(fast, period, s.troubled))
 	}
 	if since(now, l.lastReconnTime) < period {
 		return

@@ -238,14 +238,14 @@ func (in *interaction) run(line string, input []string) []string {
 
 func (in *interaction) newCore(args, input []string) {
 	seed := int64(1)
-	accel := monitor.DefaultAccel()
+	accel := settings.DefaultAccel()
 	for _, a := range args {
 		switch k, v, _ := strings.Cut(a, "="); k {
 		case "seed":
 			seed = int64(in.num(v))
 		case "accel":
 			if v == "redis" {
-				accel = monitor.Accel{}
+				accel = settings.Accel{}
 			}
 		}
 	}

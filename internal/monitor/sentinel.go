@@ -38,7 +38,7 @@ type Options struct {
 	RequirePass string
 	// Accel selects go-sentinel's failover accelerations; the zero value
 	// is Redis's timing (the daemon uses DefaultAccel).
-	Accel Accel
+	Accel settings.Accel
 	// MasterRebootFlag makes the flags field of SENTINEL MASTER and
 	// REPLICAS list master_reboot while a master's reboot is watched, as
 	// Redis 7.2 and later do (the 7.2 command surface); Redis 7.0 never

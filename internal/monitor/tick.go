@@ -122,7 +122,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 			if i.infoPending {
 				infoPeriod = 1000 // the fast period counts from the last reply
 			} else {
-				infoPeriod = s.opts.Accel.scaled(fast, infoPeriod, s.troubled)
+				infoPeriod = s.opts.Accel.Scaled(fast, infoPeriod, s.troubled)
 			}
 		}
 	}
@@ -151,7 +151,7 @@ func (s *Sentinel) NextTickIn() time.Duration {
 	d := time.Second / time.Duration(hz)
 	a := s.opts.Accel
 	if a.BusyTickMs > 0 && s.lastTick < s.busyUntil && d > msDuration(a.BusyTickMs) {
-		busy := msDuration(a.scaled(a.BusyTickMs, d.Milliseconds(), s.troubled))
+		busy := msDuration(a.Scaled(a.BusyTickMs, d.Milliseconds(), s.troubled))
 		d = busy/2 + time.Duration(s.rnd.Int63n(int64(busy/2)+1))
 	}
 	if a.DeadlineTicks && s.nextDeadline > 0 {

@@ -45,7 +45,7 @@ func newViewWorld(t *testing.T, seed int64) *viewWorld {
 		p.Masters = append(p.Masters, m)
 	}
 	w := &viewWorld{t: t, rnd: rand.New(rand.NewSource(seed)), now: t0}
-	w.s = New(p, Options{Port: 26379, Accel: DefaultAccel()}, rand.New(rand.NewSource(seed+1)), w.now)
+	w.s = New(p, Options{Port: 26379, Accel: settings.DefaultAccel()}, rand.New(rand.NewSource(seed+1)), w.now)
 	w.collect()
 	return w
 }

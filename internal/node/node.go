@@ -200,7 +200,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 			}
 		}
 	}
-	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass, Accel: monitor.DefaultAccel(),
+	core := monitor.New(cfg.Sentinel, monitor.Options{Port: cfg.Server.Port, TLSPort: cfg.Server.TLSPort, TLSReplication: cfg.Server.TLSReplication, RequirePass: cfg.Server.Requirepass, Accel: settings.DefaultAccel(),
 		MasterRebootFlag: cfg.CommandSurface >= commands.Surface72}, mrand.New(mrand.NewSource(opts.Seed)), opts.Now())
 	n.loop = NewLoop(core, opts.Log, Effects{
 		Persist: n.persist,

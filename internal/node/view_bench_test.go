@@ -65,7 +65,7 @@ func busyLoop(b *testing.B, n int) *Loop {
 		}
 		p.Masters = append(p.Masters, m)
 	}
-	core := monitor.New(p, monitor.Options{Port: 26379, Accel: monitor.DefaultAccel()}, rand.New(rand.NewSource(1)), time.Now())
+	core := monitor.New(p, monitor.Options{Port: 26379, Accel: settings.DefaultAccel()}, rand.New(rand.NewSource(1)), time.Now())
 	var l *Loop
 	links := newAnsweringLinks(&l)
 	l = NewLoop(core, &memLog{}, withFakes(Effects{Links: links}), time.Now)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -49,7 +48,7 @@ type Options struct {
 	// Accel is the failover accelerations of every node; nil is
 	// monitor.DefaultAccel(), what the daemon runs with. Use
 	// &monitor.Accel{} for Redis's timing.
-	Accel *monitor.Accel
+	Accel *settings.Accel
 }
 
 // Cluster is one simulated world: a virtual clock, a seeded random source,

@@ -11,6 +11,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
 	"github.com/go-sentinel/go-sentinel/internal/transcript"
 	"github.com/go-sentinel/go-sentinel/internal/view"
@@ -287,7 +288,7 @@ func (f *fleet) newFleet(args []string) []string {
 			top.MasterName = v
 		case "accel":
 			if v == "redis" {
-				o.Accel = &monitor.Accel{}
+				o.Accel = &settings.Accel{}
 			}
 		case "proxy":
 			top.Proxy = v == "yes"

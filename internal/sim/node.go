@@ -76,7 +76,7 @@ func (c *Cluster) boot(n *Node) {
 	n.crashed = false
 	n.seed = c.rnd.Int63()
 	n.conns = map[monitor.LinkID]*conn{}
-	accel := monitor.DefaultAccel()
+	accel := settings.DefaultAccel()
 	if c.opts.Accel != nil {
 		accel = *c.opts.Accel
 	}

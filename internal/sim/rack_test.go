@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -27,7 +26,7 @@ type rackResult struct {
 // 10.1.0.0:7000 and its replica at 10.2.0.0:7000, and so on) and three
 // Sentinels that monitor every one of them with quorum 2 and down-after
 // 5 s, as `bin/sentinel-bench scale` sets them up.
-func rackCluster(tb TB, seed int64, masters int, accel *monitor.Accel) (*Cluster, []*Server) {
+func rackCluster(tb TB, seed int64, masters int, accel *settings.Accel) (*Cluster, []*Server) {
 	c := New(tb, Options{Seed: seed, NoTrace: true, ViewCheckEvery: 50, Accel: accel})
 	var ms []*Server
 	var p settings.Persisted
@@ -52,7 +51,7 @@ const rackDownAfter = 5 * time.Second
 
 // rackRun kills kills of masters masters at once, once every Sentinel
 // knows every replica and peer, and measures the failovers.
-func rackRun(tb TB, seed int64, masters, kills int, accel *monitor.Accel) rackResult {
+func rackRun(tb TB, seed int64, masters, kills int, accel *settings.Accel) rackResult {
 	c, ms := rackCluster(tb, seed, masters, accel)
 	known := func() bool {
 		return allNodes(c, func(n *Node) bool {
@@ -132,13 +131,13 @@ func TestRackDeath(t *testing.T) {
 	seeds := envInt("SIM_RACK_SEEDS", 1)
 	first := envInt("SIM_RACK_FIRST", 1)
 	only := os.Getenv("SIM_RACK_TIMING")
-	noHold := monitor.DefaultAccel()
+	noHold := settings.DefaultAccel()
 	noHold.ElectionHoldMs = 0
-	daemon := monitor.DefaultAccel()
+	daemon := settings.DefaultAccel()
 	for _, v := range []struct {
 		key, name string
-		accel     *monitor.Accel
-	}{{"redis", "Redis's timing", &monitor.Accel{}}, {"nohold", "go-sentinel without the election hold", &noHold},
+		accel     *settings.Accel
+	}{{"redis", "Redis's timing", &settings.Accel{}}, {"nohold", "go-sentinel without the election hold", &noHold},
 		{"daemon", "go-sentinel", &daemon}} {
 		if only != "" && only != v.key {
 			continue

@@ -1,4 +1,4 @@
-package monitor
+package settings
 
 // Accel holds go-sentinel's failover accelerations: local policies that
 // change when this Sentinel acts, never what it sends or how it answers,
@@ -72,10 +72,10 @@ type Accel struct {
 	Budget int
 }
 
-// scaled returns the period of an acceleration whose fast period is fast
+// Scaled returns the period of an acceleration whose fast period is fast
 // and whose Redis period is slow, given troubled masters in trouble (see
 // Accel.Budget).
-func (a Accel) scaled(fast, slow int64, troubled int) int64 {
+func (a Accel) Scaled(fast, slow int64, troubled int) int64 {
 	if a.Budget <= 0 || troubled <= a.Budget {
 		return fast
 	}
