@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // benchPairs is how many instances BenchmarkLinkFootprint links to: a
@@ -31,7 +31,7 @@ func measure() footprint {
 
 // await reads inputs from in until, for each kind in want, that many of it
 // arrived; other inputs are dropped.
-func await(b *testing.B, in <-chan monitor.Input, want map[string]int) {
+func await(b *testing.B, in <-chan msg.Input, want map[string]int) {
 	b.Helper()
 	timeout := time.After(waitLimit)
 	missing := 0
@@ -41,7 +41,7 @@ func await(b *testing.B, in <-chan monitor.Input, want map[string]int) {
 	for missing > 0 {
 		select {
 		case x := <-in:
-			if c, ok := x.(monitor.LinkClosed); ok {
+			if c, ok := x.(msg.LinkClosed); ok {
 				b.Fatalf("link %d closed: %s", c.ID, c.Err)
 			}
 			k := fmt.Sprintf("%T", x)
@@ -62,16 +62,16 @@ func await(b *testing.B, in <-chan monitor.Input, want map[string]int) {
 func BenchmarkLinkFootprint(b *testing.B) {
 	srv := startServer(b)
 	pub := dialRaw(b, srv.addr)
-	in := make(chan monitor.Input, 4*benchPairs)
+	in := make(chan msg.Input, 4*benchPairs)
 	var heap, stack, gor float64
 	for range b.N {
 		before := measure()
-		l := New(Options{Deliver: func(x monitor.Input) { in <- x }})
+		l := New(Options{Deliver: func(x msg.Input) { in <- x }})
 		for k := range benchPairs {
-			id := monitor.LinkID(2*k + 1)
-			l.Apply(monitor.OpenLink{ID: id, Kind: monitor.CmdLink, Addr: srv.addr, ClientName: "sentinel-bench-cmd"})
-			l.Apply(monitor.OpenLink{ID: id + 1, Kind: monitor.PubSubLink, Addr: srv.addr, Channel: helloCh, ClientName: "sentinel-bench-pubsub"})
-			l.Apply(monitor.Send{ID: id, Tag: 1, Args: []string{"PING"}})
+			id := msg.LinkID(2*k + 1)
+			l.Apply(msg.OpenLink{ID: id, Kind: msg.CmdLink, Addr: srv.addr, ClientName: "sentinel-bench-cmd"})
+			l.Apply(msg.OpenLink{ID: id + 1, Kind: msg.PubSubLink, Addr: srv.addr, Channel: helloCh, ClientName: "sentinel-bench-pubsub"})
+			l.Apply(msg.Send{ID: id, Tag: 1, Args: []string{"PING"}})
 		}
 		await(b, in, map[string]int{"monitor.PubSubActivity": benchPairs, "monitor.CommandReply": benchPairs})
 		if n := pub.do("PUBLISH", helloCh, "127.0.0.1,26379,0123456789012345678901234567890123456789,0,mymaster,127.0.0.1,6379,0"); n != int64(benchPairs) {
@@ -97,17 +97,17 @@ func BenchmarkLinkFootprint(b *testing.B) {
 // sees it: Send applied → CommandReply delivered.
 func BenchmarkLinkPing(b *testing.B) {
 	srv := startServer(b)
-	in := make(chan monitor.Input, 16)
-	l := New(Options{Deliver: func(x monitor.Input) { in <- x }})
+	in := make(chan msg.Input, 16)
+	l := New(Options{Deliver: func(x msg.Input) { in <- x }})
 	b.Cleanup(l.Close)
-	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: srv.addr})
+	l.Apply(msg.OpenLink{ID: 1, Kind: msg.CmdLink, Addr: srv.addr})
 	await(b, in, map[string]int{"monitor.LinkLocalAddr": 1})
 	args := []string{"PING"}
 	b.ReportAllocs()
 	var tag uint64
 	for b.Loop() {
 		tag++
-		l.Apply(monitor.Send{ID: 1, Tag: tag, Args: args})
+		l.Apply(msg.Send{ID: 1, Tag: tag, Args: args})
 		await(b, in, map[string]int{"monitor.CommandReply": 1})
 	}
 }
@@ -117,10 +117,10 @@ func BenchmarkLinkPing(b *testing.B) {
 func BenchmarkLinkHello(b *testing.B) {
 	srv := startServer(b)
 	pub := dialRaw(b, srv.addr)
-	in := make(chan monitor.Input, 16)
-	l := New(Options{Deliver: func(x monitor.Input) { in <- x }})
+	in := make(chan msg.Input, 16)
+	l := New(Options{Deliver: func(x msg.Input) { in <- x }})
 	b.Cleanup(l.Close)
-	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.PubSubLink, Addr: srv.addr, Channel: helloCh})
+	l.Apply(msg.OpenLink{ID: 1, Kind: msg.PubSubLink, Addr: srv.addr, Channel: helloCh})
 	await(b, in, map[string]int{"monitor.PubSubActivity": 1})
 	b.ReportAllocs()
 	n := 0

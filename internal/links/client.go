@@ -8,7 +8,7 @@ import (
 	"net/netip"
 	"strconv"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -97,7 +97,7 @@ const linkReadBuffer = 1024
 // pass` (when a password is set) and `CLIENT SETNAME <name>` (when named),
 // the first word of each renamed per the link's Renames. Nothing else:
 // Sentinel never sends HELLO, CLIENT SETINFO or SELECT.
-func appendHandshake(buf []byte, spec monitor.OpenLink) []byte {
+func appendHandshake(buf []byte, spec msg.OpenLink) []byte {
 	if spec.Auth.Pass != "" {
 		args := []string{renamed(spec.Renames, "AUTH")}
 		if spec.Auth.User != "" {
@@ -112,7 +112,7 @@ func appendHandshake(buf []byte, spec monitor.OpenLink) []byte {
 }
 
 // handshakeLen is how many commands appendHandshake writes for spec.
-func handshakeLen(spec monitor.OpenLink) int {
+func handshakeLen(spec msg.OpenLink) int {
 	n := 0
 	if spec.Auth.Pass != "" {
 		n++

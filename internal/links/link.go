@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/netloop"
 )
 
@@ -35,7 +35,7 @@ const maxKeptWriteBuffer = 4096
 // netpoller without a buffer while nothing arrives (chunkReader).
 type link struct {
 	links  *Links
-	spec   monitor.OpenLink
+	spec   msg.OpenLink
 	ctx    context.Context    // the dial's: canceled when the link ends
 	cancel context.CancelFunc // nil once dialed (lk.mu), so that the contexts go
 	wake   chan struct{}      // capacity 1: "a stalled reader has something to do"
@@ -43,7 +43,7 @@ type link struct {
 
 	mu sync.Mutex
 	// queue are the Sends applied before the handshake was written.
-	queue []monitor.Send
+	queue []msg.Send
 	// inflight are the Sends written (or being written), oldest first,
 	// whose replies the reader has not read yet.
 	inflight []sent
@@ -91,21 +91,21 @@ const (
 	sentSub                   // a rider's SUBSCRIBE: answered by a push, or an error
 )
 
-func newLink(l *Links, spec monitor.OpenLink) *link {
+func newLink(l *Links, spec msg.OpenLink) *link {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &link{links: l, spec: spec, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1)}
 }
 
 // enqueue has s written at once if the handshake is written, else queues
 // it for then; a Send to an ended link is dropped.
-func (lk *link) enqueue(s monitor.Send) {
+func (lk *link) enqueue(s msg.Send) {
 	lk.mu.Lock()
 	defer lk.mu.Unlock()
 	lk.enqueueLocked(s)
 }
 
 // enqueueLocked is enqueue with lk.mu held.
-func (lk *link) enqueueLocked(s monitor.Send) {
+func (lk *link) enqueueLocked(s msg.Send) {
 	if lk.ended.Load() {
 		return
 	}
@@ -123,7 +123,7 @@ func (lk *link) enqueueLocked(s monitor.Send) {
 // sendLocked records each Send as awaiting its reply and writes them all
 // in one write. lk.mu must be held, the link not ended and the handshake
 // written.
-func (lk *link) sendLocked(batch ...monitor.Send) {
+func (lk *link) sendLocked(batch ...msg.Send) {
 	bp := writeBufs.Get().(*[]byte)
 	buf := (*bp)[:0]
 	wasIdle := len(lk.inflight) == 0
@@ -273,12 +273,12 @@ func (lk *link) fail(err error) {
 		return
 	}
 	lk.links.logf("link %d (%s %s:%d): closed: %v", lk.spec.ID, lk.spec.Kind, lk.spec.Addr.Host, lk.spec.Addr.Port, err)
-	lk.links.opts.Deliver(monitor.LinkClosed{ID: lk.spec.ID, Err: err.Error()})
+	lk.links.opts.Deliver(msg.LinkClosed{ID: lk.spec.ID, Err: err.Error()})
 	lk.links.forget(lk)
 }
 
 // deliver passes in on unless the link has ended.
-func (lk *link) deliver(in monitor.Input) {
+func (lk *link) deliver(in msg.Input) {
 	if lk.ended.Load() {
 		return
 	}
@@ -321,10 +321,10 @@ func (lk *link) run() {
 	if !lk.attach(conn, raw) {
 		return
 	}
-	lk.deliver(monitor.LinkConnected{ID: lk.spec.ID})
-	if lk.spec.Kind == monitor.CmdLink {
+	lk.deliver(msg.LinkConnected{ID: lk.spec.ID})
+	if lk.spec.Kind == msg.CmdLink {
 		if a, ok := localAddr(raw); ok {
-			lk.deliver(monitor.LinkLocalAddr{ID: lk.spec.ID, Addr: a})
+			lk.deliver(msg.LinkLocalAddr{ID: lk.spec.ID, Addr: a})
 		}
 	}
 	lk.reportResolved(ip)
@@ -332,7 +332,7 @@ func (lk *link) run() {
 		return
 	}
 	l.wg.Add(1)
-	if lk.spec.Kind == monitor.PubSubLink {
+	if lk.spec.Kind == msg.PubSubLink {
 		go lk.servePubSub(conn)
 		return
 	}
@@ -345,7 +345,7 @@ func (lk *link) run() {
 // failed.
 func (lk *link) reportResolved(ip string) {
 	if ip != "" {
-		lk.deliver(monitor.HostResolved{Host: lk.spec.Addr.Host, IP: ip})
+		lk.deliver(msg.HostResolved{Host: lk.spec.Addr.Host, IP: ip})
 	}
 }
 
@@ -503,13 +503,13 @@ func (lk *link) answerEmpty() (awaiting, alive bool) {
 		s := lk.inflight[0]
 		lk.inflight = lk.inflight[1:]
 		lk.mu.Unlock()
-		lk.deliver(monitor.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: monitor.Reply{Kind: monitor.ReplyError, Str: "ERR empty command"}})
+		lk.deliver(msg.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: msg.Reply{Kind: msg.ReplyError, Str: "ERR empty command"}})
 	}
 }
 
 // reply delivers r as the reply of the oldest Send awaiting one; it
 // reports false once the link has ended.
-func (lk *link) reply(r monitor.Reply) bool {
+func (lk *link) reply(r msg.Reply) bool {
 	lk.mu.Lock()
 	if lk.ended.Load() {
 		lk.mu.Unlock()
@@ -529,7 +529,7 @@ func (lk *link) reply(r monitor.Reply) bool {
 		lk.subscribeRefused(s.tag, r)
 		return !lk.ended.Load()
 	}
-	lk.deliver(monitor.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: r})
+	lk.deliver(msg.CommandReply{ID: lk.spec.ID, Tag: s.tag, Reply: r})
 	return true
 }
 

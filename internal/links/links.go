@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/netloop"
 )
 
@@ -41,7 +41,7 @@ var ErrSubscribeRejected = errors.New("links: SUBSCRIBE rejected")
 type Options struct {
 	// Deliver receives every input the adapter produces. It is called from
 	// adapter goroutines and may block briefly.
-	Deliver func(monitor.Input)
+	Deliver func(msg.Input)
 	// DialTimeout bounds a TCP (and TLS) connect; 0 means DefaultDialTimeout.
 	DialTimeout time.Duration
 	// SourceAddr is the local IP outgoing connections are bound to
@@ -101,7 +101,7 @@ type Links struct {
 
 	mu     sync.Mutex
 	closed bool
-	links  map[monitor.LinkID]*link
+	links  map[msg.LinkID]*link
 	wg     sync.WaitGroup
 	merge  bool // pub/sub links ride command links (merge.go)
 	// carriers are the command links a pub/sub link may ride, by
@@ -119,9 +119,9 @@ func New(opts Options) *Links {
 		opts.LookupHost = net.DefaultResolver.LookupHost
 	}
 	if opts.Deliver == nil {
-		opts.Deliver = func(monitor.Input) {}
+		opts.Deliver = func(msg.Input) {}
 	}
-	l := &Links{opts: opts, links: make(map[monitor.LinkID]*link),
+	l := &Links{opts: opts, links: make(map[msg.LinkID]*link),
 		merge: mergeLinks && !opts.TwoLinks, carriers: make(map[string][]*link)}
 	if useLoops && opts.TLSConfig == nil {
 		if g, err := netloop.NewParking(linkLoops); err == nil {
@@ -135,13 +135,13 @@ func New(opts Options) *Links {
 // reports whether it was one. It never blocks: connecting and all network
 // I/O happen on the link's own goroutine. After Close it does nothing but
 // still reports link actions as handled.
-func (l *Links) Apply(a monitor.Action) bool {
+func (l *Links) Apply(a msg.Action) bool {
 	switch a := a.(type) {
-	case monitor.OpenLink:
+	case msg.OpenLink:
 		l.open(a)
-	case monitor.CloseLink:
+	case msg.CloseLink:
 		l.closeLink(a.ID)
-	case monitor.Send:
+	case msg.Send:
 		l.send(a)
 	default:
 		return false
@@ -151,13 +151,13 @@ func (l *Links) Apply(a monitor.Action) bool {
 
 // OpenLink carries out one OpenLink (the node's LinkEffects); it never
 // blocks.
-func (l *Links) OpenLink(a monitor.OpenLink) { l.open(a) }
+func (l *Links) OpenLink(a msg.OpenLink) { l.open(a) }
 
 // CloseLink carries out one CloseLink; it never blocks.
-func (l *Links) CloseLink(a monitor.CloseLink) { l.closeLink(a.ID) }
+func (l *Links) CloseLink(a msg.CloseLink) { l.closeLink(a.ID) }
 
 // Send carries out one Send; it never blocks.
-func (l *Links) Send(a monitor.Send) { l.send(a) }
+func (l *Links) Send(a msg.Send) { l.send(a) }
 
 // Close drops every link and waits for the adapter's goroutines to end
 // (including a Deliver call already under way, so the consumer must keep
@@ -183,7 +183,7 @@ func (l *Links) Close() {
 	}
 }
 
-func (l *Links) open(spec monitor.OpenLink) {
+func (l *Links) open(spec msg.OpenLink) {
 	lk := newLink(l, spec)
 	l.mu.Lock()
 	if l.closed {
@@ -206,7 +206,7 @@ func (l *Links) open(spec monitor.OpenLink) {
 	}
 }
 
-func (l *Links) closeLink(id monitor.LinkID) {
+func (l *Links) closeLink(id msg.LinkID) {
 	l.mu.Lock()
 	lk := l.links[id]
 	delete(l.links, id)
@@ -216,7 +216,7 @@ func (l *Links) closeLink(id monitor.LinkID) {
 	}
 }
 
-func (l *Links) send(s monitor.Send) {
+func (l *Links) send(s msg.Send) {
 	l.mu.Lock()
 	lk := l.links[s.ID]
 	l.mu.Unlock()
@@ -226,7 +226,7 @@ func (l *Links) send(s monitor.Send) {
 		l.logf("link %d: send %d dropped, no such link", s.ID, s.Tag)
 		return
 	}
-	if lk.spec.Kind != monitor.CmdLink {
+	if lk.spec.Kind != msg.CmdLink {
 		l.logf("link %d: send %d dropped, not a command link", s.ID, s.Tag)
 		return
 	}

@@ -10,20 +10,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 const helloCh = "__sentinel__:hello"
 
 // openCmd opens a command link and consumes its LinkLocalAddr.
-func openCmd(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) settings.Addr {
+func openCmd(t *testing.T, l *Links, s *sink, spec msg.OpenLink) settings.Addr {
 	t.Helper()
-	spec.Kind = monitor.CmdLink
+	spec.Kind = msg.CmdLink
 	if !l.Apply(spec) {
 		t.Fatal("Apply(OpenLink) = false")
 	}
-	a := expect[monitor.LinkLocalAddr](t, s.next(t, spec.ID)).Addr
+	a := expect[msg.LinkLocalAddr](t, s.next(t, spec.ID)).Addr
 	if n, ok := s.connectedAfter(spec.ID); !ok || n != 0 {
 		t.Fatalf("LinkConnected delivered=%v after %d inputs; want it first", ok, n)
 	}
@@ -32,46 +32,46 @@ func openCmd(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) settings.Ad
 
 // openPubSub opens a pub/sub link on helloCh and waits for its subscribe
 // confirmation.
-func openPubSub(t *testing.T, l *Links, s *sink, spec monitor.OpenLink) {
+func openPubSub(t *testing.T, l *Links, s *sink, spec msg.OpenLink) {
 	t.Helper()
-	spec.Kind = monitor.PubSubLink
+	spec.Kind = msg.PubSubLink
 	spec.Channel = helloCh
 	l.Apply(spec)
-	expect[monitor.PubSubActivity](t, s.next(t, spec.ID))
+	expect[msg.PubSubActivity](t, s.next(t, spec.ID))
 	if n, ok := s.connectedAfter(spec.ID); !ok || n != 0 {
 		t.Fatalf("LinkConnected delivered=%v after %d inputs; want it first", ok, n)
 	}
 }
 
 // call sends args on link id with tag and returns the reply.
-func call(t *testing.T, l *Links, s *sink, id monitor.LinkID, tag uint64, args ...string) monitor.Reply {
+func call(t *testing.T, l *Links, s *sink, id msg.LinkID, tag uint64, args ...string) msg.Reply {
 	t.Helper()
-	l.Apply(monitor.Send{ID: id, Tag: tag, Args: args})
-	r := expect[monitor.CommandReply](t, s.next(t, id))
+	l.Apply(msg.Send{ID: id, Tag: tag, Args: args})
+	r := expect[msg.CommandReply](t, s.next(t, id))
 	if r.Tag != tag {
 		t.Fatalf("reply tag %d, want %d", r.Tag, tag)
 	}
 	return r.Reply
 }
 
-func str(s string) monitor.Reply { return monitor.Reply{Kind: monitor.ReplyString, Str: s} }
-func num(n int64) monitor.Reply  { return monitor.Reply{Kind: monitor.ReplyInt, Int: n} }
-func rerr(s string) monitor.Reply {
-	return monitor.Reply{Kind: monitor.ReplyError, Str: s}
+func str(s string) msg.Reply { return msg.Reply{Kind: msg.ReplyString, Str: s} }
+func num(n int64) msg.Reply  { return msg.Reply{Kind: msg.ReplyInt, Int: n} }
+func rerr(s string) msg.Reply {
+	return msg.Reply{Kind: msg.ReplyError, Str: s}
 }
-func arr(e ...monitor.Reply) monitor.Reply {
+func arr(e ...msg.Reply) msg.Reply {
 	if e == nil {
-		e = []monitor.Reply{}
+		e = []msg.Reply{}
 	}
-	return monitor.Reply{Kind: monitor.ReplyArray, Elems: e}
+	return msg.Reply{Kind: msg.ReplyArray, Elems: e}
 }
 
-var nilReply = monitor.Reply{Kind: monitor.ReplyNil}
+var nilReply = msg.Reply{Kind: msg.ReplyNil}
 
 func TestLinksReplyKinds(t *testing.T) {
 	srv := startServer(t)
 	l, s := newTestLinks(t, Options{})
-	local := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	local := openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr})
 	if local.Host != "127.0.0.1" || local.Port == 0 {
 		t.Fatalf("LinkLocalAddr = %+v", local)
 	}
@@ -79,7 +79,7 @@ func TestLinksReplyKinds(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
-		want monitor.Reply
+		want msg.Reply
 	}{
 		{"status", []string{"PING"}, str("PONG")},
 		{"status OK", []string{"SET", "k", "v"}, str("OK")},
@@ -108,7 +108,7 @@ func TestLinksReplyKinds(t *testing.T) {
 	}
 
 	info := call(t, l, s, 1, 100, "INFO")
-	if info.Kind != monitor.ReplyString || !strings.Contains(info.Str, "redis_version:") {
+	if info.Kind != msg.ReplyString || !strings.Contains(info.Str, "redis_version:") {
 		t.Errorf("INFO -> %+v", info)
 	}
 
@@ -119,7 +119,7 @@ func TestLinksReplyKinds(t *testing.T) {
 	}
 
 	// An empty command is answered without reaching the server.
-	if got := call(t, l, s, 1, 102); got.Kind != monitor.ReplyError {
+	if got := call(t, l, s, 1, 102); got.Kind != msg.ReplyError {
 		t.Errorf("empty command -> %+v", got)
 	}
 	if got := call(t, l, s, 1, 103, "PING"); !reflect.DeepEqual(got, str("PONG")) {
@@ -133,16 +133,16 @@ func TestLinksPipelineOrder(t *testing.T) {
 	const n = 3000
 	// Sends queued before the connection exists, then more once it is up:
 	// several pipelined batches.
-	l.Apply(monitor.OpenLink{ID: 7, Kind: monitor.CmdLink, Addr: srv.addr})
+	l.Apply(msg.OpenLink{ID: 7, Kind: msg.CmdLink, Addr: srv.addr})
 	for i := range n / 2 {
-		l.Apply(monitor.Send{ID: 7, Tag: uint64(i), Args: []string{"ECHO", strconv.Itoa(i)}})
+		l.Apply(msg.Send{ID: 7, Tag: uint64(i), Args: []string{"ECHO", strconv.Itoa(i)}})
 	}
-	expect[monitor.LinkLocalAddr](t, s.next(t, 7))
+	expect[msg.LinkLocalAddr](t, s.next(t, 7))
 	for i := n / 2; i < n; i++ {
-		l.Apply(monitor.Send{ID: 7, Tag: uint64(i), Args: []string{"ECHO", strconv.Itoa(i)}})
+		l.Apply(msg.Send{ID: 7, Tag: uint64(i), Args: []string{"ECHO", strconv.Itoa(i)}})
 	}
 	for i := range n {
-		r := expect[monitor.CommandReply](t, s.next(t, 7))
+		r := expect[msg.CommandReply](t, s.next(t, 7))
 		if r.Tag != uint64(i) || r.Reply.Str != strconv.Itoa(i) {
 			t.Fatalf("reply %d: tag %d %+v", i, r.Tag, r.Reply)
 		}
@@ -174,7 +174,7 @@ func TestLinksWireHandshake(t *testing.T) {
 		name    string
 		conf    []string
 		monAuth []string
-		auth    monitor.Auth
+		auth    msg.Auth
 		renames map[string]string
 		want    []string // two links
 		merged  []string // the pub/sub link riding the command link
@@ -200,7 +200,7 @@ func TestLinksWireHandshake(t *testing.T) {
 			name:    "acl user and renames",
 			conf:    []string{"requirepass secret", "user sentinel on >spass ~* &* +@all", "rename-command CLIENT MYCLIENT", "rename-command SUBSCRIBE MYSUB"},
 			monAuth: []string{"secret"},
-			auth:    monitor.Auth{User: "sentinel", Pass: "spass"},
+			auth:    msg.Auth{User: "sentinel", Pass: "spass"},
 			renames: map[string]string{"CLIENT": "MYCLIENT", "SUBSCRIBE": "MYSUB", "PING": "MYPING"},
 			want: []string{
 				`"AUTH" "(redacted)" "(redacted)"`,
@@ -229,13 +229,13 @@ func TestLinksWireHandshake(t *testing.T) {
 				t.Fatalf("MONITOR: %v", r)
 			}
 			l, s := newTestLinks(t, Options{})
-			spec := monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: tt.auth, ClientName: "sentinel-e1a3d79f-cmd", Renames: tt.renames}
+			spec := msg.OpenLink{ID: 1, Addr: srv.addr, Auth: tt.auth, ClientName: "sentinel-e1a3d79f-cmd", Renames: tt.renames}
 			openCmd(t, l, s, spec)
 			// Sends carry their own (already renamed) names: PING stays PING.
-			l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
-			l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"INFO"}})
-			expect[monitor.CommandReply](t, s.next(t, 1))
-			expect[monitor.CommandReply](t, s.next(t, 1))
+			l.Apply(msg.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
+			l.Apply(msg.Send{ID: 1, Tag: 2, Args: []string{"INFO"}})
+			expect[msg.CommandReply](t, s.next(t, 1))
+			expect[msg.CommandReply](t, s.next(t, 1))
 			spec.ID, spec.ClientName = 2, "sentinel-e1a3d79f-pubsub"
 			openPubSub(t, l, s, spec)
 
@@ -260,7 +260,7 @@ func TestLinksAuth(t *testing.T) {
 	srv := startServer(t, "requirepass secret", "user sentinel on >spass ~* &* +@all")
 	l, s := newTestLinks(t, Options{})
 
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: monitor.Auth{Pass: "secret"}})
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr, Auth: msg.Auth{Pass: "secret"}})
 	if got := call(t, l, s, 1, 1, "PING"); !reflect.DeepEqual(got, str("PONG")) {
 		t.Errorf("AUTH pass: PING -> %+v", got)
 	}
@@ -268,14 +268,14 @@ func TestLinksAuth(t *testing.T) {
 		t.Errorf("AUTH pass: WHOAMI -> %+v", got)
 	}
 
-	openCmd(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr, Auth: monitor.Auth{User: "sentinel", Pass: "spass"}})
+	openCmd(t, l, s, msg.OpenLink{ID: 2, Addr: srv.addr, Auth: msg.Auth{User: "sentinel", Pass: "spass"}})
 	if got := call(t, l, s, 2, 1, "ACL", "WHOAMI"); !reflect.DeepEqual(got, str("sentinel")) {
 		t.Errorf("AUTH user pass: WHOAMI -> %+v", got)
 	}
 
 	// A wrong password: the command link stays up and its commands get
 	// NOAUTH error replies.
-	openCmd(t, l, s, monitor.OpenLink{ID: 3, Addr: srv.addr, Auth: monitor.Auth{Pass: "wrong"}, ClientName: "x"})
+	openCmd(t, l, s, msg.OpenLink{ID: 3, Addr: srv.addr, Auth: msg.Auth{Pass: "wrong"}, ClientName: "x"})
 	for tag := range uint64(3) {
 		if got := call(t, l, s, 3, tag, "PING"); !reflect.DeepEqual(got, rerr("NOAUTH Authentication required.")) {
 			t.Errorf("wrong password: PING -> %+v", got)
@@ -283,19 +283,19 @@ func TestLinksAuth(t *testing.T) {
 	}
 
 	// The pub/sub link with the right password subscribes...
-	openPubSub(t, l, s, monitor.OpenLink{ID: 4, Addr: srv.addr, Auth: monitor.Auth{Pass: "secret"}})
+	openPubSub(t, l, s, msg.OpenLink{ID: 4, Addr: srv.addr, Auth: msg.Auth{Pass: "secret"}})
 	// ...with a wrong or no password it is dropped (hiredis behaviour).
-	l.Apply(monitor.OpenLink{ID: 5, Kind: monitor.PubSubLink, Addr: srv.addr, Auth: monitor.Auth{Pass: "wrong"}, Channel: helloCh})
-	l.Apply(monitor.OpenLink{ID: 6, Kind: monitor.PubSubLink, Addr: srv.addr, Channel: helloCh})
-	for _, id := range []monitor.LinkID{5, 6} {
-		lc := expect[monitor.LinkClosed](t, s.next(t, id))
+	l.Apply(msg.OpenLink{ID: 5, Kind: msg.PubSubLink, Addr: srv.addr, Auth: msg.Auth{Pass: "wrong"}, Channel: helloCh})
+	l.Apply(msg.OpenLink{ID: 6, Kind: msg.PubSubLink, Addr: srv.addr, Channel: helloCh})
+	for _, id := range []msg.LinkID{5, 6} {
+		lc := expect[msg.LinkClosed](t, s.next(t, id))
 		if !strings.Contains(lc.Err, "NOAUTH") {
 			t.Errorf("link %d: LinkClosed.Err = %q", id, lc.Err)
 		}
 	}
 
 	l.Close()
-	for _, id := range []monitor.LinkID{1, 2, 3, 4, 5, 6} {
+	for _, id := range []msg.LinkID{1, 2, 3, 4, 5, 6} {
 		s.none(t, id)
 	}
 }
@@ -305,13 +305,13 @@ func TestLinksClientNameAndRenames(t *testing.T) {
 		"rename-command CLIENT MYCLIENT", "rename-command AUTH MYAUTH", "rename-command SUBSCRIBE MYSUB")
 	l, s := newTestLinks(t, Options{})
 	renames := map[string]string{"CLIENT": "MYCLIENT", "AUTH": "MYAUTH", "SUBSCRIBE": "MYSUB"}
-	auth := monitor.Auth{Pass: "secret"}
+	auth := msg.Auth{Pass: "secret"}
 
-	local := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, Auth: auth, ClientName: "sentinel-abc-cmd", Renames: renames})
-	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr, Auth: auth, ClientName: "sentinel-abc-pubsub", Renames: renames})
+	local := openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr, Auth: auth, ClientName: "sentinel-abc-cmd", Renames: renames})
+	openPubSub(t, l, s, msg.OpenLink{ID: 2, Addr: srv.addr, Auth: auth, ClientName: "sentinel-abc-pubsub", Renames: renames})
 
 	list := call(t, l, s, 1, 1, "MYCLIENT", "LIST")
-	if list.Kind != monitor.ReplyString {
+	if list.Kind != msg.ReplyString {
 		t.Fatalf("MYCLIENT LIST -> %+v", list)
 	}
 	var cmdLine string
@@ -337,20 +337,20 @@ func TestLinksClientNameAndRenames(t *testing.T) {
 	if got := call(t, l, s, 1, 2, "PUBLISH", helloCh, "hi"); !reflect.DeepEqual(got, num(1)) {
 		t.Errorf("PUBLISH -> %+v", got)
 	}
-	if got := expect[monitor.PubSubMessage](t, s.next(t, 2)); got != (monitor.PubSubMessage{ID: 2, Channel: helloCh, Payload: "hi"}) {
+	if got := expect[msg.PubSubMessage](t, s.next(t, 2)); got != (msg.PubSubMessage{ID: 2, Channel: helloCh, Payload: "hi"}) {
 		t.Errorf("message %+v", got)
 	}
 
 	// Without the SUBSCRIBE rename the pub/sub link fails.
-	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.PubSubLink, Addr: srv.addr, Auth: auth, Channel: helloCh,
+	l.Apply(msg.OpenLink{ID: 3, Kind: msg.PubSubLink, Addr: srv.addr, Auth: auth, Channel: helloCh,
 		Renames: map[string]string{"AUTH": "MYAUTH"}})
-	expect[monitor.LinkClosed](t, s.next(t, 3))
+	expect[msg.LinkClosed](t, s.next(t, 3))
 }
 
 func TestLinksPubSubMessages(t *testing.T) {
 	srv := startServer(t)
 	l, s := newTestLinks(t, Options{})
-	openPubSub(t, l, s, monitor.OpenLink{ID: 9, Addr: srv.addr, ClientName: "p"})
+	openPubSub(t, l, s, msg.OpenLink{ID: 9, Addr: srv.addr, ClientName: "p"})
 	pub := dialRaw(t, srv.addr)
 	pub.do("PUBLISH", "other-channel", "not for us")
 	payloads := []string{"first", "second,with,commas", "", "third"}
@@ -360,8 +360,8 @@ func TestLinksPubSubMessages(t *testing.T) {
 		}
 	}
 	for _, p := range payloads {
-		got := expect[monitor.PubSubMessage](t, s.next(t, 9))
-		if got != (monitor.PubSubMessage{ID: 9, Channel: helloCh, Payload: p}) {
+		got := expect[msg.PubSubMessage](t, s.next(t, 9))
+		if got != (msg.PubSubMessage{ID: 9, Channel: helloCh, Payload: p}) {
 			t.Errorf("got %+v, want payload %q", got, p)
 		}
 	}
@@ -372,23 +372,23 @@ func TestLinksPubSubMessages(t *testing.T) {
 func TestLinksDialFailure(t *testing.T) {
 	addr := settings.Addr{Host: "127.0.0.1", Port: freePort(t)}
 	l, s := newTestLinks(t, Options{})
-	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: addr})
-	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
-	l.Apply(monitor.OpenLink{ID: 2, Kind: monitor.PubSubLink, Addr: addr, Channel: helloCh})
-	for _, id := range []monitor.LinkID{1, 2} {
-		lc := expect[monitor.LinkClosed](t, s.next(t, id))
+	l.Apply(msg.OpenLink{ID: 1, Kind: msg.CmdLink, Addr: addr})
+	l.Apply(msg.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
+	l.Apply(msg.OpenLink{ID: 2, Kind: msg.PubSubLink, Addr: addr, Channel: helloCh})
+	for _, id := range []msg.LinkID{1, 2} {
+		lc := expect[msg.LinkClosed](t, s.next(t, id))
 		if !strings.Contains(lc.Err, "connect") {
 			t.Errorf("link %d: LinkClosed.Err = %q", id, lc.Err)
 		}
 	}
-	for _, id := range []monitor.LinkID{1, 2} {
+	for _, id := range []msg.LinkID{1, 2} {
 		if _, ok := s.connectedAfter(id); ok {
 			t.Errorf("link %d: LinkConnected for a refused connection", id)
 		}
 	}
 	// Sends to the failed link are dropped; CloseLink is harmless.
-	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
-	l.Apply(monitor.CloseLink{ID: 1})
+	l.Apply(msg.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
+	l.Apply(msg.CloseLink{ID: 1})
 	l.Close()
 	s.none(t, 1)
 	s.none(t, 2)
@@ -397,12 +397,12 @@ func TestLinksDialFailure(t *testing.T) {
 func TestLinksSourceAddr(t *testing.T) {
 	srv := startServer(t)
 	l, s := newTestLinks(t, Options{SourceAddr: "127.0.0.1"})
-	if got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr}); got.Host != "127.0.0.1" {
+	if got := openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr}); got.Host != "127.0.0.1" {
 		t.Errorf("local address %+v", got)
 	}
 	bad, bs := newTestLinks(t, Options{SourceAddr: "not-an-ip"})
-	bad.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: srv.addr})
-	if lc := expect[monitor.LinkClosed](t, bs.next(t, 1)); !strings.Contains(lc.Err, ErrSourceAddr.Error()) {
+	bad.Apply(msg.OpenLink{ID: 1, Kind: msg.CmdLink, Addr: srv.addr})
+	if lc := expect[msg.LinkClosed](t, bs.next(t, 1)); !strings.Contains(lc.Err, ErrSourceAddr.Error()) {
 		t.Errorf("LinkClosed.Err = %q", lc.Err)
 	}
 }
@@ -422,7 +422,7 @@ func TestLinksIPv6LocalAddr(t *testing.T) {
 		}
 	}()
 	l, s := newTestLinks(t, Options{})
-	got := openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: settings.Addr{Host: "::1", Port: port}})
+	got := openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: settings.Addr{Host: "::1", Port: port}})
 	if got.Host != "::1" || got.Port == 0 {
 		t.Errorf("local address %+v", got)
 	}
@@ -437,18 +437,18 @@ func TestLinksIPv6LocalAddr(t *testing.T) {
 func TestLinksServerKilled(t *testing.T) {
 	srv := startServer(t)
 	l, s := newTestLinks(t, Options{})
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr})
 	call(t, l, s, 1, 1, "PING")
-	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
+	openPubSub(t, l, s, msg.OpenLink{ID: 2, Addr: srv.addr})
 
 	srv.kill()
-	expect[monitor.LinkClosed](t, s.next(t, 2))
+	expect[msg.LinkClosed](t, s.next(t, 2))
 	// The idle command link notices on its next command, which gets no
 	// reply.
-	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
-	l.Apply(monitor.Send{ID: 1, Tag: 3, Args: []string{"PING"}})
-	expect[monitor.LinkClosed](t, s.next(t, 1))
-	l.Apply(monitor.Send{ID: 1, Tag: 4, Args: []string{"PING"}})
+	l.Apply(msg.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
+	l.Apply(msg.Send{ID: 1, Tag: 3, Args: []string{"PING"}})
+	expect[msg.LinkClosed](t, s.next(t, 1))
+	l.Apply(msg.Send{ID: 1, Tag: 4, Args: []string{"PING"}})
 	l.Close()
 	s.none(t, 1)
 	s.none(t, 2)
@@ -458,16 +458,16 @@ func TestLinksCloseLink(t *testing.T) {
 	srv := startServer(t)
 	admin := dialRaw(t, srv.addr)
 	l, s := newTestLinks(t, Options{})
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr, ClientName: "closing-cmd"})
-	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr, ClientName: "closing-pubsub"})
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr, ClientName: "closing-cmd"})
+	openPubSub(t, l, s, msg.OpenLink{ID: 2, Addr: srv.addr, ClientName: "closing-pubsub"})
 	// A command whose reply is pending when the link is closed.
-	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"BLPOP", "queue", "0"}})
+	l.Apply(msg.Send{ID: 1, Tag: 1, Args: []string{"BLPOP", "queue", "0"}})
 	waitFor(t, func() bool { return admin.do("LLEN", "queue") == int64(0) && blockedClients(t, admin) == 1 })
 
 	// The pub/sub link first: closing the command link it may ride fails it.
-	l.Apply(monitor.CloseLink{ID: 2})
-	l.Apply(monitor.CloseLink{ID: 1})
-	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
+	l.Apply(msg.CloseLink{ID: 2})
+	l.Apply(msg.CloseLink{ID: 1})
+	l.Apply(msg.Send{ID: 1, Tag: 2, Args: []string{"PING"}})
 	// The server sees both connections go at once.
 	waitFor(t, func() bool {
 		list, _ := admin.do("CLIENT", "LIST").(string)
@@ -511,15 +511,15 @@ func TestLinksCloseEndsEverything(t *testing.T) {
 
 	s := &sink{}
 	l := New(Options{Deliver: s.deliver, DialTimeout: time.Minute})
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr})
 	call(t, l, s, 1, 1, "PING")
-	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
-	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"BLPOP", "never", "0"}})
+	openPubSub(t, l, s, msg.OpenLink{ID: 2, Addr: srv.addr})
+	l.Apply(msg.Send{ID: 1, Tag: 2, Args: []string{"BLPOP", "never", "0"}})
 	// A dial that would hang (black-holed address) and one that fails.
-	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.CmdLink, Addr: settings.Addr{Host: "192.0.2.1", Port: 6379}})
-	l.Apply(monitor.OpenLink{ID: 4, Kind: monitor.CmdLink, Addr: settings.Addr{Host: "127.0.0.1", Port: freePort(t)}})
+	l.Apply(msg.OpenLink{ID: 3, Kind: msg.CmdLink, Addr: settings.Addr{Host: "192.0.2.1", Port: 6379}})
+	l.Apply(msg.OpenLink{ID: 4, Kind: msg.CmdLink, Addr: settings.Addr{Host: "127.0.0.1", Port: freePort(t)}})
 	// A link that is open but idle, never sent anything.
-	l.Apply(monitor.OpenLink{ID: 5, Kind: monitor.CmdLink, Addr: srv.addr})
+	l.Apply(msg.OpenLink{ID: 5, Kind: msg.CmdLink, Addr: srv.addr})
 
 	closed := make(chan struct{})
 	go func() { l.Close(); close(closed) }()
@@ -530,25 +530,25 @@ func TestLinksCloseEndsEverything(t *testing.T) {
 	}
 
 	// Apply after Close: link actions are accepted and do nothing.
-	for _, a := range []monitor.Action{
-		monitor.OpenLink{ID: 6, Kind: monitor.CmdLink, Addr: srv.addr},
-		monitor.Send{ID: 1, Tag: 3, Args: []string{"PING"}},
-		monitor.CloseLink{ID: 2},
+	for _, a := range []msg.Action{
+		msg.OpenLink{ID: 6, Kind: msg.CmdLink, Addr: srv.addr},
+		msg.Send{ID: 1, Tag: 3, Args: []string{"PING"}},
+		msg.CloseLink{ID: 2},
 	} {
 		if !l.Apply(a) {
 			t.Errorf("Apply(%T) after Close = false", a)
 		}
 	}
-	if l.Apply(monitor.Exit{Code: 1}) {
+	if l.Apply(msg.Exit{Code: 1}) {
 		t.Error("Apply(Exit) = true")
 	}
 	l.Close() // twice is fine
 
-	for _, id := range []monitor.LinkID{1, 2, 6} {
+	for _, id := range []msg.LinkID{1, 2, 6} {
 		s.none(t, id)
 	}
 	// Links 3 and 4 may have failed, and link 5 connected, before Close.
-	for _, id := range []monitor.LinkID{3, 4, 5} {
+	for _, id := range []msg.LinkID{3, 4, 5} {
 		if n := len(s.ch(id)); n > 1 {
 			t.Errorf("link %d: %d inputs", id, n)
 		}
@@ -567,7 +567,7 @@ func TestLinksCloseEndsEverything(t *testing.T) {
 func TestLinksApplyIgnoresOtherActions(t *testing.T) {
 	l := New(Options{})
 	defer l.Close()
-	if l.Apply(monitor.PersistConfig{Reason: "x"}) {
+	if l.Apply(msg.PersistConfig{Reason: "x"}) {
 		t.Error("Apply(PersistConfig) = true")
 	}
 }
@@ -586,7 +586,7 @@ func TestLinksWriteBehindUnanswered(t *testing.T) {
 	t.Cleanup(func() { ln.Close() })
 	port := ln.Addr().(*net.TCPAddr).Port
 	l, s := newTestLinks(t, Options{})
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: settings.Addr{Host: "127.0.0.1", Port: port}})
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: settings.Addr{Host: "127.0.0.1", Port: port}})
 	srv, err := ln.Accept()
 	if err != nil {
 		t.Fatal(err)
@@ -610,9 +610,9 @@ func TestLinksWriteBehindUnanswered(t *testing.T) {
 		}
 	}
 	// The PING is on the wire, unanswered, before the SLAVEOF is sent.
-	l.Apply(monitor.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
+	l.Apply(msg.Send{ID: 1, Tag: 1, Args: []string{"PING"}})
 	readAll(string(appendCommand(nil, "PING")))
-	l.Apply(monitor.Send{ID: 1, Tag: 2, Args: []string{"SLAVEOF", "10.0.0.2", "6379"}})
+	l.Apply(msg.Send{ID: 1, Tag: 2, Args: []string{"SLAVEOF", "10.0.0.2", "6379"}})
 	readAll(string(appendCommand(nil, "SLAVEOF", "10.0.0.2", "6379")))
 	if _, err := srv.Write([]byte("+PONG\r\n+OK\r\n")); err != nil {
 		t.Fatal(err)
@@ -621,18 +621,18 @@ func TestLinksWriteBehindUnanswered(t *testing.T) {
 		tag   uint64
 		reply string
 	}{{1, "PONG"}, {2, "OK"}} {
-		r := expect[monitor.CommandReply](t, s.next(t, 1))
+		r := expect[msg.CommandReply](t, s.next(t, 1))
 		if r.Tag != w.tag || r.Reply.Str != w.reply {
 			t.Fatalf("reply tag %d %+v, want tag %d %q", r.Tag, r.Reply, w.tag, w.reply)
 		}
 	}
 	// Written, then closed before any reply: the bytes stay with the
 	// instance, followed by the end of the connection.
-	l.Apply(monitor.Send{ID: 1, Tag: 3, Args: []string{"PING"}})
+	l.Apply(msg.Send{ID: 1, Tag: 3, Args: []string{"PING"}})
 	readAll(string(appendCommand(nil, "PING")))
-	l.Apply(monitor.Send{ID: 1, Tag: 4, Args: []string{"SLAVEOF", "NO", "ONE"}})
+	l.Apply(msg.Send{ID: 1, Tag: 4, Args: []string{"SLAVEOF", "NO", "ONE"}})
 	readAll(string(appendCommand(nil, "SLAVEOF", "NO", "ONE")))
-	l.Apply(monitor.CloseLink{ID: 1})
+	l.Apply(msg.CloseLink{ID: 1})
 	buf := make([]byte, 256)
 	if n, err := srv.Read(buf); err == nil {
 		t.Fatalf("after CloseLink the instance read %q, want the end of the connection", buf[:n])
@@ -646,8 +646,8 @@ func TestLinksWriteBehindUnanswered(t *testing.T) {
 func TestLinksServedByLoop(t *testing.T) {
 	srv := startServer(t)
 	l, s := newTestLinks(t, Options{})
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
-	openPubSub(t, l, s, monitor.OpenLink{ID: 2, Addr: srv.addr})
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr})
+	openPubSub(t, l, s, msg.OpenLink{ID: 2, Addr: srv.addr})
 	call(t, l, s, 1, 1, "PING")
 	l.mu.Lock()
 	lks := []*link{l.links[1], l.links[2]}
@@ -656,7 +656,7 @@ func TestLinksServedByLoop(t *testing.T) {
 		lk.mu.Lock()
 		onLoop, carrier := lk.nc != nil, lk.carrier
 		lk.mu.Unlock()
-		if mergeLinks && lk.spec.Kind == monitor.PubSubLink {
+		if mergeLinks && lk.spec.Kind == msg.PubSubLink {
 			if carrier != lks[0] {
 				t.Errorf("link %d rides %p, want link 1", lk.spec.ID, carrier)
 			}

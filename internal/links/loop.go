@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/netloop"
 )
 
@@ -40,7 +40,7 @@ func (lk *link) serveLoop(conn net.Conn) bool {
 		return false
 	}
 	var hs []byte
-	if lk.spec.Kind == monitor.PubSubLink {
+	if lk.spec.Kind == msg.PubSubLink {
 		hs = lk.subscription()
 		lk.skip = lk.handshakeReplies()
 	} else {
@@ -72,7 +72,7 @@ func (lk *link) serveLoop(conn net.Conn) bool {
 	loop := g.Next()
 	lk.raw, lk.nc, lk.loop = nil, c, loop
 	lk.flushFn = lk.flushLoop
-	if lk.spec.Kind == monitor.CmdLink {
+	if lk.spec.Kind == msg.CmdLink {
 		lk.conn = conn // the handshake is written: Sends go out
 		if len(lk.queue) > 0 {
 			lk.queueLoop(lk.queue...)
@@ -89,7 +89,7 @@ func (lk *link) serveLoop(conn net.Conn) bool {
 // queueLoop records each Send as awaiting its reply, encodes it into out
 // and has the loop write out (flushLoop) unless it is due to already.
 // lk.mu must be held and the link not ended.
-func (lk *link) queueLoop(batch ...monitor.Send) {
+func (lk *link) queueLoop(batch ...msg.Send) {
 	if lk.out == nil {
 		lk.out = (*writeBufs.Get().(*[]byte))[:0]
 	}
@@ -158,7 +158,7 @@ func (lk *link) onBytes(b []byte) {
 		sc = &lk.scan
 	}
 	var used int
-	if lk.spec.Kind == monitor.PubSubLink {
+	if lk.spec.Kind == msg.PubSubLink {
 		used = lk.pushes(data, sc)
 	} else {
 		var idle, ok bool
@@ -217,7 +217,7 @@ func (lk *link) OnClose(_ *netloop.Conn, err error) {
 	if err == nil || lk.ended.Load() {
 		return
 	}
-	if lk.spec.Kind == monitor.PubSubLink || lk.skip > 0 || lk.carries() {
+	if lk.spec.Kind == msg.PubSubLink || lk.skip > 0 || lk.carries() {
 		lk.fail(err)
 		return
 	}

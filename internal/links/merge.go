@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // mergeLinks makes New merge links (see merged) unless Options.TwoLinks;
@@ -95,7 +95,7 @@ const (
 )
 
 // sentOf is the record of s awaiting its reply.
-func sentOf(s monitor.Send) sent {
+func sentOf(s msg.Send) sent {
 	switch {
 	case s.Tag&tagSub == tagSub:
 		return sent{tag: s.Tag, kind: sentSub}
@@ -109,7 +109,7 @@ func sentOf(s monitor.Send) sent {
 
 // carrierKey is what a command link and a pub/sub link must share for one
 // to ride the other: the address, the credentials and the renames.
-func carrierKey(spec monitor.OpenLink) string {
+func carrierKey(spec msg.OpenLink) string {
 	var b strings.Builder
 	b.WriteString(spec.Addr.String())
 	b.WriteByte(0)
@@ -132,7 +132,7 @@ func carrierKey(spec monitor.OpenLink) string {
 // lk rides (it then dials nothing).
 func (l *Links) share(lk *link) bool {
 	key := carrierKey(lk.spec)
-	if lk.spec.Kind == monitor.CmdLink {
+	if lk.spec.Kind == msg.CmdLink {
 		lk.key = key
 		l.carriers[key] = append(l.carriers[key], lk)
 		return false
@@ -173,7 +173,7 @@ func (c *link) offer(rider *link) bool {
 	case protoNone:
 		c.proto = protoAsked
 		c.helloSent.Store(true)
-		c.enqueueLocked(monitor.Send{Tag: tagHello, Args: []string{renamed(c.spec.Renames, "HELLO"), "3"}})
+		c.enqueueLocked(msg.Send{Tag: tagHello, Args: []string{renamed(c.spec.Renames, "HELLO"), "3"}})
 	case protoRESP3:
 		c.links.wg.Add(1) // l.mu is held: the Links are not closed
 		go func() {
@@ -186,11 +186,11 @@ func (c *link) offer(rider *link) bool {
 
 // carry reports rider connected and writes its SUBSCRIBE on c.
 func (c *link) carry(rider *link) {
-	rider.deliver(monitor.LinkConnected{ID: rider.spec.ID})
+	rider.deliver(msg.LinkConnected{ID: rider.spec.ID})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.rider == rider && !rider.ended.Load() {
-		c.enqueueLocked(monitor.Send{Tag: tagSub | uint64(rider.spec.ID),
+		c.enqueueLocked(msg.Send{Tag: tagSub | uint64(rider.spec.ID),
 			Args: []string{renamed(rider.spec.Renames, "SUBSCRIBE"), rider.spec.Channel}})
 	}
 }
@@ -198,7 +198,7 @@ func (c *link) carry(rider *link) {
 // verdict takes the reply to c's HELLO 3: a map with proto 3 lets the
 // rider ride c; anything else sends it, and every later pub/sub link, to
 // a connection of its own.
-func (c *link) verdict(r monitor.Reply) {
+func (c *link) verdict(r msg.Reply) {
 	ok := helloProto3(r)
 	c.mu.Lock()
 	rider := c.rider
@@ -225,13 +225,13 @@ func (c *link) verdict(r monitor.Reply) {
 
 // helloProto3 reports whether r is HELLO's map (an array of keys and
 // values) with proto 3.
-func helloProto3(r monitor.Reply) bool {
-	if r.Kind != monitor.ReplyArray {
+func helloProto3(r msg.Reply) bool {
+	if r.Kind != msg.ReplyArray {
 		return false
 	}
 	for k := 0; k+1 < len(r.Elems); k += 2 {
-		if r.Elems[k].Kind == monitor.ReplyString && r.Elems[k].Str == "proto" {
-			return r.Elems[k+1].Kind == monitor.ReplyInt && r.Elems[k+1].Int == 3
+		if r.Elems[k].Kind == msg.ReplyString && r.Elems[k].Str == "proto" {
+			return r.Elems[k+1].Kind == msg.ReplyInt && r.Elems[k+1].Int == 3
 		}
 	}
 	return false
@@ -258,7 +258,7 @@ func (lk *link) dialOwn() {
 // subscribeRefused takes a reply to a rider's SUBSCRIBE (tag) that is not
 // a push: its error. The rider, if still riding, is dropped, as a pub/sub
 // link whose SUBSCRIBE is refused is.
-func (c *link) subscribeRefused(tag uint64, r monitor.Reply) {
+func (c *link) subscribeRefused(tag uint64, r msg.Reply) {
 	c.mu.Lock()
 	rider := c.rider
 	if rider == nil || tag != tagSub|uint64(rider.spec.ID) {
@@ -275,7 +275,7 @@ func (c *link) subscribeRefused(tag uint64, r monitor.Reply) {
 // first pub/sub activity, then messages and other activity; pushes before
 // that confirmation, or while no rider rides, are dropped. It reports
 // false once c has ended.
-func (c *link) routePush(r monitor.Reply) bool {
+func (c *link) routePush(r msg.Reply) bool {
 	var kind string
 	if len(r.Elems) > 0 {
 		kind = r.Elems[0].Str
@@ -286,7 +286,7 @@ func (c *link) routePush(r monitor.Reply) bool {
 		return false
 	}
 	rider := c.rider
-	var in monitor.Input
+	var in msg.Input
 	switch {
 	case kind == "subscribe":
 		if len(c.inflight) > 0 && c.inflight[0].kind == sentSub {
@@ -294,14 +294,14 @@ func (c *link) routePush(r monitor.Reply) bool {
 			c.inflight = c.inflight[1:]
 			if rider != nil && !c.riderOK && s.tag == tagSub|uint64(rider.spec.ID) {
 				c.riderOK = true
-				in = monitor.PubSubActivity{ID: rider.spec.ID}
+				in = msg.PubSubActivity{ID: rider.spec.ID}
 			}
 		}
 	case rider == nil || !c.riderOK:
 	case isMessage(r):
-		in = monitor.PubSubMessage{ID: rider.spec.ID, Channel: r.Elems[1].Str, Payload: r.Elems[2].Str}
+		in = msg.PubSubMessage{ID: rider.spec.ID, Channel: r.Elems[1].Str, Payload: r.Elems[2].Str}
 	default:
-		in = monitor.PubSubActivity{ID: rider.spec.ID}
+		in = msg.PubSubActivity{ID: rider.spec.ID}
 	}
 	c.mu.Unlock()
 	if in != nil {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // skipUnmerged skips a test of riding links when the run keeps two.
@@ -33,18 +33,18 @@ func sentinelConns(t *testing.T, admin *rawClient) []string {
 // openPair opens command link id and pub/sub link id+1 to addr as the core
 // does (both at once, the PING right behind the command link) and waits
 // until the pub/sub link is subscribed.
-func openPair(t *testing.T, l *Links, s *sink, id monitor.LinkID, spec monitor.OpenLink) {
+func openPair(t *testing.T, l *Links, s *sink, id msg.LinkID, spec msg.OpenLink) {
 	t.Helper()
-	spec.ID, spec.Kind, spec.ClientName = id, monitor.CmdLink, "sentinel-0123abcd-cmd"
+	spec.ID, spec.Kind, spec.ClientName = id, msg.CmdLink, "sentinel-0123abcd-cmd"
 	l.Apply(spec)
-	l.Apply(monitor.Send{ID: id, Tag: 1, Args: []string{"PING"}})
-	spec.ID, spec.Kind, spec.ClientName, spec.Channel = id+1, monitor.PubSubLink, "sentinel-0123abcd-pubsub", helloCh
+	l.Apply(msg.Send{ID: id, Tag: 1, Args: []string{"PING"}})
+	spec.ID, spec.Kind, spec.ClientName, spec.Channel = id+1, msg.PubSubLink, "sentinel-0123abcd-pubsub", helloCh
 	l.Apply(spec)
-	expect[monitor.LinkLocalAddr](t, s.next(t, id))
-	if r := expect[monitor.CommandReply](t, s.next(t, id)); !reflect.DeepEqual(r.Reply, str("PONG")) {
+	expect[msg.LinkLocalAddr](t, s.next(t, id))
+	if r := expect[msg.CommandReply](t, s.next(t, id)); !reflect.DeepEqual(r.Reply, str("PONG")) {
 		t.Fatalf("PING -> %+v", r.Reply)
 	}
-	expect[monitor.PubSubActivity](t, s.next(t, id+1))
+	expect[msg.PubSubActivity](t, s.next(t, id+1))
 	if n, ok := s.connectedAfter(id + 1); !ok || n != 0 {
 		t.Fatalf("pub/sub LinkConnected delivered=%v after %d inputs; want it first", ok, n)
 	}
@@ -59,7 +59,7 @@ func TestMergedOneConnection(t *testing.T) {
 	srv := startServer(t)
 	admin := dialRaw(t, srv.addr)
 	l, s := newTestLinks(t, Options{})
-	openPair(t, l, s, 1, monitor.OpenLink{Addr: srv.addr})
+	openPair(t, l, s, 1, msg.OpenLink{Addr: srv.addr})
 
 	conns := sentinelConns(t, admin)
 	if len(conns) != 1 || !strings.Contains(conns[0], "name=sentinel-0123abcd-cmd ") ||
@@ -72,16 +72,16 @@ func TestMergedOneConnection(t *testing.T) {
 		if got := call(t, l, s, 1, uint64(10+k), "PUBLISH", helloCh, p); !reflect.DeepEqual(got, num(1)) {
 			t.Fatalf("PUBLISH -> %+v", got)
 		}
-		if got := expect[monitor.PubSubMessage](t, s.next(t, 2)); got != (monitor.PubSubMessage{ID: 2, Channel: helloCh, Payload: p}) {
+		if got := expect[msg.PubSubMessage](t, s.next(t, 2)); got != (msg.PubSubMessage{ID: 2, Channel: helloCh, Payload: p}) {
 			t.Fatalf("message %+v", got)
 		}
 	}
 	admin.do("PUBLISH", helloCh, "from another client")
-	if got := expect[monitor.PubSubMessage](t, s.next(t, 2)); got.Payload != "from another client" {
+	if got := expect[msg.PubSubMessage](t, s.next(t, 2)); got.Payload != "from another client" {
 		t.Fatalf("message %+v", got)
 	}
 	info := call(t, l, s, 1, 20, "INFO", "server")
-	if info.Kind != monitor.ReplyString || !strings.HasPrefix(info.Str, "# Server\r\n") {
+	if info.Kind != msg.ReplyString || !strings.HasPrefix(info.Str, "# Server\r\n") {
 		t.Fatalf("INFO over RESP3 -> %.60q", info.Str)
 	}
 }
@@ -96,9 +96,9 @@ func TestMergedRepliesAsRESP2(t *testing.T) {
 	admin.do("SADD", "set", "m")
 	admin.do("ZADD", "z", "1.5", "m")
 	merged, ms := newTestLinks(t, Options{})
-	openPair(t, merged, ms, 1, monitor.OpenLink{Addr: srv.addr})
+	openPair(t, merged, ms, 1, msg.OpenLink{Addr: srv.addr})
 	two, ts := newTestLinks(t, Options{TwoLinks: true})
-	openCmd(t, two, ts, monitor.OpenLink{ID: 1, Addr: srv.addr})
+	openCmd(t, two, ts, msg.OpenLink{ID: 1, Addr: srv.addr})
 	cmds := [][]string{
 		{"PING"}, {"GET", "missing"}, {"HGETALL", "h"}, {"SMEMBERS", "set"}, {"ZSCORE", "z", "m"},
 		{"CONFIG", "GET", "maxmemory"}, {"EVAL", "return {1,false,'a',{true}}", "0"},
@@ -122,14 +122,14 @@ func TestMergedFallback(t *testing.T) {
 	tests := []struct {
 		name    string
 		conf    []string
-		auth    monitor.Auth
+		auth    msg.Auth
 		renames map[string]string
 		conns   int
 	}{
-		{"HELLO renamed away", []string{`rename-command HELLO ""`}, monitor.Auth{}, nil, 2},
-		{"HELLO renamed, known", []string{"rename-command HELLO MYHELLO"}, monitor.Auth{}, map[string]string{"HELLO": "MYHELLO"}, 1},
-		{"ACL user", []string{"user sentinel on >spass ~* &* +@all"}, monitor.Auth{User: "sentinel", Pass: "spass"}, nil, 1},
-		{"requirepass", []string{"requirepass secret"}, monitor.Auth{Pass: "secret"}, nil, 1},
+		{"HELLO renamed away", []string{`rename-command HELLO ""`}, msg.Auth{}, nil, 2},
+		{"HELLO renamed, known", []string{"rename-command HELLO MYHELLO"}, msg.Auth{}, map[string]string{"HELLO": "MYHELLO"}, 1},
+		{"ACL user", []string{"user sentinel on >spass ~* &* +@all"}, msg.Auth{User: "sentinel", Pass: "spass"}, nil, 1},
+		{"requirepass", []string{"requirepass secret"}, msg.Auth{Pass: "secret"}, nil, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,19 +141,19 @@ func TestMergedFallback(t *testing.T) {
 				admin = dialRaw(t, srv.addr)
 			}
 			l, s := newTestLinks(t, Options{})
-			openPair(t, l, s, 1, monitor.OpenLink{Addr: srv.addr, Auth: tt.auth, Renames: tt.renames})
+			openPair(t, l, s, 1, msg.OpenLink{Addr: srv.addr, Auth: tt.auth, Renames: tt.renames})
 			if conns := sentinelConns(t, admin); len(conns) != tt.conns {
 				t.Fatalf("%d connections, want %d:\n%s", len(conns), tt.conns, strings.Join(conns, "\n"))
 			}
 			admin.do("PUBLISH", helloCh, "hi")
-			if got := expect[monitor.PubSubMessage](t, s.next(t, 2)); got.Payload != "hi" {
+			if got := expect[msg.PubSubMessage](t, s.next(t, 2)); got.Payload != "hi" {
 				t.Fatalf("message %+v", got)
 			}
 			if got := call(t, l, s, 1, 2, "PING"); !reflect.DeepEqual(got, str("PONG")) {
 				t.Fatalf("PING -> %+v", got)
 			}
 			// A later pub/sub link finds the verdict: no HELLO again.
-			openPubSub(t, l, s, monitor.OpenLink{ID: 3, Addr: srv.addr, Auth: tt.auth, Renames: tt.renames})
+			openPubSub(t, l, s, msg.OpenLink{ID: 3, Addr: srv.addr, Auth: tt.auth, Renames: tt.renames})
 		})
 	}
 }
@@ -165,22 +165,22 @@ func TestMergedClientKill(t *testing.T) {
 	skipUnmerged(t)
 	srv := startServer(t)
 	l, s := newTestLinks(t, Options{})
-	openPair(t, l, s, 1, monitor.OpenLink{Addr: srv.addr})
+	openPair(t, l, s, 1, msg.OpenLink{Addr: srv.addr})
 	for k, typ := range []string{"normal", "pubsub"} {
-		if got := call(t, l, s, 1, uint64(10+k), "CLIENT", "KILL", "TYPE", typ); got.Kind != monitor.ReplyInt {
+		if got := call(t, l, s, 1, uint64(10+k), "CLIENT", "KILL", "TYPE", typ); got.Kind != msg.ReplyInt {
 			t.Fatalf("CLIENT KILL TYPE %s -> %+v", typ, got)
 		}
 	}
 	admin := dialRaw(t, srv.addr)
 	admin.do("PUBLISH", helloCh, "still here")
-	if got := expect[monitor.PubSubMessage](t, s.next(t, 2)); got.Payload != "still here" {
+	if got := expect[msg.PubSubMessage](t, s.next(t, 2)); got.Payload != "still here" {
 		t.Fatalf("message %+v", got)
 	}
 	if n := admin.do("CLIENT", "KILL", "TYPE", "pubsub"); n != int64(1) {
 		t.Fatalf("CLIENT KILL TYPE pubsub killed %v", n)
 	}
-	expect[monitor.LinkClosed](t, s.next(t, 1))
-	expect[monitor.LinkClosed](t, s.next(t, 2))
+	expect[msg.LinkClosed](t, s.next(t, 1))
+	expect[msg.LinkClosed](t, s.next(t, 2))
 }
 
 // TestMergedRiderClosedAndReplaced: closing the pub/sub link leaves the
@@ -191,8 +191,8 @@ func TestMergedRiderClosedAndReplaced(t *testing.T) {
 	srv := startServer(t)
 	admin := dialRaw(t, srv.addr)
 	l, s := newTestLinks(t, Options{})
-	openPair(t, l, s, 1, monitor.OpenLink{Addr: srv.addr})
-	l.Apply(monitor.CloseLink{ID: 2})
+	openPair(t, l, s, 1, msg.OpenLink{Addr: srv.addr})
+	l.Apply(msg.CloseLink{ID: 2})
 	admin.do("PUBLISH", helloCh, "for nobody")
 	if got := call(t, l, s, 1, 2, "PING"); !reflect.DeepEqual(got, str("PONG")) {
 		t.Fatalf("PING -> %+v", got)
@@ -200,15 +200,15 @@ func TestMergedRiderClosedAndReplaced(t *testing.T) {
 	// A message published while the new link subscribes may reach it or
 	// not (as on a connection of its own), but never before its
 	// confirmation.
-	l.Apply(monitor.OpenLink{ID: 3, Kind: monitor.PubSubLink, Addr: srv.addr, Channel: helloCh})
-	l.Apply(monitor.Send{ID: 1, Tag: 3, Args: []string{"PUBLISH", helloCh, "racing"}})
-	expect[monitor.CommandReply](t, s.next(t, 1))
-	expect[monitor.PubSubActivity](t, s.next(t, 3))
-	l.Apply(monitor.Send{ID: 1, Tag: 4, Args: []string{"PUBLISH", helloCh, "for the new one"}})
-	expect[monitor.CommandReply](t, s.next(t, 1))
-	got := expect[monitor.PubSubMessage](t, s.next(t, 3))
+	l.Apply(msg.OpenLink{ID: 3, Kind: msg.PubSubLink, Addr: srv.addr, Channel: helloCh})
+	l.Apply(msg.Send{ID: 1, Tag: 3, Args: []string{"PUBLISH", helloCh, "racing"}})
+	expect[msg.CommandReply](t, s.next(t, 1))
+	expect[msg.PubSubActivity](t, s.next(t, 3))
+	l.Apply(msg.Send{ID: 1, Tag: 4, Args: []string{"PUBLISH", helloCh, "for the new one"}})
+	expect[msg.CommandReply](t, s.next(t, 1))
+	got := expect[msg.PubSubMessage](t, s.next(t, 3))
 	if got.Payload == "racing" {
-		got = expect[monitor.PubSubMessage](t, s.next(t, 3))
+		got = expect[msg.PubSubMessage](t, s.next(t, 3))
 	}
 	if got.Payload != "for the new one" {
 		t.Fatalf("message %+v", got)
@@ -226,9 +226,9 @@ func TestMergedSubscribeRefused(t *testing.T) {
 	skipUnmerged(t)
 	srv := startServer(t, "rename-command SUBSCRIBE MYSUB")
 	l, s := newTestLinks(t, Options{})
-	openCmd(t, l, s, monitor.OpenLink{ID: 1, Addr: srv.addr})
-	l.Apply(monitor.OpenLink{ID: 2, Kind: monitor.PubSubLink, Addr: srv.addr, Channel: helloCh})
-	if lc := expect[monitor.LinkClosed](t, s.next(t, 2)); !strings.Contains(lc.Err, ErrSubscribeRejected.Error()) {
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr})
+	l.Apply(msg.OpenLink{ID: 2, Kind: msg.PubSubLink, Addr: srv.addr, Channel: helloCh})
+	if lc := expect[msg.LinkClosed](t, s.next(t, 2)); !strings.Contains(lc.Err, ErrSubscribeRejected.Error()) {
 		t.Fatalf("LinkClosed.Err = %q", lc.Err)
 	}
 	if got := call(t, l, s, 1, 1, "PING"); !reflect.DeepEqual(got, str("PONG")) {
@@ -243,8 +243,8 @@ func TestMergedServerKilled(t *testing.T) {
 	skipUnmerged(t)
 	srv := startServer(t)
 	l, s := newTestLinks(t, Options{})
-	openPair(t, l, s, 1, monitor.OpenLink{Addr: srv.addr})
+	openPair(t, l, s, 1, msg.OpenLink{Addr: srv.addr})
 	srv.kill()
-	expect[monitor.LinkClosed](t, s.next(t, 2))
-	expect[monitor.LinkClosed](t, s.next(t, 1))
+	expect[msg.LinkClosed](t, s.next(t, 2))
+	expect[msg.LinkClosed](t, s.next(t, 1))
 }

@@ -6,7 +6,7 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // A pub/sub link reads its connection directly rather than through a
@@ -82,25 +82,25 @@ func (lk *link) servePubSub(conn net.Conn) {
 
 // push handles the k-th reply read on a pub/sub link (see servePubSub);
 // an error fails the link.
-func (lk *link) push(k int, r monitor.Reply) error {
+func (lk *link) push(k int, r msg.Reply) error {
 	if k < lk.handshakeReplies() {
 		if k == lk.handshakeReplies()-1 { // the SUBSCRIBE reply
-			if r.Kind == monitor.ReplyError {
+			if r.Kind == msg.ReplyError {
 				return fmt.Errorf("%w: %s", ErrSubscribeRejected, r.Str)
 			}
-			lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
+			lk.deliver(msg.PubSubActivity{ID: lk.spec.ID})
 		}
 		return nil
 	}
 	switch {
-	case r.Kind == monitor.ReplyError:
+	case r.Kind == msg.ReplyError:
 		return fmt.Errorf("links: error on the pub/sub link: %s", r.Str)
-	case r.Kind != monitor.ReplyArray:
+	case r.Kind != msg.ReplyArray:
 		return fmt.Errorf("%w: pub/sub push is not an array", ErrMalformedReply)
 	case isMessage(r):
-		lk.deliver(monitor.PubSubMessage{ID: lk.spec.ID, Channel: r.Elems[1].Str, Payload: r.Elems[2].Str})
+		lk.deliver(msg.PubSubMessage{ID: lk.spec.ID, Channel: r.Elems[1].Str, Payload: r.Elems[2].Str})
 	default:
-		lk.deliver(monitor.PubSubActivity{ID: lk.spec.ID})
+		lk.deliver(msg.PubSubActivity{ID: lk.spec.ID})
 	}
 	return nil
 }
@@ -123,9 +123,9 @@ func (lk *link) subscription() []byte {
 }
 
 // isMessage reports whether r is a ["message", channel, payload] push.
-func isMessage(r monitor.Reply) bool {
-	return len(r.Elems) == 3 && r.Elems[0].Kind == monitor.ReplyString && r.Elems[0].Str == "message" &&
-		r.Elems[1].Kind == monitor.ReplyString && r.Elems[2].Kind == monitor.ReplyString
+func isMessage(r msg.Reply) bool {
+	return len(r.Elems) == 3 && r.Elems[0].Kind == msg.ReplyString && r.Elems[0].Str == "message" &&
+		r.Elems[1].Kind == msg.ReplyString && r.Elems[2].Kind == msg.ReplyString
 }
 
 // appendCommand appends args to buf as a RESP2 command (an array of bulk

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -85,15 +85,15 @@ func listenersOnPort(t *testing.T, ips ...string) (int, <-chan string) {
 }
 
 // inputs collects everything a Links delivers, in order.
-type inputs chan monitor.Input
+type inputs chan msg.Input
 
 // next returns the next input that is not a LinkLocalAddr.
-func (c inputs) next(t *testing.T) monitor.Input {
+func (c inputs) next(t *testing.T) msg.Input {
 	t.Helper()
 	for {
 		select {
 		case in := <-c:
-			if _, ok := in.(monitor.LinkLocalAddr); ok {
+			if _, ok := in.(msg.LinkLocalAddr); ok {
 				continue
 			}
 			return in
@@ -114,23 +114,23 @@ func TestLinksResolveAtEveryDial(t *testing.T) {
 	in := make(inputs, 64)
 	// Two links: these listeners never answer the HELLO 3 a riding
 	// pub/sub link would wait for; this test is about dials.
-	l := New(Options{Deliver: func(i monitor.Input) { in <- i }, LookupHost: res.lookup, Logf: t.Logf,
+	l := New(Options{Deliver: func(i msg.Input) { in <- i }, LookupHost: res.lookup, Logf: t.Logf,
 		DialTimeout: 2 * time.Second, TwoLinks: true})
 	t.Cleanup(l.Close)
 	addr := settings.Addr{Host: "redis-1", Port: port}
 
-	open := func(id monitor.LinkID, kind monitor.LinkKind) {
+	open := func(id msg.LinkID, kind msg.LinkKind) {
 		t.Helper()
-		spec := monitor.OpenLink{ID: id, Kind: kind, Addr: addr}
-		if kind == monitor.PubSubLink {
+		spec := msg.OpenLink{ID: id, Kind: kind, Addr: addr}
+		if kind == msg.PubSubLink {
 			spec.Channel = helloCh
 		}
 		l.Apply(spec)
 	}
 	wantResolved := func(ip string) {
 		t.Helper()
-		got := expect[monitor.HostResolved](t, in.next(t))
-		if got != (monitor.HostResolved{Host: "redis-1", IP: ip}) {
+		got := expect[msg.HostResolved](t, in.next(t))
+		if got != (msg.HostResolved{Host: "redis-1", IP: ip}) {
 			t.Fatalf("HostResolved = %+v, want redis-1 -> %s", got, ip)
 		}
 	}
@@ -147,58 +147,58 @@ func TestLinksResolveAtEveryDial(t *testing.T) {
 	}
 
 	res.set("redis-1", "127.0.0.1")
-	open(1, monitor.CmdLink)
-	expect[monitor.LinkConnected](t, in.next(t))
+	open(1, msg.CmdLink)
+	expect[msg.LinkConnected](t, in.next(t))
 	wantResolved("127.0.0.1")
 	wantAccepted("127.0.0.1")
 
 	// The name moves while link 1 is open; the next dial (a reconnect is
 	// a new OpenLink) follows it, for both kinds of link.
 	res.set("redis-1", "127.0.0.2")
-	l.Apply(monitor.CloseLink{ID: 1})
-	open(2, monitor.CmdLink)
-	expect[monitor.LinkConnected](t, in.next(t))
+	l.Apply(msg.CloseLink{ID: 1})
+	open(2, msg.CmdLink)
+	expect[msg.LinkConnected](t, in.next(t))
 	wantResolved("127.0.0.2")
 	wantAccepted("127.0.0.2")
-	open(3, monitor.PubSubLink)
-	expect[monitor.LinkConnected](t, in.next(t))
+	open(3, msg.PubSubLink)
+	expect[msg.LinkConnected](t, in.next(t))
 	wantResolved("127.0.0.2")
 	wantAccepted("127.0.0.2")
-	l.Apply(monitor.CloseLink{ID: 2})
-	l.Apply(monitor.CloseLink{ID: 3})
+	l.Apply(msg.CloseLink{ID: 2})
+	l.Apply(msg.CloseLink{ID: 3})
 
 	// Moved to an address where nothing listens: the dial fails, and the
 	// core still learns where the name points now.
 	res.set("redis-1", "127.0.0.3")
-	open(4, monitor.CmdLink)
+	open(4, msg.CmdLink)
 	wantResolved("127.0.0.3")
-	if lc := expect[monitor.LinkClosed](t, in.next(t)); lc.ID != 4 || !strings.Contains(lc.Err, "connect to redis-1") {
+	if lc := expect[msg.LinkClosed](t, in.next(t)); lc.ID != 4 || !strings.Contains(lc.Err, "connect to redis-1") {
 		t.Fatalf("LinkClosed = %+v", lc)
 	}
 
 	// Several addresses: tried in order, the one connected to reported.
 	res.set("redis-1", "127.0.0.3", "127.0.0.2")
-	open(5, monitor.CmdLink)
-	expect[monitor.LinkConnected](t, in.next(t))
+	open(5, msg.CmdLink)
+	expect[msg.LinkConnected](t, in.next(t))
 	wantResolved("127.0.0.2")
 	wantAccepted("127.0.0.2")
-	l.Apply(monitor.CloseLink{ID: 5})
+	l.Apply(msg.CloseLink{ID: 5})
 
 	// A name that no longer resolves: the link fails, naming why.
 	res.set("other", "127.0.0.1")
 	res.mu.Lock()
 	delete(res.names, "redis-1")
 	res.mu.Unlock()
-	open(6, monitor.CmdLink)
-	lc := expect[monitor.LinkClosed](t, in.next(t))
+	open(6, msg.CmdLink)
+	lc := expect[msg.LinkClosed](t, in.next(t))
 	if !strings.Contains(lc.Err, "resolve redis-1") {
 		t.Fatalf("LinkClosed.Err = %q, want the resolution failure", lc.Err)
 	}
 
 	// An empty answer is a failure too, never an index out of range.
 	res.set("redis-1")
-	open(7, monitor.CmdLink)
-	if lc := expect[monitor.LinkClosed](t, in.next(t)); !strings.Contains(lc.Err, ErrNoAddress.Error()) {
+	open(7, msg.CmdLink)
+	if lc := expect[msg.LinkClosed](t, in.next(t)); !strings.Contains(lc.Err, ErrNoAddress.Error()) {
 		t.Fatalf("LinkClosed.Err = %q", lc.Err)
 	}
 
@@ -215,18 +215,18 @@ func TestLinksResolveAtEveryDial(t *testing.T) {
 func TestLinksIPNotResolved(t *testing.T) {
 	port, accepted := listenersOnPort(t, "127.0.0.1")
 	in := make(inputs, 16)
-	l := New(Options{Deliver: func(i monitor.Input) { in <- i }, Logf: t.Logf,
+	l := New(Options{Deliver: func(i msg.Input) { in <- i }, Logf: t.Logf,
 		LookupHost: func(context.Context, string) ([]string, error) {
 			return nil, errors.New("resolver called for an IP")
 		}})
 	t.Cleanup(l.Close)
-	l.Apply(monitor.OpenLink{ID: 1, Kind: monitor.CmdLink, Addr: settings.Addr{Host: "127.0.0.1", Port: port}})
-	expect[monitor.LinkConnected](t, in.next(t))
+	l.Apply(msg.OpenLink{ID: 1, Kind: msg.CmdLink, Addr: settings.Addr{Host: "127.0.0.1", Port: port}})
+	expect[msg.LinkConnected](t, in.next(t))
 	<-accepted
 	l.Close()
 	close(in)
 	for i := range in {
-		if _, ok := i.(monitor.LinkLocalAddr); !ok {
+		if _, ok := i.(msg.LinkLocalAddr); !ok {
 			t.Errorf("unexpected %T %+v", i, i)
 		}
 	}

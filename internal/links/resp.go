@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // ErrMalformedReply is returned by parseReply for bytes that
@@ -28,16 +28,16 @@ const maxLineLen = 64 * 1024
 // error inside an array is a ReplyError element). It returns how many
 // bytes the reply took, errIncomplete when b holds only its start, and
 // ErrMalformedReply for bytes that are not RESP2.
-func parseReply(b []byte) (monitor.Reply, int, error) {
+func parseReply(b []byte) (msg.Reply, int, error) {
 	return parseProto(b, false)
 }
 
 // parseProto is parseReply, or, with resp3, parseReply3.
-func parseProto(b []byte, resp3 bool) (monitor.Reply, int, error) {
+func parseProto(b []byte, resp3 bool) (msg.Reply, int, error) {
 	src := &chunkSource{b: b, proto: resp3}
 	r, err := decodeReply(src, 0)
 	if err != nil {
-		return monitor.Reply{}, 0, err
+		return msg.Reply{}, 0, err
 	}
 	return r, src.off, nil
 }
@@ -57,60 +57,60 @@ type replySource interface {
 }
 
 // decodeReply decodes the next reply of src.
-func decodeReply(src replySource, depth int) (monitor.Reply, error) {
+func decodeReply(src replySource, depth int) (msg.Reply, error) {
 	line, err := src.line()
 	if err != nil {
-		return monitor.Reply{}, err
+		return msg.Reply{}, err
 	}
 	if len(line) == 0 {
-		return monitor.Reply{}, fmt.Errorf("%w: empty line", ErrMalformedReply)
+		return msg.Reply{}, fmt.Errorf("%w: empty line", ErrMalformedReply)
 	}
 	kind, body := line[0], line[1:]
 	switch kind {
 	case '+':
-		return monitor.Reply{Kind: monitor.ReplyString, Str: string(body)}, nil
+		return msg.Reply{Kind: msg.ReplyString, Str: string(body)}, nil
 	case '-':
-		return monitor.Reply{Kind: monitor.ReplyError, Str: string(body)}, nil
+		return msg.Reply{Kind: msg.ReplyError, Str: string(body)}, nil
 	case ':':
 		n, err := strconv.ParseInt(string(body), 10, 64)
 		if err != nil {
-			return monitor.Reply{}, fmt.Errorf("%w: integer %q", ErrMalformedReply, body)
+			return msg.Reply{}, fmt.Errorf("%w: integer %q", ErrMalformedReply, body)
 		}
-		return monitor.Reply{Kind: monitor.ReplyInt, Int: n}, nil
+		return msg.Reply{Kind: msg.ReplyInt, Int: n}, nil
 	case '$':
 		n, err := replyLen(body)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
 		if n < 0 {
-			return monitor.Reply{Kind: monitor.ReplyNil}, nil
+			return msg.Reply{Kind: msg.ReplyNil}, nil
 		}
 		b, err := src.bulk(n)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
-		return monitor.Reply{Kind: monitor.ReplyString, Str: b}, nil
+		return msg.Reply{Kind: msg.ReplyString, Str: b}, nil
 	case '*':
 		n, err := replyLen(body)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
 		if n < 0 {
-			return monitor.Reply{Kind: monitor.ReplyNil}, nil
+			return msg.Reply{Kind: msg.ReplyNil}, nil
 		}
 		if depth >= maxReplyDepth {
-			return monitor.Reply{}, fmt.Errorf("%w: arrays nested deeper than %d", ErrMalformedReply, maxReplyDepth)
+			return msg.Reply{}, fmt.Errorf("%w: arrays nested deeper than %d", ErrMalformedReply, maxReplyDepth)
 		}
 		elems, err := decodeElems(src, n, depth)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
-		return monitor.Reply{Kind: monitor.ReplyArray, Elems: elems}, nil
+		return msg.Reply{Kind: msg.ReplyArray, Elems: elems}, nil
 	default:
 		if src.resp3() {
 			return decodeResp3(src, kind, body, depth)
 		}
-		return monitor.Reply{}, fmt.Errorf("%w: unknown type byte %q", ErrMalformedReply, kind)
+		return msg.Reply{}, fmt.Errorf("%w: unknown type byte %q", ErrMalformedReply, kind)
 	}
 }
 
@@ -181,8 +181,8 @@ func (s *chunkSource) bulk(n int) (string, error) {
 func (s *chunkSource) maxElems(n int) int { return min(n, (len(s.b)-s.off)/4) }
 
 // decodeElems decodes the n elements of an aggregate reply at depth.
-func decodeElems(src replySource, n int, depth int) ([]monitor.Reply, error) {
-	elems := make([]monitor.Reply, 0, src.maxElems(n))
+func decodeElems(src replySource, n int, depth int) ([]msg.Reply, error) {
+	elems := make([]msg.Reply, 0, src.maxElems(n))
 	for range n {
 		e, err := decodeReply(src, depth+1)
 		if err != nil {

@@ -3,7 +3,7 @@ package links
 import (
 	"fmt"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // parseReply3 decodes the reply at the start of b as parseReply does, and
@@ -21,72 +21,72 @@ import (
 //     a push `>` are arrays (the link routes a push before parsing: see
 //     consume);
 //   - an attribute `|` is skipped: the reply is what follows it.
-func parseReply3(b []byte) (monitor.Reply, int, error) { return parseProto(b, true) }
+func parseReply3(b []byte) (msg.Reply, int, error) { return parseProto(b, true) }
 
 // decodeResp3 decodes a reply of one of RESP3's own types (see parseReply3)
 // whose first line was kind and body.
-func decodeResp3(src replySource, kind byte, body []byte, depth int) (monitor.Reply, error) {
+func decodeResp3(src replySource, kind byte, body []byte, depth int) (msg.Reply, error) {
 	switch kind {
 	case '_':
 		if len(body) != 0 {
-			return monitor.Reply{}, fmt.Errorf("%w: null %q", ErrMalformedReply, body)
+			return msg.Reply{}, fmt.Errorf("%w: null %q", ErrMalformedReply, body)
 		}
-		return monitor.Reply{Kind: monitor.ReplyNil}, nil
+		return msg.Reply{Kind: msg.ReplyNil}, nil
 	case '#':
 		switch string(body) {
 		case "t":
-			return monitor.Reply{Kind: monitor.ReplyInt, Int: 1}, nil
+			return msg.Reply{Kind: msg.ReplyInt, Int: 1}, nil
 		case "f":
-			return monitor.Reply{Kind: monitor.ReplyInt, Int: 0}, nil
+			return msg.Reply{Kind: msg.ReplyInt, Int: 0}, nil
 		}
-		return monitor.Reply{}, fmt.Errorf("%w: boolean %q", ErrMalformedReply, body)
+		return msg.Reply{}, fmt.Errorf("%w: boolean %q", ErrMalformedReply, body)
 	case ',', '(':
-		return monitor.Reply{Kind: monitor.ReplyString, Str: string(body)}, nil
+		return msg.Reply{Kind: msg.ReplyString, Str: string(body)}, nil
 	case '=', '!':
 		n, err := replyLen(body)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
 		if n < 0 {
-			return monitor.Reply{}, fmt.Errorf("%w: length %q", ErrMalformedReply, body)
+			return msg.Reply{}, fmt.Errorf("%w: length %q", ErrMalformedReply, body)
 		}
 		b, err := src.bulk(n)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
 		if kind == '!' {
-			return monitor.Reply{Kind: monitor.ReplyError, Str: b}, nil
+			return msg.Reply{Kind: msg.ReplyError, Str: b}, nil
 		}
 		if len(b) < 4 || b[3] != ':' {
-			return monitor.Reply{}, fmt.Errorf("%w: verbatim string without its format", ErrMalformedReply)
+			return msg.Reply{}, fmt.Errorf("%w: verbatim string without its format", ErrMalformedReply)
 		}
-		return monitor.Reply{Kind: monitor.ReplyString, Str: b[4:]}, nil
+		return msg.Reply{Kind: msg.ReplyString, Str: b[4:]}, nil
 	case '%', '~', '>', '|':
 		n, err := replyLen(body)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
 		if n < 0 {
-			return monitor.Reply{}, fmt.Errorf("%w: length %q", ErrMalformedReply, body)
+			return msg.Reply{}, fmt.Errorf("%w: length %q", ErrMalformedReply, body)
 		}
 		if depth >= maxReplyDepth {
-			return monitor.Reply{}, fmt.Errorf("%w: aggregates nested deeper than %d", ErrMalformedReply, maxReplyDepth)
+			return msg.Reply{}, fmt.Errorf("%w: aggregates nested deeper than %d", ErrMalformedReply, maxReplyDepth)
 		}
 		if kind == '%' || kind == '|' {
 			if n > maxLen/2 {
-				return monitor.Reply{}, fmt.Errorf("%w: length %q", ErrMalformedReply, body)
+				return msg.Reply{}, fmt.Errorf("%w: length %q", ErrMalformedReply, body)
 			}
 			n *= 2
 		}
 		elems, err := decodeElems(src, n, depth)
 		if err != nil {
-			return monitor.Reply{}, err
+			return msg.Reply{}, err
 		}
 		if kind == '|' {
 			return decodeReply(src, depth)
 		}
-		return monitor.Reply{Kind: monitor.ReplyArray, Elems: elems}, nil
+		return msg.Reply{Kind: msg.ReplyArray, Elems: elems}, nil
 	default:
-		return monitor.Reply{}, fmt.Errorf("%w: unknown type byte %q", ErrMalformedReply, kind)
+		return msg.Reply{}, fmt.Errorf("%w: unknown type byte %q", ErrMalformedReply, kind)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // reply3Tests are RESP3 inputs with the reply parseReply3 gives the core
@@ -14,7 +14,7 @@ import (
 var reply3Tests = []struct {
 	name string
 	in   string
-	want monitor.Reply
+	want msg.Reply
 	bad  bool
 }{
 	{name: "null", in: "_\r\n", want: nilReply},
@@ -100,7 +100,7 @@ func TestReplyScan3AgreesWithParser(t *testing.T) {
 func TestHelloProto3(t *testing.T) {
 	tests := []struct {
 		name string
-		r    monitor.Reply
+		r    msg.Reply
 		want bool
 	}{
 		{"redis 7", arr(str("server"), str("redis"), str("version"), str("7.0.15"), str("proto"), num(3), str("id"), num(5)), true},

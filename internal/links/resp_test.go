@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // replyTests are RESP2 inputs with the reply they hold, or bad when they
@@ -15,7 +15,7 @@ import (
 var replyTests = []struct {
 	name string
 	in   string
-	want monitor.Reply
+	want msg.Reply
 	bad  bool
 }{
 	{name: "status", in: "+PONG\r\n", want: str("PONG")},
@@ -116,16 +116,16 @@ func TestParseReplyDepthLimit(t *testing.T) {
 // parseWhole decodes b, which must hold exactly one RESP2 reply (the table
 // tests' form of parseReply): an incomplete reply or bytes after it are
 // ErrMalformedReply.
-func parseWhole(b []byte) (monitor.Reply, error) {
+func parseWhole(b []byte) (msg.Reply, error) {
 	r, n, err := parseReply(b)
 	if errors.Is(err, errIncomplete) {
-		return monitor.Reply{}, fmt.Errorf("%w: incomplete", ErrMalformedReply)
+		return msg.Reply{}, fmt.Errorf("%w: incomplete", ErrMalformedReply)
 	}
 	if err != nil {
-		return monitor.Reply{}, err
+		return msg.Reply{}, err
 	}
 	if n != len(b) {
-		return monitor.Reply{}, fmt.Errorf("%w: %d bytes after the reply", ErrMalformedReply, len(b)-n)
+		return msg.Reply{}, fmt.Errorf("%w: %d bytes after the reply", ErrMalformedReply, len(b)-n)
 	}
 	return r, nil
 }

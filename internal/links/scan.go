@@ -3,7 +3,7 @@ package links
 import (
 	"bytes"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // replyScan follows a kept incomplete reply (the bytes of a link not parsed
@@ -97,11 +97,11 @@ func (s *replyScan) elementDone() bool {
 // follows: errIncomplete without parsing while sc says the reply is not
 // whole. sc is reset once a reply was parsed (the kept data then starts
 // after it). A nil sc parses at once.
-func parseKept(data []byte, sc *replyScan, resp3 bool) (monitor.Reply, int, error) {
+func parseKept(data []byte, sc *replyScan, resp3 bool) (msg.Reply, int, error) {
 	if sc != nil {
 		sc.proto = resp3
 		if !sc.whole(data) {
-			return monitor.Reply{}, 0, errIncomplete
+			return msg.Reply{}, 0, errIncomplete
 		}
 	}
 	r, n, err := parseProto(data, resp3)
@@ -114,7 +114,7 @@ func parseKept(data []byte, sc *replyScan, resp3 bool) (monitor.Reply, int, erro
 // parseFrom parses the reply at data[used:]: the first one through
 // parseKept with sc (which follows data from its start), any later one
 // at once; with resp3, RESP3's types are taken (parseReply3).
-func parseFrom(data []byte, used int, sc *replyScan, resp3 bool) (monitor.Reply, int, error) {
+func parseFrom(data []byte, used int, sc *replyScan, resp3 bool) (msg.Reply, int, error) {
 	if used == 0 {
 		return parseKept(data, sc, resp3)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -216,42 +216,42 @@ func (rc *rawClient) do(args ...string) any {
 // sink collects delivered inputs per link id, never blocking the adapter.
 type sink struct {
 	mu    sync.Mutex
-	chans map[monitor.LinkID]chan monitor.Input
+	chans map[msg.LinkID]chan msg.Input
 	// connected records LinkConnected per link, with how many inputs of
 	// the link had been queued before it; it is kept out of the queues so
 	// that tests read the other inputs in sequence.
-	connected map[monitor.LinkID]int
+	connected map[msg.LinkID]int
 }
 
 // connectedAfter reports whether id was reported connected and how many
 // other inputs of id came before that.
-func (s *sink) connectedAfter(id monitor.LinkID) (int, bool) {
+func (s *sink) connectedAfter(id msg.LinkID) (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n, ok := s.connected[id]
 	return n, ok
 }
 
-func (s *sink) ch(id monitor.LinkID) chan monitor.Input {
+func (s *sink) ch(id msg.LinkID) chan msg.Input {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.chans == nil {
-		s.chans = make(map[monitor.LinkID]chan monitor.Input)
+		s.chans = make(map[msg.LinkID]chan msg.Input)
 	}
 	c, ok := s.chans[id]
 	if !ok {
-		c = make(chan monitor.Input, 100000)
+		c = make(chan msg.Input, 100000)
 		s.chans[id] = c
 	}
 	return c
 }
 
-func (s *sink) deliver(in monitor.Input) {
-	if c, ok := in.(monitor.LinkConnected); ok {
+func (s *sink) deliver(in msg.Input) {
+	if c, ok := in.(msg.LinkConnected); ok {
 		q := s.ch(c.ID)
 		s.mu.Lock()
 		if s.connected == nil {
-			s.connected = map[monitor.LinkID]int{}
+			s.connected = map[msg.LinkID]int{}
 		}
 		s.connected[c.ID] = len(q)
 		s.mu.Unlock()
@@ -261,7 +261,7 @@ func (s *sink) deliver(in monitor.Input) {
 }
 
 // next returns the next input for id, failing the test after waitLimit.
-func (s *sink) next(t *testing.T, id monitor.LinkID) monitor.Input {
+func (s *sink) next(t *testing.T, id msg.LinkID) msg.Input {
 	t.Helper()
 	select {
 	case in := <-s.ch(id):
@@ -274,7 +274,7 @@ func (s *sink) next(t *testing.T, id monitor.LinkID) monitor.Input {
 
 // none fails if anything is queued for id; call it after Links.Close, when
 // nothing can arrive any more.
-func (s *sink) none(t *testing.T, id monitor.LinkID) {
+func (s *sink) none(t *testing.T, id msg.LinkID) {
 	t.Helper()
 	select {
 	case in := <-s.ch(id):
@@ -283,24 +283,24 @@ func (s *sink) none(t *testing.T, id monitor.LinkID) {
 	}
 }
 
-func inputID(in monitor.Input) monitor.LinkID {
+func inputID(in msg.Input) msg.LinkID {
 	switch in := in.(type) {
-	case monitor.LinkClosed:
+	case msg.LinkClosed:
 		return in.ID
-	case monitor.LinkLocalAddr:
+	case msg.LinkLocalAddr:
 		return in.ID
-	case monitor.CommandReply:
+	case msg.CommandReply:
 		return in.ID
-	case monitor.PubSubActivity:
+	case msg.PubSubActivity:
 		return in.ID
-	case monitor.PubSubMessage:
+	case msg.PubSubMessage:
 		return in.ID
 	}
 	panic(fmt.Sprintf("unexpected input %T", in))
 }
 
 // expect asserts that in is a T.
-func expect[T monitor.Input](t *testing.T, in monitor.Input) T {
+func expect[T msg.Input](t *testing.T, in msg.Input) T {
 	t.Helper()
 	v, ok := in.(T)
 	if !ok {

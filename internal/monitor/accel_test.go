@@ -9,6 +9,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -35,8 +36,8 @@ func TestRedialBudget(t *testing.T) {
 			now := t0
 			s.Tick(now)
 			for _, a := range s.Ready().Actions {
-				if o, ok := a.(OpenLink); ok {
-					s.Step(now, LinkClosed{ID: o.ID, Err: "connection refused"})
+				if o, ok := a.(msg.OpenLink); ok {
+					s.Step(now, msg.LinkClosed{ID: o.ID, Err: "connection refused"})
 				}
 			}
 			s.Ready()
@@ -45,9 +46,9 @@ func TestRedialBudget(t *testing.T) {
 				now = now.Add(10 * time.Millisecond)
 				s.Tick(now)
 				for _, a := range s.Ready().Actions {
-					if o, ok := a.(OpenLink); ok {
+					if o, ok := a.(msg.OpenLink); ok {
 						dials++
-						s.Step(now, LinkClosed{ID: o.ID, Err: "connection refused"})
+						s.Step(now, msg.LinkClosed{ID: o.ID, Err: "connection refused"})
 					}
 				}
 				s.Ready()
@@ -70,7 +71,7 @@ func TestAnswerAskFromView(t *testing.T) {
 	}}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
-	s.Step(t0, HostResolved{Host: "REDIS-B.example", IP: "10.0.0.2"})
+	s.Step(t0, msg.HostResolved{Host: "REDIS-B.example", IP: "10.0.0.2"})
 	for _, m := range s.masters {
 		m.flags |= object.SDown
 		s.views.changed(m)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -62,7 +63,7 @@ func (b *addrBook) addrMatchesHost(a settings.Addr, host string) bool {
 // instance as the entry stored by the name: it is dropped, with
 // -slave-merged, unless its master is failing over (then the next
 // resolution merges it).
-func (s *Sentinel) hostResolved(in HostResolved) {
+func (s *Sentinel) hostResolved(in msg.HostResolved) {
 	host := strings.ToLower(in.Host)
 	old, had := s.addrs.resolved[host]
 	if had && old == in.IP {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -23,15 +24,15 @@ func helloMasterIP(t *testing.T, announce bool, ips ...string) []string {
 	now := t0.Add(100 * time.Millisecond)
 	s.Tick(now)
 	for _, a := range s.Ready().Actions {
-		if o, ok := a.(OpenLink); ok {
+		if o, ok := a.(msg.OpenLink); ok {
 			if o.Addr != (settings.Addr{Host: "redis-0", Port: 6379}) {
 				t.Fatalf("link opened to %+v, want the name", o.Addr)
 			}
-			if _, err := s.Step(now, LinkConnected{ID: o.ID}); err != nil {
+			if _, err := s.Step(now, msg.LinkConnected{ID: o.ID}); err != nil {
 				t.Fatal(err)
 			}
-			if o.Kind == CmdLink {
-				if _, err := s.Step(now, LinkLocalAddr{ID: o.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}); err != nil {
+			if o.Kind == msg.CmdLink {
+				if _, err := s.Step(now, msg.LinkLocalAddr{ID: o.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -39,7 +40,7 @@ func helloMasterIP(t *testing.T, announce bool, ips ...string) []string {
 	}
 	var got []string
 	for _, ip := range ips {
-		if _, err := s.Step(now, HostResolved{Host: "REDIS-0", IP: ip}); err != nil {
+		if _, err := s.Step(now, msg.HostResolved{Host: "REDIS-0", IP: ip}); err != nil {
 			t.Fatal(err)
 		}
 		found := ""
@@ -47,7 +48,7 @@ func helloMasterIP(t *testing.T, announce bool, ips ...string) []string {
 			now = now.Add(100 * time.Millisecond)
 			s.Tick(now)
 			for _, a := range s.Ready().Actions {
-				if snd, ok := a.(Send); ok && snd.Args[0] == "PUBLISH" {
+				if snd, ok := a.(msg.Send); ok && snd.Args[0] == "PUBLISH" {
 					h, err := gossip.DecodeHello(snd.Args[2])
 					if err != nil {
 						t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -65,7 +66,7 @@ func (m *master) asking() bool {
 // integer, a bulk string and an integer, or it is ignored. An answer about
 // an earlier address of the master (about, its addrGen when asked) is
 // ignored too. A vote in another epoch than si's last one is logged to o.
-func (si *instance) askReply(r Reply, about uint64, now int64, o *outbox) {
+func (si *instance) askReply(r msg.Reply, about uint64, now int64, o *outbox) {
 	rep, ok := gossip.ParseAskReply(askElems(r))
 	if !ok || si.master == nil || si.master.addrGen != about {
 		return
@@ -89,16 +90,16 @@ func (si *instance) askReply(r Reply, about uint64, now int64, o *outbox) {
 // askElems gives the elements of an array reply to gossip.ParseAskReply:
 // integers as int64, strings as string, anything else as nil. A reply that
 // is not an array has no elements.
-func askElems(r Reply) []any {
-	if r.Kind != ReplyArray {
+func askElems(r msg.Reply) []any {
+	if r.Kind != msg.ReplyArray {
 		return nil
 	}
 	out := make([]any, len(r.Elems))
 	for i, e := range r.Elems {
 		switch e.Kind {
-		case ReplyInt:
+		case msg.ReplyInt:
 			out[i] = e.Int
-		case ReplyString:
+		case msg.ReplyString:
 			out[i] = e.Str
 		}
 	}

@@ -5,20 +5,21 @@ import (
 	"testing"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // TestAskElems: the core hands gossip.ParseAskReply integers as int64 and
 // strings as string, so that it accepts exactly the replies Redis accepts:
 // an array of an integer, a string and an integer.
 func TestAskElems(t *testing.T) {
-	i := func(v int64) Reply { return Reply{Kind: ReplyInt, Int: v} }
-	str := func(v string) Reply { return Reply{Kind: ReplyString, Str: v} }
-	arr := func(e ...Reply) Reply { return Reply{Kind: ReplyArray, Elems: e} }
-	errR := Reply{Kind: ReplyError, Str: "ERR x"}
-	nilR := Reply{Kind: ReplyNil}
+	i := func(v int64) msg.Reply { return msg.Reply{Kind: msg.ReplyInt, Int: v} }
+	str := func(v string) msg.Reply { return msg.Reply{Kind: msg.ReplyString, Str: v} }
+	arr := func(e ...msg.Reply) msg.Reply { return msg.Reply{Kind: msg.ReplyArray, Elems: e} }
+	errR := msg.Reply{Kind: msg.ReplyError, Str: "ERR x"}
+	nilR := msg.Reply{Kind: msg.ReplyNil}
 	tests := []struct {
 		name  string
-		r     Reply
+		r     msg.Reply
 		elems []any
 		want  gossip.AskReply
 		ok    bool

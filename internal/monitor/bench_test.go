@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -32,31 +33,31 @@ func benchCore(b testing.TB, n int) (*Sentinel, time.Time) {
 
 // answer replies to every Send of a Ready batch as a healthy instance
 // would, and reports the local address of new links.
-func answer(s *Sentinel, r Ready, now time.Time) {
+func answer(s *Sentinel, r msg.Ready, now time.Time) {
 	for _, a := range r.Actions {
 		answerOne(s, a, now)
 	}
 }
 
 // answerOne is answer for one action.
-func answerOne(s *Sentinel, a Action, now time.Time) {
+func answerOne(s *Sentinel, a msg.Action, now time.Time) {
 	switch a := a.(type) {
-	case OpenLink:
-		s.Step(now, LinkConnected{ID: a.ID})
-		if a.Kind == CmdLink {
-			s.Step(now, LinkLocalAddr{ID: a.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}})
+	case msg.OpenLink:
+		s.Step(now, msg.LinkConnected{ID: a.ID})
+		if a.Kind == msg.CmdLink {
+			s.Step(now, msg.LinkLocalAddr{ID: a.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}})
 		}
-	case Send:
-		var rep Reply
+	case msg.Send:
+		var rep msg.Reply
 		switch a.Args[0] {
 		case "PING":
-			rep = Reply{Kind: ReplyString, Str: "PONG"}
+			rep = msg.Reply{Kind: msg.ReplyString, Str: "PONG"}
 		case "INFO":
-			rep = Reply{Kind: ReplyString, Str: "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n"}
+			rep = msg.Reply{Kind: msg.ReplyString, Str: "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n"}
 		default:
-			rep = Reply{Kind: ReplyInt, Int: 1}
+			rep = msg.Reply{Kind: msg.ReplyInt, Int: 1}
 		}
-		s.Step(now, CommandReply{ID: a.ID, Tag: a.Tag, Reply: rep})
+		s.Step(now, msg.CommandReply{ID: a.ID, Tag: a.Tag, Reply: rep})
 	}
 }
 
@@ -88,7 +89,7 @@ func BenchmarkHelloProcessing(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s.Step(now, HelloFromClient{Payload: h})
+		s.Step(now, msg.HelloFromClient{Payload: h})
 		s.Ready()
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -33,7 +34,7 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 			closes, persists := 0, 0
 			for k := 0; k < 20; k++ {
 				now := t0.Add(time.Duration(k) * 100 * time.Millisecond)
-				if _, err := s.Step(now, HelloFromClient{Payload: hello}); err != nil {
+				if _, err := s.Step(now, msg.HelloFromClient{Payload: hello}); err != nil {
 					t.Fatal(err)
 				}
 				s.Tick(now)
@@ -45,9 +46,9 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 				}
 				for _, a := range r.Actions {
 					switch a.(type) {
-					case CloseLink:
+					case msg.CloseLink:
 						closes++
-					case PersistConfig:
+					case msg.PersistConfig:
 						persists++
 					}
 				}

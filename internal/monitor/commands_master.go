@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -58,7 +59,7 @@ func (e *ArgError) Error() string {
 
 // monitorMaster starts monitoring a new master (Monitor). It emits
 // `+monitor` and persists.
-func (s *Sentinel) monitorMaster(now int64, in Monitor) error {
+func (s *Sentinel) monitorMaster(now int64, in msg.Monitor) error {
 	name, host, port, quorum := in.Name, in.Host, in.Port, in.Quorum
 	if quorum <= 0 {
 		return ErrQuorumTooSmall
@@ -136,7 +137,7 @@ type setOp struct {
 // setOptions changes master options (Set). Unlike Redis it checks every
 // pair before applying any, so a bad pair changes nothing. A script path
 // missing from in.Executables is not executable.
-func (s *Sentinel) setOptions(in Set) error {
+func (s *Sentinel) setOptions(in msg.Set) error {
 	name, args, exe := in.Name, in.Args, in.Executables
 	m, err := s.master(name)
 	if err != nil {

@@ -5,11 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 func TestSetValidation(t *testing.T) {
-	exe := Executables{"/bin/ok": true}
+	exe := msg.Executables{"/bin/ok": true}
 	tests := []struct {
 		name    string
 		deny    bool
@@ -52,7 +53,7 @@ func TestSetValidation(t *testing.T) {
 			s := masterCore(t, 2)
 			s.global.DenyScriptsReconfig = tt.deny
 			before := s.Snapshot()
-			err := command(s, Set{Name: "m", Args: tt.args, Executables: exe})
+			err := command(s, msg.Set{Name: "m", Args: tt.args, Executables: exe})
 			out := s.Ready()
 			if tt.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
@@ -69,7 +70,7 @@ func TestSetValidation(t *testing.T) {
 			}
 			persisted := false
 			for _, a := range out.Actions {
-				_, ok := a.(PersistConfig)
+				_, ok := a.(msg.PersistConfig)
 				persisted = persisted || ok
 			}
 			if !persisted {
@@ -85,20 +86,20 @@ func TestSetValidation(t *testing.T) {
 			}
 		})
 	}
-	if err := command(masterCore(t, 2), Set{Name: "nope", Args: []string{"quorum", "1"}, Executables: exe}); !errors.Is(err, view.ErrNoSuchMaster) {
+	if err := command(masterCore(t, 2), msg.Set{Name: "nope", Args: []string{"quorum", "1"}, Executables: exe}); !errors.Is(err, view.ErrNoSuchMaster) {
 		t.Fatalf("unknown master: %v", err)
 	}
 }
 
 func TestSetRenameCommand(t *testing.T) {
 	s := masterCore(t, 2)
-	if err := command(s, Set{Name: "m", Args: []string{"rename-command", "ping", "PONG"}}); err != nil {
+	if err := command(s, msg.Set{Name: "m", Args: []string{"rename-command", "ping", "PONG"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.masters["m"].rename("PING"); got != "PONG" {
 		t.Fatalf("rename = %s", got)
 	}
-	if err := command(s, Set{Name: "m", Args: []string{"rename-command", "PING", "ping"}}); err != nil {
+	if err := command(s, msg.Set{Name: "m", Args: []string{"rename-command", "PING", "ping"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.masters["m"].rename("PING"); got != "PING" || len(s.Snapshot().Masters[0].RenameCommands) != 0 {
@@ -127,7 +128,7 @@ func TestMonitorValidation(t *testing.T) {
 		} else if tt.name == "ipv6" {
 			name = "v6"
 		}
-		err := command(s, Monitor{Name: name, Host: tt.host, Port: tt.port, Quorum: tt.q})
+		err := command(s, msg.Monitor{Name: name, Host: tt.host, Port: tt.port, Quorum: tt.q})
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.want)
 		}
@@ -135,7 +136,7 @@ func TestMonitorValidation(t *testing.T) {
 	if a, ok := s.View().MasterAddr("v6"); !ok || a.Host != "::1" {
 		t.Errorf("ipv6 master addr %v", a)
 	}
-	if err := command(s, Remove{Name: "n"}); err != nil {
+	if err := command(s, msg.Remove{Name: "n"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := s.View().MasterAddr("n"); ok {
@@ -145,19 +146,19 @@ func TestMonitorValidation(t *testing.T) {
 
 func TestConfigSetGetAndDebug(t *testing.T) {
 	s := masterCore(t, 2)
-	if err := command(s, ConfigSet{Args: []string{"announce-port", "70000"}}); err == nil || err.Error() != "Invalid value '70000' to SENTINEL CONFIG SET 'announce-port'" {
+	if err := command(s, msg.ConfigSet{Args: []string{"announce-port", "70000"}}); err == nil || err.Error() != "Invalid value '70000' to SENTINEL CONFIG SET 'announce-port'" {
 		t.Fatalf("bad port: %v", err)
 	}
-	if err := command(s, ConfigSet{Args: []string{"resolve-hostnames", "yes", "bogus", "1"}}); err == nil || err.Error() != "Invalid argument 'bogus' to SENTINEL CONFIG SET" {
+	if err := command(s, msg.ConfigSet{Args: []string{"resolve-hostnames", "yes", "bogus", "1"}}); err == nil || err.Error() != "Invalid argument 'bogus' to SENTINEL CONFIG SET" {
 		t.Fatalf("unknown: %v", err)
 	}
 	if s.global.ResolveHostnames {
 		t.Fatal("a rejected CONFIG SET applied a pair")
 	}
-	if err := command(s, ConfigSet{Args: []string{"announce-ip", "1.2.3.4", "announce-ip", "5.6.7.8"}}); err == nil || !strings.HasPrefix(err.Error(), "Duplicate argument") {
+	if err := command(s, msg.ConfigSet{Args: []string{"announce-ip", "1.2.3.4", "announce-ip", "5.6.7.8"}}); err == nil || !strings.HasPrefix(err.Error(), "Duplicate argument") {
 		t.Fatalf("duplicate: %v", err)
 	}
-	if err := command(s, ConfigSet{Args: []string{"announce-hostnames", "YES", "sentinel-user", "u"}}); err != nil {
+	if err := command(s, msg.ConfigSet{Args: []string{"announce-hostnames", "YES", "sentinel-user", "u"}}); err != nil {
 		t.Fatal(err)
 	}
 	got := s.ConfigGet([]string{"announce*", "SENTINEL-USER"})
@@ -170,13 +171,13 @@ func TestConfigSetGetAndDebug(t *testing.T) {
 			t.Errorf("ConfigGet[%d] = %v want %v", i, got[i], want[i])
 		}
 	}
-	if err := command(s, Debug{Args: []string{"info-period", "100", "ping-period", "0"}}); err == nil || err.Error() != "Invalid argument '0' for SENTINEL DEBUG 'ping-period'" {
+	if err := command(s, msg.Debug{Args: []string{"info-period", "100", "ping-period", "0"}}); err == nil || err.Error() != "Invalid argument '0' for SENTINEL DEBUG 'ping-period'" {
 		t.Fatalf("debug: %v", err)
 	}
 	if s.Timing().InfoPeriodMs != 100 {
 		t.Fatal("debug pairs before the bad one stay applied, as in Redis")
 	}
-	if err := command(s, Debug{Args: []string{"nope", "1"}}); err == nil || err.Error() != "Unknown option or number of arguments for SENTINEL DEBUG 'nope'" {
+	if err := command(s, msg.Debug{Args: []string{"nope", "1"}}); err == nil || err.Error() != "Unknown option or number of arguments for SENTINEL DEBUG 'nope'" {
 		t.Fatalf("debug unknown: %v", err)
 	}
 	vals := s.DebugValues()
@@ -186,7 +187,7 @@ func TestConfigSetGetAndDebug(t *testing.T) {
 }
 
 // command steps s with a command input at t0 and returns its error.
-func command(s *Sentinel, in Input) error {
+func command(s *Sentinel, in msg.Input) error {
 	_, err := s.Step(t0, in)
 	return err
 }

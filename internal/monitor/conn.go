@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
@@ -51,8 +52,8 @@ type pending struct {
 type link struct {
 	refcount int
 
-	cc LinkID // 0 when there is no command connection
-	pc LinkID // 0 when there is no pub/sub connection
+	cc msg.LinkID // 0 when there is no command connection
+	pc msg.LinkID // 0 when there is no pub/sub connection
 
 	// ccUp and pcUp say that cc and pc are connected: a connection still
 	// being dialled is not a live link (LinkConnected sets them).

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
@@ -12,21 +13,21 @@ const maxPendingPerRef = 100
 // authFor returns the credentials to send to inst: the master's auth-pass
 // and auth-user for masters and replicas; sentinel-user/sentinel-pass, or
 // else requirepass, for other Sentinels.
-func (s *Sentinel) authFor(i *instance) Auth {
+func (s *Sentinel) authFor(i *instance) msg.Auth {
 	if i.kind == object.Sentinel {
 		if s.global.SentinelPass != "" {
-			return Auth{User: s.global.SentinelUser, Pass: s.global.SentinelPass}
+			return msg.Auth{User: s.global.SentinelUser, Pass: s.global.SentinelPass}
 		}
 		if s.opts.RequirePass != "" {
-			return Auth{Pass: s.opts.RequirePass}
+			return msg.Auth{Pass: s.opts.RequirePass}
 		}
-		return Auth{}
+		return msg.Auth{}
 	}
 	m := i.master
 	if m.settings.AuthPass == "" {
-		return Auth{}
+		return msg.Auth{}
 	}
-	return Auth{User: m.settings.AuthUser, Pass: m.settings.AuthPass}
+	return msg.Auth{User: m.settings.AuthUser, Pass: m.settings.AuthPass}
 }
 
 // reconnect opens the connections an instance is missing, at most once per
@@ -45,14 +46,14 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 	}
 	l.lastReconnTime = now
 	if l.cc == 0 {
-		l.cc = s.links.open(i, CmdLink, s.authFor(i), clientName(s.myID, CmdLink))
+		l.cc = s.links.open(i, msg.CmdLink, s.authFor(i), clientName(s.myID, msg.CmdLink))
 		l.ccConnTime = now
 		l.dropPending()
 		s.views.linkChanged(l)
 		s.links.sendPing(i, now)
 	}
 	if i.kind != object.Sentinel && l.pc == 0 {
-		l.pc = s.links.open(i, PubSubLink, s.authFor(i), clientName(s.myID, PubSubLink))
+		l.pc = s.links.open(i, msg.PubSubLink, s.authFor(i), clientName(s.myID, msg.PubSubLink))
 		l.pcConnTime = now
 	}
 }
@@ -61,7 +62,7 @@ func (s *Sentinel) reconnect(i *instance, now int64) {
 // open. The instance counts as unreachable from now on, unless it already
 // was (a lost connection is evidence, like an unanswered PING; the SDOWN
 // clock it starts is stopped only by a valid PING reply).
-func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
+func (s *Sentinel) handleLinkClosed(in msg.LinkClosed, now int64) {
 	ref, ok := s.links.refs[in.ID]
 	if !ok {
 		return
@@ -69,11 +70,11 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	delete(s.links.refs, in.ID)
 	l := ref.link
 	typ := event.CmdLinkReconnection
-	if ref.kind == CmdLink && l.cc == in.ID {
+	if ref.kind == msg.CmdLink && l.cc == in.ID {
 		l.cc = 0
 		l.ccUp = false
 		l.dropPending()
-	} else if ref.kind == PubSubLink && l.pc == in.ID {
+	} else if ref.kind == msg.PubSubLink && l.pc == in.ID {
 		l.pc = 0
 		l.pcUp = false
 		typ = event.PubSubLinkReconnection
@@ -87,15 +88,15 @@ func (s *Sentinel) handleLinkClosed(in LinkClosed, now int64) {
 	// once, so that if it is dead too it is found closed now (the link
 	// adapter notices a closed idle connection only when it next sends),
 	// not when the periodic PINGs resume after the pub/sub link is back.
-	if ref.kind == PubSubLink && l.cc != 0 && l.ccUp && ref.inst.alive() {
+	if ref.kind == msg.PubSubLink && l.cc != 0 && l.ccUp && ref.inst.alive() {
 		s.links.sendPing(ref.inst, now)
 	}
 }
 
 // reply routes a CommandReply to what the command was for.
-func (s *Sentinel) reply(now int64, in CommandReply) {
+func (s *Sentinel) reply(now int64, in msg.CommandReply) {
 	ref, ok := s.links.refs[in.ID]
-	if !ok || ref.kind != CmdLink || ref.link.cc != in.ID {
+	if !ok || ref.kind != msg.CmdLink || ref.link.cc != in.ID {
 		return
 	}
 	p, ok := ref.link.pending[in.Tag]
@@ -119,12 +120,12 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 			ref.link.rtt, ref.link.hasRTT = now-p.at, true
 		}
 	case sentInfo:
-		if in.Reply.Kind == ReplyString && i.alive() {
+		if in.Reply.Kind == msg.ReplyString && i.alive() {
 			i.infoSentAt = p.at
 			s.refreshFromInfo(i, in.Reply.Str, now)
 		}
 	case sentHello:
-		if in.Reply.Kind != ReplyError {
+		if in.Reply.Kind != msg.ReplyError {
 			i.lastPubTime = now
 		}
 	case sentAsk:
@@ -158,14 +159,14 @@ func (s *Sentinel) reply(now int64, in CommandReply) {
 // a SLAVEOF at place at (from 1; 0: none) ran it: no only when the
 // transaction was refused (EXECABORT, an error reply) or the SLAVEOF's
 // place in the reply array holds an error.
-func slaveOfTook(r Reply, at int) bool {
+func slaveOfTook(r msg.Reply, at int) bool {
 	switch {
-	case r.Kind == ReplyError:
+	case r.Kind == msg.ReplyError:
 		return false
-	case r.Kind != ReplyArray || at == 0 || at > len(r.Elems):
+	case r.Kind != msg.ReplyArray || at == 0 || at > len(r.Elems):
 		return true
 	}
-	return r.Elems[at-1].Kind != ReplyError
+	return r.Elems[at-1].Kind != msg.ReplyError
 }
 
 // alive reports whether an object is still part of the state (a

@@ -12,6 +12,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 )
@@ -134,7 +135,7 @@ func FuzzHelloThroughCore(f *testing.F) {
 		now := fuzzT0
 		for _, h := range []string{h1, h2, h3} {
 			now = now.Add(time.Second)
-			_, _ = s.Step(now, monitor.HelloFromClient{Payload: h})
+			_, _ = s.Step(now, msg.HelloFromClient{Payload: h})
 			s.Tick(now)
 			s.Ready()
 		}
@@ -158,18 +159,18 @@ func FuzzInfoThroughCore(f *testing.F) {
 		s := fuzzCore(resolve)
 		now := fuzzT0
 		answered := map[settings.Addr]bool{}
-		links := map[monitor.LinkID]settings.Addr{}
+		links := map[msg.LinkID]settings.Addr{}
 		for i := 0; i < 30 && len(answered) < 2; i++ {
 			now = now.Add(100 * time.Millisecond)
 			s.Tick(now)
 			for _, a := range s.Ready().Actions {
 				switch a := a.(type) {
-				case monitor.OpenLink:
+				case msg.OpenLink:
 					links[a.ID] = a.Addr
-					if a.Kind == monitor.CmdLink {
-						_, _ = s.Step(now, monitor.LinkLocalAddr{ID: a.ID, Addr: settings.Addr{Host: "127.0.0.1", Port: 40000}})
+					if a.Kind == msg.CmdLink {
+						_, _ = s.Step(now, msg.LinkLocalAddr{ID: a.ID, Addr: settings.Addr{Host: "127.0.0.1", Port: 40000}})
 					}
-				case monitor.Send:
+				case msg.Send:
 					if len(a.Args) == 0 || a.Args[0] != "INFO" {
 						continue
 					}
@@ -184,7 +185,7 @@ func FuzzInfoThroughCore(f *testing.F) {
 						continue
 					}
 					answered[addr] = true
-					_, _ = s.Step(now, monitor.CommandReply{ID: a.ID, Tag: a.Tag, Reply: monitor.Reply{Kind: monitor.ReplyString, Str: text}})
+					_, _ = s.Step(now, msg.CommandReply{ID: a.ID, Tag: a.Tag, Reply: msg.Reply{Kind: msg.ReplyString, Str: text}})
 				}
 			}
 		}
@@ -209,7 +210,7 @@ func TestHelloAddressesStoredAsRedis(t *testing.T) {
 		for i, host := range []string{"127.1", "::ffff:1.2.3.4", "fe80::1%lo"} {
 			h := gossip.Hello{SentinelIP: host, SentinelPort: 26380 + i, RunID: strings.Repeat(string(rune('a'+i)), 40),
 				MasterName: "other", MasterIP: "::1", MasterPort: 7000}
-			_, _ = s.Step(fuzzT0, monitor.HelloFromClient{Payload: h.Encode()})
+			_, _ = s.Step(fuzzT0, msg.HelloFromClient{Payload: h.Encode()})
 		}
 		var got []string
 		for _, m := range s.Snapshot().Masters {

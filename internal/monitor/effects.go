@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // ErrUnknownAction is returned by Apply for an action type it has no case
@@ -37,17 +38,17 @@ type Effects interface {
 	// Published() is true to pub/sub subscribers.
 	Event(event.Event)
 	// Persist rewrites the config file from the core's Snapshot().
-	Persist(PersistConfig) error
+	Persist(msg.PersistConfig) error
 	// OpenLink, CloseLink and Send carry out the link actions.
-	OpenLink(OpenLink)
-	CloseLink(CloseLink)
-	Send(Send)
+	OpenLink(msg.OpenLink)
+	CloseLink(msg.CloseLink)
+	Send(msg.Send)
 	// StartScript and KillScript carry out the script actions.
-	StartScript(StartScript)
-	KillScript(KillScript)
+	StartScript(msg.StartScript)
+	KillScript(msg.KillScript)
 	// Exit stops the process with the code (SENTINEL SIMULATE-FAILURE). It
 	// is the last thing Apply does with the Ready it was in.
-	Exit(Exit)
+	Exit(msg.Exit)
 }
 
 // Apply carries out r through fx, in the order Redis does things:
@@ -64,9 +65,9 @@ type Effects interface {
 // It returns the Outcome, with the error of Persist, if any (the rest is
 // carried out regardless, as Redis goes on after a failed config
 // rewrite), and ErrUnknownAction for an action type with no case here.
-func Apply(r Ready, fx Effects) (out Outcome, err error) {
+func Apply(r msg.Ready, fx Effects) (out Outcome, err error) {
 	for _, a := range r.Actions {
-		if p, ok := a.(PersistConfig); ok {
+		if p, ok := a.(msg.PersistConfig); ok {
 			out.PersistErr = fx.Persist(p)
 			break // a Ready holds at most one PersistConfig
 		}
@@ -81,19 +82,19 @@ func Apply(r Ready, fx Effects) (out Outcome, err error) {
 	}
 	for _, a := range r.Actions {
 		switch a := a.(type) {
-		case PersistConfig:
+		case msg.PersistConfig:
 			// carried out first
-		case OpenLink:
+		case msg.OpenLink:
 			fx.OpenLink(a)
-		case CloseLink:
+		case msg.CloseLink:
 			fx.CloseLink(a)
-		case Send:
+		case msg.Send:
 			fx.Send(a)
-		case StartScript:
+		case msg.StartScript:
 			fx.StartScript(a)
-		case KillScript:
+		case msg.KillScript:
 			fx.KillScript(a)
-		case Exit:
+		case msg.Exit:
 			fx.Exit(a)
 			return out, nil
 		default:

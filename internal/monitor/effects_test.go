@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -14,14 +15,15 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // allActions holds one value of every action type. TestApplyHandlesEveryAction
 // checks it against the package source, so a new action type that is not
 // listed here (and so not dispatched by Apply) fails the test.
-var allActions = []Action{
-	PersistConfig{}, Exit{}, OpenLink{}, CloseLink{}, Send{}, StartScript{}, KillScript{},
+var allActions = []msg.Action{
+	msg.PersistConfig{}, msg.Exit{}, msg.OpenLink{}, msg.CloseLink{}, msg.Send{}, msg.StartScript{}, msg.KillScript{},
 }
 
 // recorder is an Effects that records the name of every method called.
@@ -29,23 +31,24 @@ type recorder struct{ calls []string }
 
 func (r *recorder) Log(event.LogLine) { r.calls = append(r.calls, "Log") }
 func (r *recorder) Event(event.Event) { r.calls = append(r.calls, "Event") }
-func (r *recorder) Persist(PersistConfig) error {
+func (r *recorder) Persist(msg.PersistConfig) error {
 	r.calls = append(r.calls, "PersistConfig")
 	return nil
 }
-func (r *recorder) OpenLink(OpenLink)       { r.calls = append(r.calls, "OpenLink") }
-func (r *recorder) CloseLink(CloseLink)     { r.calls = append(r.calls, "CloseLink") }
-func (r *recorder) Send(Send)               { r.calls = append(r.calls, "Send") }
-func (r *recorder) StartScript(StartScript) { r.calls = append(r.calls, "StartScript") }
-func (r *recorder) KillScript(KillScript)   { r.calls = append(r.calls, "KillScript") }
-func (r *recorder) Exit(Exit)               { r.calls = append(r.calls, "Exit") }
+func (r *recorder) OpenLink(msg.OpenLink)       { r.calls = append(r.calls, "OpenLink") }
+func (r *recorder) CloseLink(msg.CloseLink)     { r.calls = append(r.calls, "CloseLink") }
+func (r *recorder) Send(msg.Send)               { r.calls = append(r.calls, "Send") }
+func (r *recorder) StartScript(msg.StartScript) { r.calls = append(r.calls, "StartScript") }
+func (r *recorder) KillScript(msg.KillScript)   { r.calls = append(r.calls, "KillScript") }
+func (r *recorder) Exit(msg.Exit)               { r.calls = append(r.calls, "Exit") }
 
-// actionTypes lists the types declared in this package's non-test files
+// actionTypes lists the types declared in internal/msg's non-test files
 // that have an isAction method.
 func actionTypes(t *testing.T) []string {
 	t.Helper()
 	fset := token.NewFileSet()
-	entries, err := os.ReadDir(".")
+	const dir = "../msg"
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +57,7 @@ func actionTypes(t *testing.T) []string {
 		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, e.Name(), nil, 0)
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +86,7 @@ func TestApplyHandlesEveryAction(t *testing.T) {
 	}
 	for _, a := range allActions {
 		var r recorder
-		if _, err := Apply(Ready{Actions: []Action{a}}, &r); err != nil {
+		if _, err := Apply(msg.Ready{Actions: []msg.Action{a}}, &r); err != nil {
 			t.Fatalf("Apply(%T): %v", a, err)
 		}
 		want := reflect.TypeOf(a).Name()
@@ -93,13 +96,13 @@ func TestApplyHandlesEveryAction(t *testing.T) {
 	}
 }
 
-type strayAction struct{}
-
-func (strayAction) isAction() {}
+// strayAction is an Action of a type Apply has no case for (it embeds
+// the interface to get its unexported marker).
+type strayAction struct{ msg.Action }
 
 func TestApplyRejectsUnknownAction(t *testing.T) {
 	var r recorder
-	if _, err := Apply(Ready{Actions: []Action{strayAction{}}}, &r); !errors.Is(err, ErrUnknownAction) {
+	if _, err := Apply(msg.Ready{Actions: []msg.Action{strayAction{}}}, &r); !errors.Is(err, ErrUnknownAction) {
 		t.Fatalf("Apply(strayAction) = %v, want ErrUnknownAction", err)
 	}
 }
@@ -108,9 +111,9 @@ func TestApplyRejectsUnknownAction(t *testing.T) {
 // events, then the actions up to an Exit, nothing after it.
 func TestApplyOrder(t *testing.T) {
 	var r recorder
-	rd := Ready{
+	rd := msg.Ready{
 		Logs:    []event.LogLine{{Text: "a"}, {Text: "+x", Event: &event.Event{Type: "+x"}}},
-		Actions: []Action{Send{}, PersistConfig{}, Exit{}, OpenLink{}},
+		Actions: []msg.Action{msg.Send{}, msg.PersistConfig{}, msg.Exit{}, msg.OpenLink{}},
 	}
 	if _, err := Apply(rd, &r); err != nil {
 		t.Fatal(err)
@@ -135,7 +138,7 @@ func TestNothingAfterSimulatedCrash(t *testing.T) {
 	if n := len(r.Actions); n != 1 {
 		t.Fatalf("actions %#v, want only the Exit", r.Actions)
 	}
-	if _, ok := r.Actions[0].(Exit); !ok || len(r.Events()) != 0 {
+	if _, ok := r.Actions[0].(msg.Exit); !ok || len(r.Events()) != 0 {
 		t.Fatalf("ready %#v", r)
 	}
 	s.Tick(t0.Add(time.Second))

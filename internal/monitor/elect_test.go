@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -47,7 +48,7 @@ func TestIsMasterDownByAddr(t *testing.T) {
 	}
 	persisted := false
 	for _, a := range out.Actions {
-		_, ok := a.(PersistConfig)
+		_, ok := a.(msg.PersistConfig)
 		persisted = persisted || ok
 	}
 	if !persisted {
@@ -102,13 +103,13 @@ func TestScriptQueue(t *testing.T) {
 	if len(out.Actions) != 1 {
 		t.Fatalf("actions %#v", out.Actions)
 	}
-	st := out.Actions[0].(StartScript)
+	st := out.Actions[0].(msg.StartScript)
 	if st.Path != "/bin/notify" || len(st.Args) != 2 || st.Args[0] != "+sdown" || st.Args[1] != "master m 127.0.0.1 6379" {
 		t.Fatalf("start %#v", st)
 	}
-	s.Step(now, ScriptStarted{ID: st.ID, PID: 42})
+	s.Step(now, msg.ScriptStarted{ID: st.ID, PID: 42})
 	// Exit code 1 is retried after SCRIPT-RETRY-DELAY.
-	s.Step(now, ScriptExited{ID: st.ID, ExitCode: 1})
+	s.Step(now, msg.ScriptExited{ID: st.ID, ExitCode: 1})
 	ps := s.PendingScripts(now)
 	if len(ps) != 1 || ps[0].Running || ps[0].RunDelay != 30*time.Second || ps[0].RetryNum != 1 {
 		t.Fatalf("pending %+v", ps)
@@ -118,17 +119,17 @@ func TestScriptQueue(t *testing.T) {
 		t.Fatal("retried too early")
 	}
 	s.runScripts(ms(now.Add(31 * time.Second)))
-	st2 := s.Ready().Actions[0].(StartScript)
-	s.Step(now, ScriptStarted{ID: st2.ID, PID: 43})
+	st2 := s.Ready().Actions[0].(msg.StartScript)
+	s.Step(now, msg.ScriptStarted{ID: st2.ID, PID: 43})
 	s.Ready()
 	// Running too long: killed with -script-timeout.
 	s.runScripts(ms(now.Add(31*time.Second + 61*time.Second)))
 	out = s.Ready()
-	if _, ok := out.Actions[0].(KillScript); !ok || out.Events()[0].Type != "-script-timeout" || out.Events()[0].Msg != "/bin/notify 43" {
+	if _, ok := out.Actions[0].(msg.KillScript); !ok || out.Events()[0].Type != "-script-timeout" || out.Events()[0].Msg != "/bin/notify 43" {
 		t.Fatalf("timeout: %#v %#v", out.Actions, out.Events())
 	}
 	// Exit code 2 is final, with -script-error.
-	s.Step(now, ScriptExited{ID: st2.ID, ExitCode: 2})
+	s.Step(now, msg.ScriptExited{ID: st2.ID, ExitCode: 2})
 	out = s.Ready()
 	found := false
 	for _, e := range out.Events() {
@@ -141,7 +142,7 @@ func TestScriptQueue(t *testing.T) {
 
 // ask steps s with an IS-MASTER-DOWN-BY-ADDR at now and returns the reply.
 func ask(s *Sentinel, now time.Time, req gossip.AskRequest) gossip.AskReply {
-	ans, err := s.Step(now, IsMasterDownByAddr{Request: req})
+	ans, err := s.Step(now, msg.IsMasterDownByAddr{Request: req})
 	if err != nil {
 		panic(err)
 	}
@@ -213,7 +214,7 @@ func TestLeaderCountsOneEpoch(t *testing.T) {
 		voted = voted || (ev.Type == event.VoteForLeader && ev.Msg == s.myID+" 15")
 	}
 	for _, act := range out.Actions {
-		_, ok := act.(PersistConfig)
+		_, ok := act.(msg.PersistConfig)
 		persisted = persisted || ok
 	}
 	if !voted || !persisted {

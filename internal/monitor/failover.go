@@ -8,6 +8,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -38,7 +39,7 @@ func (s *Sentinel) startFailover(m *master, now int64) {
 // coordinated form it runs FAILOVER, no failover runs, a replica can be
 // promoted. The plain form is forced (no votes); the coordinated form
 // asks every peer for its vote at once and must win the election.
-func (s *Sentinel) forceFailover(now int64, in Failover) error {
+func (s *Sentinel) forceFailover(now int64, in msg.Failover) error {
 	m, err := s.master(in.Name)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package monitor
 import (
 	"testing"
 
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -21,7 +22,7 @@ func TestVotersFieldsInMaster(t *testing.T) {
 			t.Fatalf("SENTINEL MASTER shows %s=%s while it is not set", f.Key, f.Value)
 		}
 	}
-	if err := command(s, Set{Name: "m", Args: []string{"voters", "5", "forget-sentinel-after", "3000"}}); err != nil {
+	if err := command(s, msg.Set{Name: "m", Args: []string{"voters", "5", "forget-sentinel-after", "3000"}}); err != nil {
 		t.Fatal(err)
 	}
 	kv, _ = s.View().Master(t0, "m")
@@ -47,7 +48,7 @@ func TestCheckQuorumWithFloor(t *testing.T) {
 	if _, err := s.View().CheckQuorum("m"); err != nil {
 		t.Fatalf("alone with quorum 1 and no floor: %v", err)
 	}
-	if err := command(s, Set{Name: "m", Args: []string{"voters", "3"}}); err != nil {
+	if err := command(s, msg.Set{Name: "m", Args: []string{"voters", "3"}}); err != nil {
 		t.Fatal(err)
 	}
 	ck, err := s.View().CheckQuorum("m")

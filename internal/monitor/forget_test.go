@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -37,7 +38,7 @@ func TestSetForgetReplicaAfter(t *testing.T) {
 		t.Fatal("SENTINEL MASTER shows forget-replica-after while it is 0")
 	}
 	for _, bad := range []string{"-1", "abc", "1.5", ""} {
-		err := command(s, Set{Name: "m", Args: []string{"quorum", "5", settings.OptionForgetReplicaAfter, bad}})
+		err := command(s, msg.Set{Name: "m", Args: []string{"quorum", "5", settings.OptionForgetReplicaAfter, bad}})
 		want := "Invalid argument '" + bad + "' for SENTINEL SET 'forget-replica-after'"
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Fatalf("SET forget-replica-after %q: err = %v, want %q", bad, err, want)
@@ -49,7 +50,7 @@ func TestSetForgetReplicaAfter(t *testing.T) {
 			t.Fatalf("a refused SET changed the master: quorum %d, forget-replica-after %v", got.Quorum, got.ForgetReplicaAfterMs)
 		}
 	}
-	if err := command(s, Set{Name: "m", Args: []string{"FORGET-REPLICA-AFTER", "5000"}}); err != nil {
+	if err := command(s, msg.Set{Name: "m", Args: []string{"FORGET-REPLICA-AFTER", "5000"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.Snapshot().Masters[0].ForgetReplicaAfterMs; got != 5000 {
@@ -58,7 +59,7 @@ func TestSetForgetReplicaAfter(t *testing.T) {
 	if v, ok := masterField(t, s, settings.OptionForgetReplicaAfter); !ok || v != "5000" {
 		t.Fatalf("SENTINEL MASTER forget-replica-after = %q (shown %v), want 5000", v, ok)
 	}
-	if err := command(s, Set{Name: "m", Args: []string{settings.OptionForgetReplicaAfter, "0"}}); err != nil {
+	if err := command(s, msg.Set{Name: "m", Args: []string{settings.OptionForgetReplicaAfter, "0"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := masterField(t, s, settings.OptionForgetReplicaAfter); ok {
@@ -149,7 +150,7 @@ func TestForgetReplicaGuards(t *testing.T) {
 				types = append(types, e.Type)
 			}
 			for _, a := range out.Actions {
-				_, ok := a.(PersistConfig)
+				_, ok := a.(msg.PersistConfig)
 				persisted = persisted || ok
 			}
 			if tt.forget && (len(types) != 1 || types[0] != event.ReplicaForgotten || !persisted) {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/explain"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -14,7 +15,7 @@ import (
 //
 // Its invariant: Step is its only method that changes the core, so that
 // every change a client asks for enters through Step as one input value
-// (commands.go), and a handler applies one input per command. The other
+// (internal/msg), and a handler applies one input per command. The other
 // methods only read what the View does not serve yet (they may fill the
 // core's caches of objects sorted by name, never change what a query or
 // a decision sees); the View itself is
@@ -25,7 +26,7 @@ import (
 // *Sentinel.
 type Handle interface {
 	// Step applies one input at time now (Sentinel.Step).
-	Step(now time.Time, in Input) (Answer, error)
+	Step(now time.Time, in msg.Input) (msg.Answer, error)
 	// MyID returns the Sentinel's run ID (SENTINEL MYID).
 	MyID() string
 	// ConfigGet returns the global parameters matching the patterns

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
@@ -75,8 +76,8 @@ func (m *master) pauseWrites(t *linkTable, now int64) {
 // transaction the server refused (an ACL without +client|pause, an
 // unknown command) paused nothing, and the demotion then goes without
 // CLIENT UNPAUSE, which would fail it the same way.
-func (m *master) pauseReply(r Reply) {
-	failed := r.Kind != ReplyArray || len(r.Elems) != 1 || r.Elems[0].Kind == ReplyError
+func (m *master) pauseReply(r msg.Reply) {
+	failed := r.Kind != msg.ReplyArray || len(r.Elems) != 1 || r.Elems[0].Kind == msg.ReplyError
 	if failed && !m.has(object.CoordFailover) {
 		m.pauseUntil = 0
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -52,9 +53,9 @@ func (s *Sentinel) sendHello(i *instance, now int64) bool {
 
 // pubsubMessage handles what arrives on a pub/sub connection: any of it
 // proves the connection alive; hello messages not from us are processed.
-func (s *Sentinel) pubsubMessage(in PubSubMessage, now int64) {
+func (s *Sentinel) pubsubMessage(in msg.PubSubMessage, now int64) {
 	ref, ok := s.links.refs[in.ID]
-	if !ok || ref.kind != PubSubLink || ref.link.pc != in.ID {
+	if !ok || ref.kind != msg.PubSubLink || ref.link.pc != in.ID {
 		return
 	}
 	ref.link.pcLastActivity = now

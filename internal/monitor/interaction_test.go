@@ -13,6 +13,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/config"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/splitargs"
 	"github.com/go-sentinel/go-sentinel/internal/transcript"
@@ -82,7 +83,7 @@ func (in *interaction) run(line string, input []string) []string {
 	if cmd != "new" && in.s == nil {
 		in.fatalf("%q before new", line)
 	}
-	step := func(v monitor.Input) {
+	step := func(v msg.Input) {
 		if _, err := in.s.Step(in.now, v); err != nil {
 			in.fatalf("%s: %v", line, err)
 		}
@@ -115,21 +116,21 @@ func (in *interaction) run(line string, input []string) []string {
 		in.now = in.now.Add(in.duration(args[0]))
 	case "connected":
 		for _, a := range args {
-			step(monitor.LinkConnected{ID: in.link(a)})
+			step(msg.LinkConnected{ID: in.link(a)})
 		}
 	case "local":
-		step(monitor.LinkLocalAddr{ID: in.link(args[0]), Addr: in.addr(args[1])})
+		step(msg.LinkLocalAddr{ID: in.link(args[0]), Addr: in.addr(args[1])})
 	case "closed":
-		step(monitor.LinkClosed{ID: in.link(args[0]), Err: strings.Join(args[1:], " ")})
+		step(msg.LinkClosed{ID: in.link(args[0]), Err: strings.Join(args[1:], " ")})
 	case "reply":
-		step(monitor.CommandReply{ID: in.link(args[0]), Tag: uint64(in.num(strings.TrimPrefix(args[1], "#"))), Reply: in.reply(args[2:])})
+		step(msg.CommandReply{ID: in.link(args[0]), Tag: uint64(in.num(strings.TrimPrefix(args[1], "#"))), Reply: in.reply(args[2:])})
 	case "message":
-		step(monitor.PubSubMessage{ID: in.link(args[0]), Channel: gossip.Channel, Payload: args[1]})
+		step(msg.PubSubMessage{ID: in.link(args[0]), Channel: gossip.Channel, Payload: args[1]})
 	case "hello":
-		step(monitor.HelloFromClient{Payload: args[0]})
+		step(msg.HelloFromClient{Payload: args[0]})
 	case "failover":
 		coordinated := len(args) > 1 && args[1] == "coordinated"
-		if _, err := in.s.Step(in.now, monitor.Failover{Name: args[0], Coordinated: coordinated}); err != nil {
+		if _, err := in.s.Step(in.now, msg.Failover{Name: args[0], Coordinated: coordinated}); err != nil {
 			return append([]string{"error " + err.Error()}, in.ready()...)
 		}
 	case "is-master-down":
@@ -137,7 +138,7 @@ func (in *interaction) run(line string, input []string) []string {
 		if err != nil {
 			in.fatalf("is-master-down %q: %v", args, err)
 		}
-		ans, err := in.s.Step(in.now, monitor.IsMasterDownByAddr{Request: req})
+		ans, err := in.s.Step(in.now, msg.IsMasterDownByAddr{Request: req})
 		if err != nil {
 			in.fatalf("is-master-down %q: %v", args, err)
 		}
@@ -148,19 +149,19 @@ func (in *interaction) run(line string, input []string) []string {
 		if err != nil {
 			in.fatalf("lease %q: %v", args, err)
 		}
-		ans, err := in.s.Step(in.now, monitor.Lease{Request: req})
+		ans, err := in.s.Step(in.now, msg.Lease{Request: req})
 		if err != nil {
 			in.fatalf("lease %q: %v", args, err)
 		}
 		line := "granted"
-		for _, g := range ans.(monitor.LeaseAnswer) {
+		for _, g := range ans.(msg.LeaseAnswer) {
 			line += map[bool]string{true: " 1", false: " 0"}[g]
 		}
 		return append([]string{line}, in.ready()...)
 	case "script-started":
-		step(monitor.ScriptStarted{ID: uint64(in.num(args[0])), PID: in.num(args[1])})
+		step(msg.ScriptStarted{ID: uint64(in.num(args[0])), PID: in.num(args[1])})
 	case "script-exited":
-		ex := monitor.ScriptExited{ID: uint64(in.num(args[0]))}
+		ex := msg.ScriptExited{ID: uint64(in.num(args[0]))}
 		for _, a := range args[1:] {
 			switch k, v, _ := strings.Cut(a, "="); k {
 			case "code":
@@ -178,7 +179,7 @@ func (in *interaction) run(line string, input []string) []string {
 		if err != nil {
 			in.fatalf("%s: %v", line, err)
 		}
-		if _, err := in.s.Step(in.now, monitor.Set{Name: args[0], Args: args[1:]}); err != nil {
+		if _, err := in.s.Step(in.now, msg.Set{Name: args[0], Args: args[1:]}); err != nil {
 			return append([]string{"error " + err.Error()}, in.ready()...)
 		}
 	case "proxy":
@@ -191,9 +192,9 @@ func (in *interaction) run(line string, input []string) []string {
 		}
 		return []string{fmt.Sprintf("forward %s:%d hold %v protected %v", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected)}
 	case "resolved":
-		step(monitor.HostResolved{Host: args[0], IP: args[1]})
+		step(msg.HostResolved{Host: args[0], IP: args[1]})
 	case "debug":
-		step(monitor.Debug{Args: args})
+		step(msg.Debug{Args: args})
 	case "replicas":
 		rs, err := in.s.View().Replicas(in.now, args[0])
 		if err != nil {
@@ -274,32 +275,32 @@ func (in *interaction) ready() []string {
 	return out
 }
 
-func renderAction(a monitor.Action) string {
+func renderAction(a msg.Action) string {
 	switch a := a.(type) {
-	case monitor.PersistConfig:
+	case msg.PersistConfig:
 		if a.Deferrable {
 			return "persist (" + a.Reason + ", deferrable)"
 		}
 		return "persist (" + a.Reason + ")"
-	case monitor.OpenLink:
+	case msg.OpenLink:
 		s := fmt.Sprintf("open L%d %s %s:%d", a.ID, a.Kind, a.Addr.Host, a.Addr.Port)
 		if a.Auth.Pass != "" {
 			s += " auth=" + a.Auth.User + ":" + a.Auth.Pass
 		}
 		return s
-	case monitor.CloseLink:
+	case msg.CloseLink:
 		return fmt.Sprintf("close L%d", a.ID)
-	case monitor.Send:
+	case msg.Send:
 		args := strings.Join(a.Args, " ")
 		if len(args) > 80 {
 			args = args[:77] + "..."
 		}
 		return fmt.Sprintf("send L%d #%d %s", a.ID, a.Tag, args)
-	case monitor.StartScript:
+	case msg.StartScript:
 		return fmt.Sprintf("script-start %d %s %s", a.ID, a.Path, strings.Join(a.Args, " "))
-	case monitor.KillScript:
+	case msg.KillScript:
 		return fmt.Sprintf("script-kill %d", a.ID)
-	case monitor.Exit:
+	case msg.Exit:
 		return fmt.Sprintf("exit %d", a.Code)
 	}
 	return fmt.Sprintf("%T", a)
@@ -321,8 +322,8 @@ func (in *interaction) duration(s string) time.Duration {
 	return d
 }
 
-func (in *interaction) link(s string) monitor.LinkID {
-	return monitor.LinkID(in.num(strings.TrimPrefix(s, "L")))
+func (in *interaction) link(s string) msg.LinkID {
+	return msg.LinkID(in.num(strings.TrimPrefix(s, "L")))
 }
 
 func (in *interaction) addr(s string) settings.Addr {
@@ -334,36 +335,36 @@ func (in *interaction) addr(s string) settings.Addr {
 }
 
 // reply builds a reply from its KIND [VALUE...] notation.
-func (in *interaction) reply(f []string) monitor.Reply {
+func (in *interaction) reply(f []string) msg.Reply {
 	switch f[0] {
 	case "status":
-		return monitor.Reply{Kind: monitor.ReplyString, Str: strings.Join(f[1:], " ")}
+		return msg.Reply{Kind: msg.ReplyString, Str: strings.Join(f[1:], " ")}
 	case "error":
-		return monitor.Reply{Kind: monitor.ReplyError, Str: strings.Join(f[1:], " ")}
+		return msg.Reply{Kind: msg.ReplyError, Str: strings.Join(f[1:], " ")}
 	case "int":
-		return monitor.Reply{Kind: monitor.ReplyInt, Int: int64(in.num(f[1]))}
+		return msg.Reply{Kind: msg.ReplyInt, Int: int64(in.num(f[1]))}
 	case "nil":
-		return monitor.Reply{Kind: monitor.ReplyNil}
+		return msg.Reply{Kind: msg.ReplyNil}
 	case "array":
-		return monitor.Reply{Kind: monitor.ReplyArray}
+		return msg.Reply{Kind: msg.ReplyArray}
 	case "exec":
-		r := monitor.Reply{Kind: monitor.ReplyArray}
+		r := msg.Reply{Kind: msg.ReplyArray}
 		for _, e := range f[1:] {
 			switch e {
 			case "ok":
-				r.Elems = append(r.Elems, monitor.Reply{Kind: monitor.ReplyString, Str: "OK"})
+				r.Elems = append(r.Elems, msg.Reply{Kind: msg.ReplyString, Str: "OK"})
 			case "err":
-				r.Elems = append(r.Elems, monitor.Reply{Kind: monitor.ReplyError, Str: "ERR refused"})
+				r.Elems = append(r.Elems, msg.Reply{Kind: msg.ReplyError, Str: "ERR refused"})
 			default:
-				r.Elems = append(r.Elems, monitor.Reply{Kind: monitor.ReplyInt, Int: int64(in.num(e))})
+				r.Elems = append(r.Elems, msg.Reply{Kind: msg.ReplyInt, Int: int64(in.num(e))})
 			}
 		}
 		return r
 	case "ask":
-		return monitor.Reply{Kind: monitor.ReplyArray, Elems: []monitor.Reply{
-			{Kind: monitor.ReplyInt, Int: int64(in.num(f[1]))},
-			{Kind: monitor.ReplyString, Str: f[2]},
-			{Kind: monitor.ReplyInt, Int: int64(in.num(f[3]))},
+		return msg.Reply{Kind: msg.ReplyArray, Elems: []msg.Reply{
+			{Kind: msg.ReplyInt, Int: int64(in.num(f[1]))},
+			{Kind: msg.ReplyString, Str: f[2]},
+			{Kind: msg.ReplyInt, Int: int64(in.num(f[3]))},
 		}}
 	case "info":
 		fields := append([]string(nil), f[1:]...)
@@ -383,8 +384,8 @@ func (in *interaction) reply(f []string) monitor.Reply {
 				b.WriteString(kv + "\r\n")
 			}
 		}
-		return monitor.Reply{Kind: monitor.ReplyString, Str: b.String()}
+		return msg.Reply{Kind: msg.ReplyString, Str: b.String()}
 	}
 	in.fatalf("unknown reply kind %q", f[0])
-	return monitor.Reply{}
+	return msg.Reply{}
 }

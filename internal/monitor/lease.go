@@ -4,6 +4,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/fence"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -95,8 +96,8 @@ func (s *Sentinel) grantFacts(m *master, epoch uint64, now int64) fence.GrantFac
 // answerLease answers another Sentinel's SENTINEL LEASE: for each master
 // asked about, whether this Sentinel grants the lease (fence.Grant). A
 // grant binds this Sentinel's vote about the master until it lapses.
-func (s *Sentinel) answerLease(now int64, req gossip.LeaseRequest) LeaseAnswer {
-	out := make(LeaseAnswer, len(req.Targets))
+func (s *Sentinel) answerLease(now int64, req gossip.LeaseRequest) msg.LeaseAnswer {
+	out := make(msg.LeaseAnswer, len(req.Targets))
 	for k, t := range req.Targets {
 		if req.LeaseMs > settings.MaxProxyFenceAfterMs {
 			continue
@@ -186,9 +187,9 @@ func (s *Sentinel) askLeases(now int64) {
 // granted runs until the request's send time plus its length, for the
 // configuration it was asked for. A reply of another shape (an error,
 // from redis-sentinel) grants nothing.
-func (s *Sentinel) leaseReply(p pending, r Reply, now int64) {
+func (s *Sentinel) leaseReply(p pending, r msg.Reply, now int64) {
 	elems := askElems(r)
-	granted, ok := gossip.ParseLeaseReply(elems, r.Kind == ReplyArray, len(p.lease))
+	granted, ok := gossip.ParseLeaseReply(elems, r.Kind == msg.ReplyArray, len(p.lease))
 	if !ok {
 		return
 	}

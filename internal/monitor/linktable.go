@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
@@ -12,9 +13,9 @@ import (
 // exactly while it is the cc or the pc of its link; every change to a
 // link it makes is recorded in views.
 type linkTable struct {
-	nextID  LinkID
+	nextID  msg.LinkID
 	nextTag uint64
-	refs    map[LinkID]linkRef
+	refs    map[msg.LinkID]linkRef
 	out     *outbox
 	views   *viewState
 }
@@ -22,13 +23,13 @@ type linkTable struct {
 // linkRef finds the link a connection id belongs to.
 type linkRef struct {
 	link *link
-	kind LinkKind
+	kind msg.LinkKind
 	inst *instance // an object using the link (for logging)
 }
 
 // clientName is the CLIENT SETNAME a Sentinel with run id myID uses on
 // its connections of kind k.
-func clientName(myID string, k LinkKind) string {
+func clientName(myID string, k msg.LinkKind) string {
 	if len(myID) > 8 {
 		myID = myID[:8]
 	}
@@ -37,11 +38,11 @@ func clientName(myID string, k LinkKind) string {
 
 // open asks for a new connection of kind k to i, authenticating with
 // auth and naming itself name, and returns its id.
-func (t *linkTable) open(i *instance, k LinkKind, auth Auth, name string) LinkID {
+func (t *linkTable) open(i *instance, k msg.LinkKind, auth msg.Auth, name string) msg.LinkID {
 	t.nextID++
 	id := t.nextID
 	t.refs[id] = linkRef{link: i.link, kind: k, inst: i}
-	a := OpenLink{
+	a := msg.OpenLink{
 		ID:         id,
 		Kind:       k,
 		Addr:       i.addr,
@@ -49,7 +50,7 @@ func (t *linkTable) open(i *instance, k LinkKind, auth Auth, name string) LinkID
 		ClientName: name,
 		Renames:    i.master.renameMap(),
 	}
-	if k == PubSubLink {
+	if k == msg.PubSubLink {
 		a.Channel = gossip.Channel
 	}
 	t.out.act(a)
@@ -61,7 +62,7 @@ func (t *linkTable) closeCC(l *link) {
 	if l.cc == 0 {
 		return
 	}
-	t.out.act(CloseLink{ID: l.cc})
+	t.out.act(msg.CloseLink{ID: l.cc})
 	delete(t.refs, l.cc)
 	l.cc = 0
 	l.ccUp = false
@@ -74,7 +75,7 @@ func (t *linkTable) closePC(l *link) {
 	if l.pc == 0 {
 		return
 	}
-	t.out.act(CloseLink{ID: l.pc})
+	t.out.act(msg.CloseLink{ID: l.pc})
 	delete(t.refs, l.pc)
 	l.pc = 0
 	l.pcUp = false
@@ -134,7 +135,7 @@ func (t *linkTable) sendPending(p pending, args ...string) bool {
 	case sentInfo:
 		i.infoPending = true
 	}
-	t.out.act(Send{ID: l.cc, Tag: t.nextTag, Args: args})
+	t.out.act(msg.Send{ID: l.cc, Tag: t.nextTag, Args: args})
 	return true
 }
 
@@ -153,15 +154,15 @@ func (t *linkTable) sendPing(i *instance, now int64) bool {
 }
 
 // connected marks a connection live once its dial succeeded.
-func (t *linkTable) connected(in LinkConnected) {
+func (t *linkTable) connected(in msg.LinkConnected) {
 	ref, ok := t.refs[in.ID]
 	if !ok {
 		return
 	}
 	l := ref.link
-	if ref.kind == CmdLink && l.cc == in.ID {
+	if ref.kind == msg.CmdLink && l.cc == in.ID {
 		l.ccUp = true
-	} else if ref.kind == PubSubLink && l.pc == in.ID {
+	} else if ref.kind == msg.PubSubLink && l.pc == in.ID {
 		l.pcUp = true
 	}
 	t.views.linkChanged(l)
@@ -170,9 +171,9 @@ func (t *linkTable) connected(in LinkConnected) {
 // pingReply applies a PING reply (§3.5): PONG, LOADING and MASTERDOWN are
 // valid; anything else only counts as a reply. A BUSY reply from an
 // instance in SDOWN gets SCRIPT KILL, once.
-func (t *linkTable) pingReply(i *instance, r Reply, now int64) {
+func (t *linkTable) pingReply(i *instance, r msg.Reply, now int64) {
 	l := i.link
-	if r.Kind == ReplyString || r.Kind == ReplyError {
+	if r.Kind == msg.ReplyString || r.Kind == msg.ReplyError {
 		str := r.Str
 		if hasPrefix(str, "PONG") || hasPrefix(str, "LOADING") || hasPrefix(str, "MASTERDOWN") {
 			l.lastAvailTime = now

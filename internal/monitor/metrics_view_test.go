@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
@@ -100,10 +101,10 @@ func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
 	p := settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(1))), Masters: []settings.MasterSpec{spec}}
 	s := New(p, Options{Port: 26379}, rand.New(rand.NewSource(2)), t0)
 	now := t0
-	var pings []Send
+	var pings []msg.Send
 	// step applies in and answers every command but PING, which it keeps.
-	var step func(in Input)
-	step = func(in Input) {
+	var step func(in msg.Input)
+	step = func(in msg.Input) {
 		if in != nil {
 			s.Step(now, in)
 		} else {
@@ -111,13 +112,13 @@ func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
 		}
 		for _, a := range s.Ready().Actions {
 			switch a := a.(type) {
-			case OpenLink:
-				defer step(LinkConnected{ID: a.ID})
-			case Send:
+			case msg.OpenLink:
+				defer step(msg.LinkConnected{ID: a.ID})
+			case msg.Send:
 				if a.Args[0] == "PING" {
 					pings = append(pings, a)
 				} else {
-					defer step(CommandReply{ID: a.ID, Tag: a.Tag, Reply: Reply{Kind: ReplyString, Str: "OK"}})
+					defer step(msg.CommandReply{ID: a.ID, Tag: a.Tag, Reply: msg.Reply{Kind: msg.ReplyString, Str: "OK"}})
 				}
 			}
 		}
@@ -143,7 +144,7 @@ func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
 	first := pings[0]
 	pings = nil
 	now = now.Add(3 * time.Millisecond)
-	step(CommandReply{ID: first.ID, Tag: first.Tag, Reply: Reply{Kind: ReplyString, Str: "PONG"}})
+	step(msg.CommandReply{ID: first.ID, Tag: first.Tag, Reply: msg.Reply{Kind: msg.ReplyString, Str: "PONG"}})
 	if l := rtt(); !l.HasRTT || l.RTT != 3*time.Millisecond {
 		t.Fatalf("after the reply: %+v", l)
 	}

@@ -1,21 +1,24 @@
 package monitor
 
-import "github.com/go-sentinel/go-sentinel/internal/event"
+import (
+	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
+)
 
 // outbox is what the core produced since the last Ready: log lines,
 // events and actions, in the order they were produced. After a simulated
 // crash (SIMULATE-FAILURE) it takes nothing more, ever, as Redis's
 // exit(99) ends all output where the flag is checked.
 type outbox struct {
-	Ready
+	msg.Ready
 	// crashed: a simulated crash happened.
 	crashed bool
 }
 
 // take returns what the outbox holds and empties it.
-func (o *outbox) take() Ready {
+func (o *outbox) take() msg.Ready {
 	r := o.Ready
-	o.Ready = Ready{}
+	o.Ready = msg.Ready{}
 	return r
 }
 
@@ -28,7 +31,7 @@ func (o *outbox) log(l event.Level, text string) {
 }
 
 // act adds an action.
-func (o *outbox) act(a Action) {
+func (o *outbox) act(a msg.Action) {
 	if o.crashed {
 		return
 	}
@@ -44,14 +47,14 @@ func (o *outbox) persistSoon(reason string) { o.queuePersist(reason, true) }
 
 func (o *outbox) queuePersist(reason string, deferrable bool) {
 	for k, a := range o.Actions {
-		if p, ok := a.(PersistConfig); ok {
+		if p, ok := a.(msg.PersistConfig); ok {
 			if p.Deferrable && !deferrable {
-				o.Actions[k] = PersistConfig{Reason: reason}
+				o.Actions[k] = msg.PersistConfig{Reason: reason}
 			}
 			return
 		}
 	}
-	o.act(PersistConfig{Reason: reason, Deferrable: deferrable})
+	o.act(msg.PersistConfig{Reason: reason, Deferrable: deferrable})
 }
 
 // crash is SIMULATE-FAILURE: log and ask the process to exit with 99.
@@ -60,6 +63,6 @@ func (o *outbox) queuePersist(reason string, deferrable bool) {
 // nothing more.
 func (o *outbox) crash() {
 	o.log(event.LevelWarning, "Sentinel CRASH because of SENTINEL simulate-failure")
-	o.act(Exit{Code: 99})
+	o.act(msg.Exit{Code: 99})
 	o.crashed = true
 }

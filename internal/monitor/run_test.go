@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/explain"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 )
 
@@ -21,7 +22,7 @@ func TestResetDropsTheRunWhole(t *testing.T) {
 	if explainOf(t, s, now).Current == nil {
 		t.Fatal("no current timeline while the failover runs")
 	}
-	if _, err := s.Step(now, Reset{Pattern: "m"}); err != nil {
+	if _, err := s.Step(now, msg.Reset{Pattern: "m"}); err != nil {
 		t.Fatal(err)
 	}
 	s.Ready()

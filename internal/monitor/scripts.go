@@ -5,54 +5,19 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 )
-
-// StartScript asks the script adapter to run Path with Args (argv[0] is
-// Path), as a direct child with no inherited descriptors beyond 0-2, and to
-// report ScriptStarted then ScriptExited (or ScriptExited alone if it
-// could not start).
-type StartScript struct {
-	ID   uint64
-	Path string
-	Args []string
-}
-
-// KillScript asks the adapter to SIGKILL a running script.
-type KillScript struct{ ID uint64 }
-
-func (StartScript) isAction() {}
-func (KillScript) isAction()  {}
-
-// ScriptStarted reports the pid of a started script.
-type ScriptStarted struct {
-	ID  uint64
-	PID int
-}
-
-// ScriptExited reports how a script ended: its exit code, or the number of
-// the signal that killed it. StartFailed means no process could be created
-// (Redis's failed fork, reported as -script-error with 99); a program that
-// could not be executed is a process that exited with 2, as in Redis.
-type ScriptExited struct {
-	ID          uint64
-	ExitCode    int
-	Signal      int // 0 unless killed by a signal
-	StartFailed bool
-}
-
-func (ScriptStarted) isInput() {}
-func (ScriptExited) isInput()  {}
 
 // runScripts starts the runs that are due and kills those that ran too
 // long (§14.2). Called once per tick.
 func (s *Sentinel) runScripts(now int64) {
 	for _, st := range s.scripts.StartDue(now) {
-		s.out.act(StartScript{ID: st.ID, Path: st.Argv[0], Args: st.Argv[1:]})
+		s.out.act(msg.StartScript{ID: st.ID, Path: st.Argv[0], Args: st.Argv[1:]})
 	}
 	for _, o := range s.scripts.Overdue(now, s.timing.ScriptMaxRuntimeMs) {
 		s.event(event.LevelWarning, event.ScriptTimeout, nil, o.Path+" "+strconv.Itoa(o.PID))
-		s.out.act(KillScript{ID: o.ID})
+		s.out.act(msg.KillScript{ID: o.ID})
 	}
 }
 
@@ -60,7 +25,7 @@ func (s *Sentinel) runScripts(now int64) {
 // emits Redis's events: -script-child-end for a process that ran, and
 // -script-error with 99 for one that could not start, or with the signal
 // and code of one that failed for good.
-func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
+func (s *Sentinel) scriptExited(in msg.ScriptExited, now int64) {
 	o := s.scripts.Exited(in.ID, scriptq.Exit{Code: in.ExitCode, Signal: in.Signal, StartFailed: in.StartFailed},
 		now, s.timing.ScriptRetryDelayMs)
 	switch {
@@ -78,7 +43,7 @@ func (s *Sentinel) scriptExited(in ScriptExited, now int64) {
 }
 
 // scriptStarted records a started script's pid and emits -script-child.
-func (s *Sentinel) scriptStarted(in ScriptStarted) {
+func (s *Sentinel) scriptStarted(in msg.ScriptStarted) {
 	if s.scripts.Started(in.ID, in.PID) {
 		s.event(event.LevelDebug, event.ScriptChild, nil, strconv.Itoa(in.PID))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/failover"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
@@ -112,7 +113,7 @@ func New(p settings.Persisted, o Options, rnd *rand.Rand, now time.Time) *Sentin
 		global:       p,
 		masters:      make(map[string]*master),
 	}
-	s.links = linkTable{refs: make(map[LinkID]linkRef), out: &s.out, views: &s.views}
+	s.links = linkTable{refs: make(map[msg.LinkID]linkRef), out: &s.out, views: &s.views}
 	s.global.Masters = nil
 	s.addrs.global = &s.global
 	t := ms(now)
@@ -306,7 +307,7 @@ func (s *Sentinel) Snapshot() settings.Persisted {
 }
 
 // Ready returns what the core produced since the last call and forgets it.
-func (s *Sentinel) Ready() Ready { return s.out.take() }
+func (s *Sentinel) Ready() msg.Ready { return s.out.take() }
 
 // event emits an event about inst (nil for events with no instance) with
 // msg appended to the instance prefix.

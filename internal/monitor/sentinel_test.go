@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-func newTestSentinel(t *testing.T, p settings.Persisted) (*Sentinel, Ready) {
+func newTestSentinel(t *testing.T, p settings.Persisted) (*Sentinel, msg.Ready) {
 	t.Helper()
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	return s, s.Ready()
@@ -26,7 +27,7 @@ func TestNewGeneratesAndPersistsMyID(t *testing.T) {
 	if len(r.Actions) != 1 {
 		t.Fatalf("actions = %#v, want one PersistConfig", r.Actions)
 	}
-	if _, ok := r.Actions[0].(PersistConfig); !ok {
+	if _, ok := r.Actions[0].(msg.PersistConfig); !ok {
 		t.Fatalf("action = %#v, want PersistConfig", r.Actions[0])
 	}
 	if got := s.Snapshot().MyID; got != s.MyID() {
@@ -183,10 +184,10 @@ func TestNextTickInBounds(t *testing.T) {
 
 func TestStep(t *testing.T) {
 	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(8)))})
-	if _, err := s.Step(t0, FlushConfig{}); err != nil {
+	if _, err := s.Step(t0, msg.FlushConfig{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Step(t0, Shutdown{}); err != nil {
+	if _, err := s.Step(t0, msg.Shutdown{}); err != nil {
 		t.Fatal(err)
 	}
 	r := s.Ready()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -21,8 +22,8 @@ type viewWorld struct {
 	rnd   *rand.Rand
 	s     *Sentinel
 	now   time.Time
-	open  []OpenLink // links opened and not closed
-	sends []Send     // commands waiting for a reply
+	open  []msg.OpenLink // links opened and not closed
+	sends []msg.Send     // commands waiting for a reply
 }
 
 // viewPeers are the other Sentinels of the world; the first two are
@@ -55,16 +56,16 @@ func newViewWorld(t *testing.T, seed int64) *viewWorld {
 func (w *viewWorld) collect() {
 	for _, a := range w.s.Ready().Actions {
 		switch a := a.(type) {
-		case OpenLink:
+		case msg.OpenLink:
 			w.open = append(w.open, a)
-		case CloseLink:
+		case msg.CloseLink:
 			for k, o := range w.open {
 				if o.ID == a.ID {
 					w.open = append(w.open[:k], w.open[k+1:]...)
 					break
 				}
 			}
-		case Send:
+		case msg.Send:
 			w.sends = append(w.sends, a)
 		}
 	}
@@ -74,10 +75,10 @@ func (w *viewWorld) pick(n int) int { return w.rnd.Intn(n) }
 
 // randomReply is a reply to cmd: mostly what a healthy instance says,
 // sometimes an error, a refusal or another role.
-func (w *viewWorld) randomReply(cmd string) Reply {
+func (w *viewWorld) randomReply(cmd string) msg.Reply {
 	switch cmd {
 	case "PING":
-		return Reply{Kind: ReplyString, Str: []string{"PONG", "PONG", "LOADING", "BUSY x", "ERR no"}[w.pick(5)]}
+		return msg.Reply{Kind: msg.ReplyString, Str: []string{"PONG", "PONG", "LOADING", "BUSY x", "ERR no"}[w.pick(5)]}
 	case "INFO":
 		port := 7000 + w.pick(4)
 		info := "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n" +
@@ -87,18 +88,18 @@ func (w *viewWorld) randomReply(cmd string) Reply {
 				fmt.Sprintf("master_host:10.0.0.%d\r\nmaster_port:%d\r\nmaster_link_status:%s\r\nslave_priority:%d\r\nslave_repl_offset:%d\r\n",
 					1+w.pick(3), port, []string{"up", "down"}[w.pick(2)], w.pick(3)*50, w.pick(1000))
 		}
-		return Reply{Kind: ReplyString, Str: info}
+		return msg.Reply{Kind: msg.ReplyString, Str: info}
 	case "SENTINEL":
-		return Reply{Kind: ReplyArray, Elems: []Reply{
-			{Kind: ReplyInt, Int: int64(w.pick(2))},
-			{Kind: ReplyString, Str: []string{"*", viewPeers[w.pick(3)]}[w.pick(2)]},
-			{Kind: ReplyInt, Int: int64(w.pick(4))},
+		return msg.Reply{Kind: msg.ReplyArray, Elems: []msg.Reply{
+			{Kind: msg.ReplyInt, Int: int64(w.pick(2))},
+			{Kind: msg.ReplyString, Str: []string{"*", viewPeers[w.pick(3)]}[w.pick(2)]},
+			{Kind: msg.ReplyInt, Int: int64(w.pick(4))},
 		}}
 	}
 	if w.pick(4) == 0 {
-		return Reply{Kind: ReplyError, Str: "ERR no"}
+		return msg.Reply{Kind: msg.ReplyError, Str: "ERR no"}
 	}
-	return Reply{Kind: ReplyString, Str: "OK"}
+	return msg.Reply{Kind: msg.ReplyString, Str: "OK"}
 }
 
 // randomHello is a hello of a peer about one of the masters, now and
@@ -132,33 +133,33 @@ func (w *viewWorld) step() {
 		k := w.pick(len(w.sends))
 		a := w.sends[k]
 		w.sends = append(w.sends[:k], w.sends[k+1:]...)
-		s.Step(w.now, CommandReply{ID: a.ID, Tag: a.Tag, Reply: w.randomReply(a.Args[0])})
+		s.Step(w.now, msg.CommandReply{ID: a.ID, Tag: a.Tag, Reply: w.randomReply(a.Args[0])})
 	case r < 65 && len(w.open) > 0:
-		s.Step(w.now, LinkConnected{ID: w.open[w.pick(len(w.open))].ID})
+		s.Step(w.now, msg.LinkConnected{ID: w.open[w.pick(len(w.open))].ID})
 	case r < 68 && len(w.open) > 0:
 		k := w.pick(len(w.open))
 		id := w.open[k].ID
 		w.open = append(w.open[:k], w.open[k+1:]...)
-		s.Step(w.now, LinkClosed{ID: id, Err: "reset"})
+		s.Step(w.now, msg.LinkClosed{ID: id, Err: "reset"})
 	case r < 78 && len(w.open) > 0:
-		s.Step(w.now, PubSubMessage{ID: w.open[w.pick(len(w.open))].ID, Channel: gossip.Channel, Payload: w.randomHello()})
+		s.Step(w.now, msg.PubSubMessage{ID: w.open[w.pick(len(w.open))].ID, Channel: gossip.Channel, Payload: w.randomHello()})
 	case r < 86:
-		s.Step(w.now, HelloFromClient{Payload: w.randomHello()})
+		s.Step(w.now, msg.HelloFromClient{Payload: w.randomHello()})
 	case r < 92:
 		k := w.pick(4)
 		req := gossip.AskRequest{IP: "10.0.0.1", Port: 7000 + k, CurrentEpoch: uint64(w.pick(4)), RunID: gossip.NoVote}
 		if w.pick(2) == 0 {
 			req.RunID = viewPeers[w.pick(3)]
 		}
-		s.Step(w.now, IsMasterDownByAddr{Request: req})
+		s.Step(w.now, msg.IsMasterDownByAddr{Request: req})
 	case r < 94 && len(w.open) > 0:
-		s.Step(w.now, LinkLocalAddr{ID: w.open[w.pick(len(w.open))].ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}})
+		s.Step(w.now, msg.LinkLocalAddr{ID: w.open[w.pick(len(w.open))].ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}})
 	case r < 95:
-		s.Step(w.now, Set{Name: fmt.Sprintf("m%d", w.pick(4)), Args: []string{"down-after-milliseconds", fmt.Sprint(500 + w.pick(3000))}})
+		s.Step(w.now, msg.Set{Name: fmt.Sprintf("m%d", w.pick(4)), Args: []string{"down-after-milliseconds", fmt.Sprint(500 + w.pick(3000))}})
 	case r < 96:
-		s.Step(w.now, Failover{Name: fmt.Sprintf("m%d", w.pick(4))})
+		s.Step(w.now, msg.Failover{Name: fmt.Sprintf("m%d", w.pick(4))})
 	case r < 97:
-		s.Step(w.now, Reset{Pattern: fmt.Sprintf("m%d", w.pick(8))})
+		s.Step(w.now, msg.Reset{Pattern: fmt.Sprintf("m%d", w.pick(8))})
 	default:
 		w.now = w.now.Add(time.Duration(w.pick(20)) * time.Millisecond)
 	}
@@ -233,7 +234,7 @@ func TestViewUnchangedIsShared(t *testing.T) {
 	}
 	h := gossip.Hello{SentinelIP: "10.0.1.1", SentinelPort: 26379, RunID: "1111111111111111111111111111111111111111",
 		MasterName: "m001", MasterIP: "10.0.0.1", MasterPort: 7001}.Encode()
-	s.Step(now.Add(time.Second), HelloFromClient{Payload: h})
+	s.Step(now.Add(time.Second), msg.HelloFromClient{Payload: h})
 	v2 := s.View()
 	if v2 == v {
 		t.Fatal("View not rebuilt after a hello")

@@ -3,7 +3,7 @@ package node
 import (
 	"sync"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // inbox is the queue of inputs (replies, messages, closed links, script
@@ -25,7 +25,7 @@ type inbox struct {
 
 	mu      sync.Mutex
 	room    sync.Cond // signalled when take emptied a full queue
-	queue   []monitor.Input
+	queue   []msg.Input
 	blocked int  // puts waiting for room
 	closed  bool // put drops inputs from now on
 }
@@ -42,7 +42,7 @@ func newInbox() *inbox {
 
 // put appends in, waiting while inputQueueLen inputs wait; it drops in
 // once the inbox is closed.
-func (b *inbox) put(in monitor.Input) {
+func (b *inbox) put(in msg.Input) {
 	b.mu.Lock()
 	for len(b.queue) >= inputQueueLen && !b.closed {
 		b.blocked++
@@ -67,7 +67,7 @@ func (b *inbox) put(in monitor.Input) {
 // take returns every input waiting, oldest first, and gives back done,
 // the slice the previous take returned, to be filled again. The caller
 // must not use done afterwards.
-func (b *inbox) take(done []monitor.Input) []monitor.Input {
+func (b *inbox) take(done []msg.Input) []msg.Input {
 	clear(done) // let the stepped inputs go
 	if cap(done) > maxKeptInbox {
 		done = nil

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // TestInboxOneTokenPerBurst checks the inbox's wake-up rule: a burst of
@@ -13,7 +13,7 @@ import (
 func TestInboxOneTokenPerBurst(t *testing.T) {
 	b := newInbox()
 	for i := range 100 {
-		b.put(monitor.LinkClosed{ID: monitor.LinkID(i)})
+		b.put(msg.LinkClosed{ID: msg.LinkID(i)})
 	}
 	if n := len(b.ready); n != 1 {
 		t.Fatalf("%d tokens after a burst, want 1", n)
@@ -24,16 +24,16 @@ func TestInboxOneTokenPerBurst(t *testing.T) {
 		t.Fatalf("took %d, %d left waiting; want 100, 0", len(got), b.waiting())
 	}
 	for i, in := range got {
-		if id := in.(monitor.LinkClosed).ID; id != monitor.LinkID(i) {
+		if id := in.(msg.LinkClosed).ID; id != msg.LinkID(i) {
 			t.Fatalf("input %d is link %d: out of order", i, id)
 		}
 	}
-	b.put(monitor.LinkClosed{ID: 100})
+	b.put(msg.LinkClosed{ID: 100})
 	if n := len(b.ready); n != 1 {
 		t.Fatalf("%d tokens after a put into an empty queue, want 1", n)
 	}
 	again := b.take(got)
-	if len(again) != 1 || again[0].(monitor.LinkClosed).ID != 100 {
+	if len(again) != 1 || again[0].(msg.LinkClosed).ID != 100 {
 		t.Fatalf("second take = %v, want link 100 alone", again)
 	}
 }
@@ -49,11 +49,11 @@ func TestInboxNoLostWakeUp(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range each {
-				b.put(monitor.FlushConfig{})
+				b.put(msg.FlushConfig{})
 			}
 		}()
 	}
-	var got []monitor.Input
+	var got []msg.Input
 	for taken := 0; taken < writers*each; {
 		<-b.ready
 		got = b.take(got)
@@ -71,11 +71,11 @@ func TestInboxNoLostWakeUp(t *testing.T) {
 func TestInboxFullBlocksUntilTaken(t *testing.T) {
 	b := newInbox()
 	for range inputQueueLen {
-		b.put(monitor.FlushConfig{})
+		b.put(msg.FlushConfig{})
 	}
 	put := make(chan struct{})
 	go func() {
-		b.put(monitor.FlushConfig{})
+		b.put(msg.FlushConfig{})
 		close(put)
 	}()
 	waitBlocked(t, b, 1)
@@ -87,11 +87,11 @@ func TestInboxFullBlocksUntilTaken(t *testing.T) {
 		t.Fatalf("%d waiting after the blocked put went in, want 1", n)
 	}
 	for range inputQueueLen - 1 {
-		b.put(monitor.FlushConfig{})
+		b.put(msg.FlushConfig{})
 	}
 	dropped := make(chan struct{})
 	go func() {
-		b.put(monitor.FlushConfig{})
+		b.put(msg.FlushConfig{})
 		close(dropped)
 	}()
 	waitBlocked(t, b, 1)
@@ -100,7 +100,7 @@ func TestInboxFullBlocksUntilTaken(t *testing.T) {
 	if n := b.waiting(); n != inputQueueLen {
 		t.Errorf("%d waiting after close, want %d (the blocked input dropped)", n, inputQueueLen)
 	}
-	b.put(monitor.FlushConfig{})
+	b.put(msg.FlushConfig{})
 	if n := b.waiting(); n != inputQueueLen {
 		t.Errorf("a put after close went in")
 	}

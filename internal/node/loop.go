@@ -13,6 +13,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -53,15 +54,15 @@ type Effects struct {
 
 // LinkEffects carries out the core's link actions (links.Links).
 type LinkEffects interface {
-	OpenLink(monitor.OpenLink)
-	CloseLink(monitor.CloseLink)
-	Send(monitor.Send)
+	OpenLink(msg.OpenLink)
+	CloseLink(msg.CloseLink)
+	Send(msg.Send)
 }
 
 // ScriptEffects carries out the core's script actions.
 type ScriptEffects interface {
-	StartScript(monitor.StartScript)
-	KillScript(monitor.KillScript)
+	StartScript(msg.StartScript)
+	KillScript(msg.KillScript)
 }
 
 // inputQueueLen bounds the inputs waiting for the loop (the inbox); link
@@ -89,7 +90,7 @@ type Loop struct {
 	// in is where inputs wait; taken is the loop's last take from it, of
 	// which the first next were stepped (see nextInput).
 	in    *inbox
-	taken []monitor.Input
+	taken []msg.Input
 	next  int
 	stop  chan struct{}
 	done  chan struct{}
@@ -174,7 +175,7 @@ func (l *Loop) Run() {
 	for {
 		select {
 		case <-l.stop:
-			if _, err := l.core.Step(l.now(), monitor.Shutdown{}); err != nil {
+			if _, err := l.core.Step(l.now(), msg.Shutdown{}); err != nil {
 				l.log.Warningf("shutdown: %v", err)
 			}
 			l.drain()
@@ -225,7 +226,7 @@ func (l *Loop) catchUp() {
 
 // nextInput returns the oldest input not stepped yet, taking what waits
 // in the inbox when the last take is used up; false when none waits.
-func (l *Loop) nextInput() (monitor.Input, bool) {
+func (l *Loop) nextInput() (msg.Input, bool) {
 	if l.next == len(l.taken) {
 		l.taken, l.next = l.in.take(l.taken), 0
 		if len(l.taken) == 0 {
@@ -293,7 +294,7 @@ func (l *Loop) finish(pending []execReq) {
 }
 
 // stepInput hands one input to the core.
-func (l *Loop) stepInput(in monitor.Input) {
+func (l *Loop) stepInput(in msg.Input) {
 	if _, err := l.core.Step(l.now(), in); err != nil {
 		l.log.Warningf("core: %v", err)
 	}
@@ -349,7 +350,7 @@ func (l *Loop) View() *view.View {
 
 // Deliver hands an input (a reply, a message, a closed link) to the core.
 // It is safe from any goroutine and drops the input once the loop ended.
-func (l *Loop) Deliver(in monitor.Input) {
+func (l *Loop) Deliver(in msg.Input) {
 	l.in.put(in)
 }
 
@@ -379,7 +380,7 @@ func (l *Loop) drain() monitor.Outcome { return l.apply(l.core.Ready(), true) }
 // costs one View, not one each (finish).
 
 // apply carries out r, publishing the core's View first if publish.
-func (l *Loop) apply(r monitor.Ready, publish bool) monitor.Outcome {
+func (l *Loop) apply(r msg.Ready, publish bool) monitor.Outcome {
 	if publish {
 		l.view.Store(l.core.View())
 		l.unpublished = 0
@@ -413,7 +414,7 @@ func (e loopEffects) Event(ev event.Event) {
 	}
 }
 
-func (e loopEffects) Persist(p monitor.PersistConfig) error {
+func (e loopEffects) Persist(p msg.PersistConfig) error {
 	if p.Deferrable {
 		if !e.l.dirty {
 			e.l.dirty, e.l.dirtySince = true, e.l.now()
@@ -423,12 +424,12 @@ func (e loopEffects) Persist(p monitor.PersistConfig) error {
 	e.l.dirty = false
 	return e.l.persist()
 }
-func (e loopEffects) OpenLink(a monitor.OpenLink)       { e.l.fx.Links.OpenLink(a) }
-func (e loopEffects) CloseLink(a monitor.CloseLink)     { e.l.fx.Links.CloseLink(a) }
-func (e loopEffects) Send(a monitor.Send)               { e.l.fx.Links.Send(a) }
-func (e loopEffects) StartScript(a monitor.StartScript) { e.l.fx.Scripts.StartScript(a) }
-func (e loopEffects) KillScript(a monitor.KillScript)   { e.l.fx.Scripts.KillScript(a) }
-func (e loopEffects) Exit(a monitor.Exit)               { e.l.fx.Exit(a.Code) }
+func (e loopEffects) OpenLink(a msg.OpenLink)       { e.l.fx.Links.OpenLink(a) }
+func (e loopEffects) CloseLink(a msg.CloseLink)     { e.l.fx.Links.CloseLink(a) }
+func (e loopEffects) Send(a msg.Send)               { e.l.fx.Links.Send(a) }
+func (e loopEffects) StartScript(a msg.StartScript) { e.l.fx.Scripts.StartScript(a) }
+func (e loopEffects) KillScript(a msg.KillScript)   { e.l.fx.Scripts.KillScript(a) }
+func (e loopEffects) Exit(a msg.Exit)               { e.l.fx.Exit(a.Code) }
 
 func (l *Loop) persist() error {
 	if err := l.fx.Persist(l.core.Snapshot(), l.core.Timing()); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -37,19 +38,19 @@ func (m *memLog) text() string {
 // fakeActions records the link and script actions a loop carries out.
 type fakeActions struct {
 	mu      sync.Mutex
-	actions []monitor.Action
+	actions []msg.Action
 }
 
-func (f *fakeActions) add(a monitor.Action) {
+func (f *fakeActions) add(a msg.Action) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.actions = append(f.actions, a)
 }
-func (f *fakeActions) OpenLink(a monitor.OpenLink)       { f.add(a) }
-func (f *fakeActions) CloseLink(a monitor.CloseLink)     { f.add(a) }
-func (f *fakeActions) Send(a monitor.Send)               { f.add(a) }
-func (f *fakeActions) StartScript(a monitor.StartScript) { f.add(a) }
-func (f *fakeActions) KillScript(a monitor.KillScript)   { f.add(a) }
+func (f *fakeActions) OpenLink(a msg.OpenLink)       { f.add(a) }
+func (f *fakeActions) CloseLink(a msg.CloseLink)     { f.add(a) }
+func (f *fakeActions) Send(a msg.Send)               { f.add(a) }
+func (f *fakeActions) StartScript(a msg.StartScript) { f.add(a) }
+func (f *fakeActions) KillScript(a msg.KillScript)   { f.add(a) }
 
 // withFakes fills the Effects fields a test leaves nil with recorders.
 func withFakes(fx Effects) Effects {
@@ -128,7 +129,7 @@ func TestLoopReportsPersistFailure(t *testing.T) {
 	l := NewLoop(core, log, withFakes(fx), time.Now)
 	go l.Run()
 	t.Cleanup(l.Stop)
-	out, err := l.Exec(func(c monitor.Handle, now time.Time) { c.Step(now, monitor.FlushConfig{}) })
+	out, err := l.Exec(func(c monitor.Handle, now time.Time) { c.Step(now, msg.FlushConfig{}) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestDeferrablePersistIsCoalesced(t *testing.T) {
 	l := NewLoop(core, &memLog{}, fx, time.Now)
 	e := loopEffects{l}
 	for k := 0; k < 5; k++ {
-		if err := e.Persist(monitor.PersistConfig{Reason: "new replica", Deferrable: true}); err != nil {
+		if err := e.Persist(msg.PersistConfig{Reason: "new replica", Deferrable: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,8 +163,8 @@ func TestDeferrablePersistIsCoalesced(t *testing.T) {
 	if writes != 1 {
 		t.Fatalf("%d writes for five deferred rewrites, want 1", writes)
 	}
-	_ = e.Persist(monitor.PersistConfig{Reason: "new sentinel", Deferrable: true})
-	_ = e.Persist(monitor.PersistConfig{Reason: "vote"})
+	_ = e.Persist(msg.PersistConfig{Reason: "new sentinel", Deferrable: true})
+	_ = e.Persist(msg.PersistConfig{Reason: "vote"})
 	l.flushIfIdle()
 	if writes != 2 {
 		t.Fatalf("%d writes, want 2: the urgent one carries the deferred one", writes)
@@ -185,7 +186,7 @@ func TestLoopGroupsConfigWrites(t *testing.T) {
 	core := monitor.New(settings.Persisted{MyID: strings.Repeat("a", 40)}, monitor.Options{}, rand.New(rand.NewSource(1)), time.Now())
 	l := NewLoop(core, &memLog{}, fx, time.Now)
 	for k := 0; k < 50; k++ {
-		l.Deliver(monitor.FlushConfig{})
+		l.Deliver(msg.FlushConfig{})
 	}
 	go l.Run()
 	t.Cleanup(l.Stop)
@@ -194,7 +195,7 @@ func TestLoopGroupsConfigWrites(t *testing.T) {
 		mu.Lock()
 		before = writes
 		mu.Unlock()
-		c.Step(now, monitor.FlushConfig{})
+		c.Step(now, msg.FlushConfig{})
 	})
 	if err != nil || out.PersistErr != nil {
 		t.Fatalf("Exec: %v, %v", err, out.PersistErr)
@@ -243,7 +244,7 @@ func TestCatchUpStepsWaitingInputs(t *testing.T) {
 	l := NewLoop(core, &memLog{}, fx, time.Now)
 	const n = 2*maxBatch + 10
 	for range n {
-		l.Deliver(monitor.FlushConfig{})
+		l.Deliver(msg.FlushConfig{})
 	}
 	l.catchUp() // Run is not running: the loop is ours
 	if n := l.waiting(); n != 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/logging"
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/tlsconf"
@@ -174,14 +175,14 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	}
 	n.links = links.New(links.Options{
 		TLSConfig:  linkTLS,
-		Deliver:    func(in monitor.Input) { n.loop.Deliver(in) },
+		Deliver:    func(in msg.Input) { n.loop.Deliver(in) },
 		SourceAddr: cfg.Server.BindSourceAddr,
 		Logf:       opts.Log.Debugf,
 		// One connection per RESP3 instance unless asked for two, as
 		// redis-sentinel keeps (internal/links/merge.go).
 		TwoLinks: os.Getenv("GO_SENTINEL_TWO_LINKS") != "",
 	})
-	n.scripts = newScriptRunner(func(in monitor.Input) { n.loop.Deliver(in) })
+	n.scripts = newScriptRunner(func(in msg.Input) { n.loop.Deliver(in) })
 	var governors []func(quiet bool, now time.Time)
 	if opts.AdaptProcs && runtime.GOMAXPROCS(0) > 1 {
 		g := newProcGovernor()

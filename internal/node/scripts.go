@@ -7,7 +7,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // scriptRunner runs notification and client-reconfig scripts for the
@@ -15,20 +15,20 @@ import (
 // inspects the parent), with only stdin/stdout/stderr inherited (Go opens
 // every other descriptor close-on-exec).
 type scriptRunner struct {
-	deliver func(monitor.Input)
+	deliver func(msg.Input)
 
 	mu    sync.Mutex
 	procs map[uint64]*os.Process
 	wg    sync.WaitGroup
 }
 
-func newScriptRunner(deliver func(monitor.Input)) *scriptRunner {
+func newScriptRunner(deliver func(msg.Input)) *scriptRunner {
 	return &scriptRunner{deliver: deliver, procs: map[uint64]*os.Process{}}
 }
 
 // KillScript sends SIGKILL to a running script; its exit is reported as
 // usual.
-func (r *scriptRunner) KillScript(a monitor.KillScript) {
+func (r *scriptRunner) KillScript(a msg.KillScript) {
 	r.mu.Lock()
 	if p := r.procs[a.ID]; p != nil {
 		_ = p.Kill()
@@ -42,19 +42,19 @@ func (r *scriptRunner) KillScript(a monitor.KillScript) {
 // code 2, not retried); a failure to create the process at all (fork
 // failed: no memory, too many processes or files) as StartFailed, which
 // the core retries. It never waits for the script.
-func (r *scriptRunner) StartScript(a monitor.StartScript) {
+func (r *scriptRunner) StartScript(a msg.StartScript) {
 	cmd := exec.Command(a.Path, a.Args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
-		exited := monitor.ScriptExited{ID: a.ID, StartFailed: true}
+		exited := msg.ScriptExited{ID: a.ID, StartFailed: true}
 		if execFailed(err) {
-			exited = monitor.ScriptExited{ID: a.ID, ExitCode: 2}
+			exited = msg.ScriptExited{ID: a.ID, ExitCode: 2}
 		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
 			if !exited.StartFailed {
-				r.deliver(monitor.ScriptStarted{ID: a.ID, PID: 0})
+				r.deliver(msg.ScriptStarted{ID: a.ID, PID: 0})
 			}
 			r.deliver(exited)
 		}()
@@ -66,12 +66,12 @@ func (r *scriptRunner) StartScript(a monitor.StartScript) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		r.deliver(monitor.ScriptStarted{ID: a.ID, PID: cmd.Process.Pid})
+		r.deliver(msg.ScriptStarted{ID: a.ID, PID: cmd.Process.Pid})
 		err := cmd.Wait()
 		r.mu.Lock()
 		delete(r.procs, a.ID)
 		r.mu.Unlock()
-		ex := monitor.ScriptExited{ID: a.ID}
+		ex := msg.ScriptExited{ID: a.ID}
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			ex.Signal = int(ws.Signal())
 		} else if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -18,11 +19,11 @@ import (
 // would answer them, from another goroutine: a link connects, a command
 // gets its reply, each delivered to the loop.
 type answeringLinks struct {
-	out chan monitor.Input
+	out chan msg.Input
 }
 
 func newAnsweringLinks(l **Loop) *answeringLinks {
-	a := &answeringLinks{out: make(chan monitor.Input, 1<<16)}
+	a := &answeringLinks{out: make(chan msg.Input, 1<<16)}
 	go func() {
 		for in := range a.out {
 			(*l).Deliver(in)
@@ -31,24 +32,24 @@ func newAnsweringLinks(l **Loop) *answeringLinks {
 	return a
 }
 
-func (a *answeringLinks) OpenLink(o monitor.OpenLink) {
-	a.out <- monitor.LinkConnected{ID: o.ID}
-	if o.Kind == monitor.CmdLink {
-		a.out <- monitor.LinkLocalAddr{ID: o.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}
+func (a *answeringLinks) OpenLink(o msg.OpenLink) {
+	a.out <- msg.LinkConnected{ID: o.ID}
+	if o.Kind == msg.CmdLink {
+		a.out <- msg.LinkLocalAddr{ID: o.ID, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}
 	}
 }
 
-func (a *answeringLinks) CloseLink(monitor.CloseLink) {}
+func (a *answeringLinks) CloseLink(msg.CloseLink) {}
 
-func (a *answeringLinks) Send(s monitor.Send) {
-	rep := monitor.Reply{Kind: monitor.ReplyInt, Int: 1}
+func (a *answeringLinks) Send(s msg.Send) {
+	rep := msg.Reply{Kind: msg.ReplyInt, Int: 1}
 	switch s.Args[0] {
 	case "PING":
-		rep = monitor.Reply{Kind: monitor.ReplyString, Str: "PONG"}
+		rep = msg.Reply{Kind: msg.ReplyString, Str: "PONG"}
 	case "INFO":
-		rep = monitor.Reply{Kind: monitor.ReplyString, Str: "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n"}
+		rep = msg.Reply{Kind: msg.ReplyString, Str: "# Replication\r\nrole:master\r\nrun_id:0123456789012345678901234567890123456789\r\n"}
 	}
-	a.out <- monitor.CommandReply{ID: s.ID, Tag: s.Tag, Reply: rep}
+	a.out <- msg.CommandReply{ID: s.ID, Tag: s.Tag, Reply: rep}
 }
 
 // busyLoop runs a loop watching n masters with 2 replicas and 2 other
@@ -85,7 +86,7 @@ func busyLoop(b *testing.B, n int) *Loop {
 			for j := 0; j < 2*n/1000; j++ {
 				i := (2*k + j) % n
 				peer := 1 + j%2
-				l.Deliver(monitor.HelloFromClient{Payload: gossip.Hello{
+				l.Deliver(msg.HelloFromClient{Payload: gossip.Hello{
 					SentinelIP: fmt.Sprintf("10.0.1.%d", peer), SentinelPort: 26379, RunID: strings.Repeat(fmt.Sprint(peer), 40),
 					MasterName: fmt.Sprintf("m%04d", i), MasterIP: "10.0.0.1", MasterPort: 7000 + i}.Encode()})
 			}

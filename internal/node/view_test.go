@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -96,7 +97,7 @@ func TestViewPublishedBeforeSwitchMaster(t *testing.T) {
 	l = NewLoop(viewCore(0), log, fx, time.Now)
 	go l.Run()
 	t.Cleanup(l.Stop)
-	l.Deliver(monitor.HelloFromClient{Payload: switchHello(1)})
+	l.Deliver(msg.HelloFromClient{Payload: switchHello(1)})
 	want := fmt.Sprintf("mymaster 127.0.0.1 %d 127.0.0.1 %d -> 127.0.0.1:%d", viewMasterPort, viewMasterPort+1, viewMasterPort+1)
 	for _, via := range []string{"log +switch-master ", "pubsub "} {
 		select {
@@ -172,9 +173,9 @@ func TestViewNeverOlderThanAnnounced(t *testing.T) {
 	}
 	rnd := rand.New(rand.NewSource(1))
 	for e := 1; e <= switches; e++ {
-		l.Deliver(monitor.HelloFromClient{Payload: switchHello(e)})
+		l.Deliver(msg.HelloFromClient{Payload: switchHello(e)})
 		for k := rnd.Intn(5); k > 0; k-- { // hellos that change nothing but lastHelloTime
-			l.Deliver(monitor.HelloFromClient{Payload: switchHello(e)})
+			l.Deliver(msg.HelloFromClient{Payload: switchHello(e)})
 		}
 	}
 	deadline := time.After(30 * time.Second)
@@ -255,7 +256,7 @@ func TestQuietInputsPublishedTogether(t *testing.T) {
 		}
 		l.finish(nil)
 	}
-	quiet := monitor.HelloFromClient{Payload: switchHello(0)}
+	quiet := msg.HelloFromClient{Payload: switchHello(0)}
 	for i := 0; i < maxUnpublished+2; i++ {
 		l.Deliver(quiet)
 	}
@@ -279,7 +280,7 @@ func TestQuietInputsPublishedTogether(t *testing.T) {
 	if l.View() == v {
 		t.Fatal("not published once no input waits")
 	}
-	l.Deliver(monitor.HelloFromClient{Payload: switchHello(1)}) // +switch-master
+	l.Deliver(msg.HelloFromClient{Payload: switchHello(1)}) // +switch-master
 	l.Deliver(quiet)
 	step()
 	if a, _ := l.View().MasterAddr("mymaster"); a.Port != viewMasterPort+1 {

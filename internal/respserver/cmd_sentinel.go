@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
@@ -49,8 +50,8 @@ func (x *ctx) viewOnly() (*view.View, Value) {
 // step applies a command input to the core (monitor.Handle.Step, the
 // one way a command changes it) and returns its answer; a stopped loop or
 // the command's error becomes the error reply (nil on success).
-func (x *ctx) step(in monitor.Input) (monitor.Answer, monitor.Outcome, Value) {
-	var ans monitor.Answer
+func (x *ctx) step(in msg.Input) (msg.Answer, monitor.Outcome, Value) {
+	var ans msg.Answer
 	out, ev := x.run(func(core monitor.Handle, now time.Time) (err error) {
 		ans, err = core.Step(now, in)
 		return err
@@ -84,7 +85,7 @@ func cmdSentinelMyID(x *ctx) Value {
 const errSaveConfig = Err("ERR Failed to save config file. Check server logs.")
 
 func cmdSentinelFlushConfig(x *ctx) Value {
-	_, out, ev := x.step(monitor.FlushConfig{})
+	_, out, ev := x.step(msg.FlushConfig{})
 	if ev != nil {
 		return ev
 	}

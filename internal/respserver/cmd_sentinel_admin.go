@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -30,7 +31,7 @@ func saved(out monitor.Outcome) Value {
 
 // stepSaved steps a command that persists: its error, or +OK once the
 // config was saved.
-func (x *ctx) stepSaved(in monitor.Input) Value {
+func (x *ctx) stepSaved(in msg.Input) Value {
 	_, out, ev := x.step(in)
 	if ev != nil {
 		return ev
@@ -61,11 +62,11 @@ func cmdSentinelMonitor(x *ctx) Value {
 			return Err("ERR " + monitor.ErrInvalidAddress.Error())
 		}
 	}
-	return x.stepSaved(monitor.Monitor{Name: x.arg(2), Host: host, Port: int(port), Quorum: int(quorum)})
+	return x.stepSaved(msg.Monitor{Name: x.arg(2), Host: host, Port: int(port), Quorum: int(quorum)})
 }
 
 func cmdSentinelRemove(x *ctx) Value {
-	return x.stepSaved(monitor.Remove{Name: x.arg(2)})
+	return x.stepSaved(msg.Remove{Name: x.arg(2)})
 }
 
 func cmdSentinelSet(x *ctx) Value {
@@ -75,19 +76,19 @@ func cmdSentinelSet(x *ctx) Value {
 	}
 	// Script paths are checked here, off the core's loop: every value is
 	// looked at, the core picks the ones that are script paths.
-	exe := monitor.Executables{}
+	exe := msg.Executables{}
 	for _, a := range args {
 		exe[a] = executable(a)
 	}
-	return x.stepSaved(monitor.Set{Name: x.arg(2), Args: args, Executables: exe})
+	return x.stepSaved(msg.Set{Name: x.arg(2), Args: args, Executables: exe})
 }
 
 func cmdSentinelReset(x *ctx) Value {
-	n, _, ev := x.step(monitor.Reset{Pattern: x.arg(2)})
+	n, _, ev := x.step(msg.Reset{Pattern: x.arg(2)})
 	if ev != nil {
 		return ev
 	}
-	return Int(int64(n.(monitor.ResetCount)))
+	return Int(int64(n.(msg.ResetCount)))
 }
 
 func cmdSentinelDebug(x *ctx) Value {
@@ -102,7 +103,7 @@ func cmdSentinelDebug(x *ctx) Value {
 	for _, a := range x.args[2:] {
 		args = append(args, string(a))
 	}
-	if _, _, ev := x.step(monitor.Debug{Args: args}); ev != nil {
+	if _, _, ev := x.step(msg.Debug{Args: args}); ev != nil {
 		return ev
 	}
 	return OK
@@ -113,8 +114,8 @@ func cmdSentinelSimulateFailure(x *ctx) Value {
 	for _, a := range x.args[2:] {
 		names = append(names, string(a))
 	}
-	ans, _, ev := x.step(monitor.SimulateFailure{Names: names})
-	if ans == monitor.SimulateFailureHelp(true) {
+	ans, _, ev := x.step(msg.SimulateFailure{Names: names})
+	if ans == msg.SimulateFailureHelp(true) {
 		return Array{Bulk("crash-after-election"), Bulk("crash-after-promotion")}
 	}
 	if ev != nil {
@@ -156,7 +157,7 @@ func cmdSentinelFailover(x *ctx) Value {
 	if len(x.args) > 4 {
 		return Err("ERR wrong number of arguments for 'sentinel|failover' command")
 	}
-	in := monitor.Failover{Name: x.arg(2)}
+	in := msg.Failover{Name: x.arg(2)}
 	if len(x.args) == 4 {
 		if !strings.EqualFold(x.arg(3), "coordinated") {
 			v, ev := x.viewOnly()

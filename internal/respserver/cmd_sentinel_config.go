@@ -9,6 +9,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/glob"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
@@ -134,9 +135,9 @@ func (x *ctx) configSet(args []string, withLoglevel bool) Value {
 	}
 	// One input: the core's parameters (ConfigSet persists), or, for
 	// loglevel alone, a config rewrite (FlushConfig).
-	var in monitor.Input = monitor.FlushConfig{}
+	var in msg.Input = msg.FlushConfig{}
 	if len(rest) > 0 {
-		in = monitor.ConfigSet{Args: rest}
+		in = msg.ConfigSet{Args: rest}
 	}
 	out, ev := x.run(func(core monitor.Handle, now time.Time) error {
 		if _, err := core.Step(now, in); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
@@ -146,7 +147,7 @@ func cmdSentinelIsMasterDown(x *ctx) Value {
 			return askReplyValue(rep)
 		}
 	}
-	rep, _, ev := x.step(monitor.IsMasterDownByAddr{Request: req})
+	rep, _, ev := x.step(msg.IsMasterDownByAddr{Request: req})
 	if ev != nil {
 		return ev
 	}
@@ -170,11 +171,11 @@ func cmdSentinelLease(x *ctx) Value {
 	case err != nil:
 		return Err("ERR " + err.Error())
 	}
-	ans, _, ev := x.step(monitor.Lease{Request: req})
+	ans, _, ev := x.step(msg.Lease{Request: req})
 	if ev != nil {
 		return ev
 	}
-	granted := ans.(monitor.LeaseAnswer)
+	granted := ans.(msg.LeaseAnswer)
 	out := make(Array, len(granted))
 	for k, g := range granted {
 		out[k] = Int(0)
@@ -232,7 +233,7 @@ func cmdPublish(x *ctx) Value {
 		return Int(1) // stepped with its group (loopGroup)
 	}
 	payload := x.arg(2)
-	if _, _, ev := x.step(monitor.HelloFromClient{Payload: payload}); ev != nil {
+	if _, _, ev := x.step(msg.HelloFromClient{Payload: payload}); ev != nil {
 		return ev
 	}
 	return Int(1)

@@ -7,6 +7,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // maxLoopGroup bounds the requests of one connection run by one pass of
@@ -115,15 +116,15 @@ func (s *Server) stepGroup(group [][][]byte) *loopGroup {
 	if s.opts.Backend == nil {
 		return nil
 	}
-	ins := make([]monitor.Input, 0, len(group))
+	ins := make([]msg.Input, 0, len(group))
 	for _, args := range group {
 		if isHello(args) {
-			ins = append(ins, monitor.HelloFromClient{Payload: string(args[2])})
+			ins = append(ins, msg.HelloFromClient{Payload: string(args[2])})
 			continue
 		}
 		req, err := gossip.ParseAskRequest(string(args[2]), string(args[3]), string(args[4]), string(args[5]))
 		if err == nil {
-			ins = append(ins, monitor.IsMasterDownByAddr{Request: req})
+			ins = append(ins, msg.IsMasterDownByAddr{Request: req})
 		}
 	}
 	g := &loopGroup{answers: make([]gossip.AskReply, 0, len(ins))}

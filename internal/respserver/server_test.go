@@ -12,6 +12,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/acl"
 	"github.com/go-sentinel/go-sentinel/internal/commands"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/resptest"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
@@ -34,7 +35,7 @@ type countingHandle struct {
 	steps *int
 }
 
-func (h countingHandle) Step(now time.Time, in monitor.Input) (monitor.Answer, error) {
+func (h countingHandle) Step(now time.Time, in msg.Input) (msg.Answer, error) {
 	*h.steps++
 	return h.Handle.Step(now, in)
 }
@@ -46,7 +47,7 @@ func (b *fakeBackend) Exec(fn func(monitor.Handle, time.Time)) (monitor.Outcome,
 	fn(countingHandle{Handle: b.core, steps: &b.steps}, time.Now())
 	var out monitor.Outcome
 	for _, a := range b.core.Ready().Actions {
-		if _, ok := a.(monitor.PersistConfig); ok && !b.persistOK {
+		if _, ok := a.(msg.PersistConfig); ok && !b.persistOK {
 			out.PersistErr = io.ErrShortWrite
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // chaos runs a random schedule of faults drawn from the cluster's seed,
@@ -210,7 +210,7 @@ func coordinatedFailover(c *Cluster) {
 		return
 	}
 	by := running[c.Rand().Intn(len(running))]
-	_, _ = c.Command(by, monitor.Failover{Name: masterName, Coordinated: true})
+	_, _ = c.Command(by, msg.Failover{Name: masterName, Coordinated: true})
 }
 
 // converged reports whether every Sentinel names the single master-role

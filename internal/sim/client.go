@@ -3,7 +3,7 @@ package sim
 import (
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -34,7 +34,7 @@ type ClientReply struct {
 	At      time.Time
 	Server  string
 	Command []string
-	Reply   monitor.Reply
+	Reply   msg.Reply
 	Closed  string
 }
 
@@ -192,7 +192,7 @@ func (c *Cluster) clientTransmit(cn *clientConn, args []string) {
 		if cn.peerClosed || s.crashed {
 			return
 		}
-		c.serve(s, &cn.session, args, func(r monitor.Reply) {
+		c.serve(s, &cn.session, args, func(r msg.Reply) {
 			c.clientPush(cn, downstream, traceReply(r), func() { c.clientDeliver(cn, r) })
 		})
 	})
@@ -200,7 +200,7 @@ func (c *Cluster) clientTransmit(cn *clientConn, args []string) {
 
 // clientDeliver hands a reply to the client: it answers the oldest
 // command in flight.
-func (c *Cluster) clientDeliver(cn *clientConn, r monitor.Reply) {
+func (c *Cluster) clientDeliver(cn *clientConn, r msg.Reply) {
 	if len(cn.inflight) == 0 {
 		c.fail("%s: reply %s to no command", cn.cl.Name, traceReply(r))
 		return

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -40,8 +40,8 @@ type conn struct {
 
 	from *Node
 	inc  int // the incarnation of from that opened it
-	link monitor.LinkID
-	kind monitor.LinkKind
+	link msg.LinkID
+	kind msg.LinkKind
 	addr settings.Addr
 
 	toSrv  *Server
@@ -56,7 +56,7 @@ type conn struct {
 	unnoticed string
 
 	outstanding map[uint64]bool // tags sent, not yet answered
-	queued      []monitor.Send  // sent before the connect completed
+	queued      []msg.Send      // sent before the connect completed
 
 	pipes [2]pipe
 
@@ -83,7 +83,7 @@ func (c *Cluster) connsSnapshot() []*conn { return append([]*conn(nil), c.conns.
 
 // openConn starts a connection for an OpenLink; the connect completes
 // after two one-way delays.
-func (c *Cluster) openConn(n *Node, a monitor.OpenLink) {
+func (c *Cluster) openConn(n *Node, a msg.OpenLink) {
 	if n.conns[a.ID] != nil {
 		c.fail("%s: OpenLink reuses live link id %d", n.Name, a.ID)
 		return
@@ -129,16 +129,16 @@ func (c *Cluster) connect(cn *conn) {
 	cn.up = true
 	cn.from.nextPort++
 	c.tracef(cn.from.Name, "connected %s", cn.label)
-	c.step(cn.from, monitor.LinkConnected{ID: cn.link})
+	c.step(cn.from, msg.LinkConnected{ID: cn.link})
 	if cn.dead {
 		return
 	}
-	if cn.kind == monitor.CmdLink {
-		c.step(cn.from, monitor.LinkLocalAddr{ID: cn.link, Addr: settings.Addr{Host: cn.from.IP, Port: cn.from.nextPort}})
+	if cn.kind == msg.CmdLink {
+		c.step(cn.from, msg.LinkLocalAddr{ID: cn.link, Addr: settings.Addr{Host: cn.from.IP, Port: cn.from.nextPort}})
 	} else if cn.toSrv != nil {
 		cn.subscribed = true
 		c.push(cn, downstream, "subscribe confirmation", func() {
-			c.step(cn.from, monitor.PubSubActivity{ID: cn.link})
+			c.step(cn.from, msg.PubSubActivity{ID: cn.link})
 		})
 	}
 	q := cn.queued
@@ -153,8 +153,8 @@ func (c *Cluster) connect(cn *conn) {
 
 // sendOn carries out a Send: queued until the connect completes, then
 // transmitted.
-func (c *Cluster) sendOn(cn *conn, s monitor.Send) {
-	if cn.kind != monitor.CmdLink {
+func (c *Cluster) sendOn(cn *conn, s msg.Send) {
+	if cn.kind != msg.CmdLink {
 		c.fail("%s: Send on a pub/sub link: %q", cn.label, s.Args)
 		return
 	}
@@ -176,14 +176,14 @@ func (c *Cluster) sendOn(cn *conn, s monitor.Send) {
 }
 
 // transmit puts a request on the wire; the target answers when it arrives.
-func (c *Cluster) transmit(cn *conn, s monitor.Send) {
+func (c *Cluster) transmit(cn *conn, s msg.Send) {
 	args := s.Args
 	c.push(cn, upstream, fmt.Sprintf("#%d %s", s.Tag, traceArgs(args)), func() {
 		if cn.peerClosed {
 			return // the target is gone; its reset follows
 		}
 		tag := s.Tag
-		answer := func(r monitor.Reply) {
+		answer := func(r msg.Reply) {
 			c.push(cn, downstream, fmt.Sprintf("#%d %s", tag, traceReply(r)), func() {
 				c.deliverReply(cn, tag, r)
 			})
@@ -200,19 +200,19 @@ func (c *Cluster) transmit(cn *conn, s monitor.Send) {
 			}
 			answer(c.sentinelCommand(cn.toNode, args))
 		default:
-			answer(monitor.Reply{})
+			answer(msg.Reply{})
 		}
 	})
 }
 
 // deliverReply hands a reply to the node that sent the command.
-func (c *Cluster) deliverReply(cn *conn, tag uint64, r monitor.Reply) {
+func (c *Cluster) deliverReply(cn *conn, tag uint64, r msg.Reply) {
 	if !cn.outstanding[tag] {
 		c.fail("%s: reply to tag %d that is not outstanding (duplicate or unknown)", cn.label, tag)
 		return
 	}
 	delete(cn.outstanding, tag)
-	c.step(cn.from, monitor.CommandReply{ID: cn.link, Tag: tag, Reply: r})
+	c.step(cn.from, msg.CommandReply{ID: cn.link, Tag: tag, Reply: r})
 }
 
 // enqueue appends a packet to p, after a random delay but never before
@@ -325,7 +325,7 @@ func (c *Cluster) resetConn(cn *conn, reason string) {
 	if !cn.up {
 		return // the connect itself fails when it completes
 	}
-	if cn.kind == monitor.CmdLink && len(cn.outstanding) == 0 {
+	if cn.kind == msg.CmdLink && len(cn.outstanding) == 0 {
 		cn.unnoticed = reason
 		return
 	}
@@ -344,5 +344,5 @@ func (c *Cluster) closeFromPeer(cn *conn, reason string) {
 	if n.crashed || n.inc != cn.inc {
 		return
 	}
-	c.step(n, monitor.LinkClosed{ID: cn.link, Err: reason})
+	c.step(n, msg.LinkClosed{ID: cn.link, Err: reason})
 }

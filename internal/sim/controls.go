@@ -3,7 +3,7 @@ package sim
 import (
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -98,7 +98,7 @@ func (c *Cluster) SetPingError(name, text string) {
 // would, then carries out what the core produced (events, logs, actions)
 // and checks the invariants, like any step. It returns the command's
 // answer and error.
-func (c *Cluster) Command(name string, in monitor.Input) (monitor.Answer, error) {
+func (c *Cluster) Command(name string, in msg.Input) (msg.Answer, error) {
 	c.mustKnow(name)
 	n := c.Node(name)
 	if n == nil || n.crashed {

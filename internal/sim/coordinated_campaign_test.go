@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // coordinatedChaos runs, on a standard fleet with a writer and replicas
@@ -47,7 +47,7 @@ func coordinatedChaos(t TB, seed int64, rounds int) int {
 		}
 		by := nodes[rnd.Intn(len(nodes))]
 		if n := c.Node(by); n != nil && !n.Crashed() {
-			_, _ = c.Command(by, monitor.Failover{Name: masterName, Coordinated: true})
+			_, _ = c.Command(by, msg.Failover{Name: masterName, Coordinated: true})
 		}
 		c.Run(time.Duration(rnd.Intn(2000)) * time.Millisecond)
 		c.Heal()

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // TestCoordinatedFailoverLosesNoWrite: SENTINEL FAILOVER ... COORDINATED
@@ -24,7 +24,7 @@ func TestCoordinatedFailoverLosesNoWrite(t *testing.T) {
 			c, w := writerFleet(t, seed, time.Duration(seed%6)*10*time.Millisecond)
 			start := c.Now()
 			old := c.Master()
-			if _, err := c.Command("s"+strconv.FormatInt(1+seed%3, 10), monitor.Failover{Name: masterName, Coordinated: true}); err != nil {
+			if _, err := c.Command("s"+strconv.FormatInt(1+seed%3, 10), msg.Failover{Name: masterName, Coordinated: true}); err != nil {
 				c.Fatalf("SENTINEL FAILOVER COORDINATED: %v", err)
 			}
 			moved := func() bool { m := c.Master(); return m != nil && m != old && agreement(c) == nil }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // replPoll is how often replication is retried while a replica that is
@@ -76,7 +76,7 @@ func (s *Server) Keys() []string {
 // dataCommand runs INCR, SET and GET. A replica answers the writes
 // -READONLY; a master applies them and logs them (inside EXEC, at the end
 // of the transaction), which advances its replication offset.
-func (c *Cluster) dataCommand(s *Server, cmd string, args []string) monitor.Reply {
+func (c *Cluster) dataCommand(s *Server, cmd string, args []string) msg.Reply {
 	want := map[string]int{"INCR": 2, "SET": 3, "GET": 2}[cmd]
 	if len(args) != want {
 		return errWrongArgs(args[0])
@@ -85,7 +85,7 @@ func (c *Cluster) dataCommand(s *Server, cmd string, args []string) monitor.Repl
 		if v, ok := s.data.kv[args[1]]; ok {
 			return bulk(v)
 		}
-		return monitor.Reply{Kind: monitor.ReplyNil}
+		return msg.Reply{Kind: msg.ReplyNil}
 	}
 	if s.Role == RoleReplica {
 		return errReply(ReadOnlyError)

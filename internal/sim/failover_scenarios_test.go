@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -699,7 +700,7 @@ func TestForcedFailover(t *testing.T) {
 			c := Standard(t, seed, Topology{DownAfter: downAfter})
 			settle(t, c, 2)
 			c.Run(time.Duration(c.Rand().Intn(3000)) * time.Millisecond)
-			failover := monitor.Failover{Name: masterName}
+			failover := msg.Failover{Name: masterName}
 			start := c.Now()
 			if _, err := c.Command("s1", failover); err != nil {
 				c.Fatalf("SENTINEL FAILOVER: %v", err)

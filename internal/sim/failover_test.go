@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // scenarioFailover crashes the master of a settled standard cluster and
@@ -158,7 +158,7 @@ func TestLeaderCrashesAfterPromotion(t *testing.T) {
 			c := Standard(t, seed, Topology{DownAfter: downAfter, FailoverTimeout: 20 * time.Second})
 			settle(t, c, 2)
 			for _, n := range c.Nodes() {
-				if _, err := c.Command(n.Name, monitor.SimulateFailure{Names: []string{"crash-after-promotion"}}); err != nil {
+				if _, err := c.Command(n.Name, msg.SimulateFailure{Names: []string{"crash-after-promotion"}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -178,7 +178,7 @@ func TestLeaderCrashesAfterPromotion(t *testing.T) {
 			for _, n := range c.Nodes() {
 				if n.Crashed() {
 					leader = n
-				} else if _, err := c.Command(n.Name, monitor.SimulateFailure{Names: nil}); err != nil {
+				} else if _, err := c.Command(n.Name, msg.SimulateFailure{Names: nil}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -262,7 +262,7 @@ func TestSimulatedCrashStopsAtOnce(t *testing.T) {
 			c := Standard(t, 410, Topology{DownAfter: downAfter, FailoverTimeout: 20 * time.Second})
 			settle(t, c, 2)
 			for _, n := range c.Nodes() {
-				if _, err := c.Command(n.Name, monitor.SimulateFailure{Names: []string{tc.flag}}); err != nil {
+				if _, err := c.Command(n.Name, msg.SimulateFailure{Names: []string{tc.flag}}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/sim"
 	"github.com/go-sentinel/go-sentinel/internal/transcript"
@@ -432,7 +432,7 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 	var reply []string
 	// step sends a command input to the node; the reads below use its
 	// core's read methods directly.
-	step := func(in monitor.Input) monitor.Answer {
+	step := func(in msg.Input) msg.Answer {
 		ans, err := c.Command(node, in)
 		if err != nil {
 			reply = []string{"(error) " + err.Error()}
@@ -450,23 +450,23 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 	}
 	switch sub {
 	case "failover":
-		step(monitor.Failover{Name: arg(0), Coordinated: strings.EqualFold(arg(1), "coordinated")})
+		step(msg.Failover{Name: arg(0), Coordinated: strings.EqualFold(arg(1), "coordinated")})
 	case "set":
-		step(monitor.Set{Name: arg(0), Args: from(1), Executables: monitor.Executables{}})
+		step(msg.Set{Name: arg(0), Args: from(1), Executables: msg.Executables{}})
 	case "monitor":
 		port, _ := strconv.Atoi(arg(2))
 		quorum, _ := strconv.Atoi(arg(3))
-		step(monitor.Monitor{Name: arg(0), Host: arg(1), Port: port, Quorum: quorum})
+		step(msg.Monitor{Name: arg(0), Host: arg(1), Port: port, Quorum: quorum})
 	case "remove":
-		step(monitor.Remove{Name: arg(0)})
+		step(msg.Remove{Name: arg(0)})
 	case "reset":
-		reply = []string{fmt.Sprintf("(integer) %d", step(monitor.Reset{Pattern: arg(0)}))}
+		reply = []string{fmt.Sprintf("(integer) %d", step(msg.Reset{Pattern: arg(0)}))}
 	case "config-set":
-		step(monitor.ConfigSet{Args: rest})
+		step(msg.ConfigSet{Args: rest})
 	case "config-get":
 		read(nil, kvLines(n.Core.ConfigGet(rest))...)
 	case "flushconfig":
-		step(monitor.FlushConfig{})
+		step(msg.FlushConfig{})
 	case "is-master-down-by-addr":
 		runID := arg(3)
 		if p := c.Node(runID); p != nil {
@@ -477,19 +477,19 @@ func clientCommand(c *sim.Cluster, node string, args []string) []string {
 			read(err)
 			break
 		}
-		if ans := step(monitor.IsMasterDownByAddr{Request: req}); ans != nil {
+		if ans := step(msg.IsMasterDownByAddr{Request: req}); ans != nil {
 			down, leader, epoch := ans.(gossip.AskReply).Elements()
 			reply = []string{fmt.Sprintf("down %d leader %s epoch %d", down, leader, epoch)}
 		}
 	case "simulate-failure":
-		if step(monitor.SimulateFailure{Names: rest}) == monitor.SimulateFailureHelp(true) {
+		if step(msg.SimulateFailure{Names: rest}) == msg.SimulateFailureHelp(true) {
 			reply = []string{"crash-after-election", "crash-after-promotion"}
 		}
 	case "debug":
 		if len(rest) == 0 {
 			read(nil, kvLines(n.Core.DebugValues())...)
 		} else {
-			step(monitor.Debug{Args: rest})
+			step(msg.Debug{Args: rest})
 		}
 	case "ckquorum":
 		ck, err := n.Core.View().CheckQuorum(arg(0))

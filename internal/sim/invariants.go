@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
@@ -246,7 +246,7 @@ func (c *Cluster) checkViews(n *Node) {
 	}
 	carried := map[settings.Addr]int{}
 	for _, cn := range n.conns {
-		if cn.kind == monitor.CmdLink {
+		if cn.kind == msg.CmdLink {
 			carried[cn.addr] += len(cn.outstanding)
 		}
 	}

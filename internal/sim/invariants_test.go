@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -48,7 +48,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 		{"persisted leader epoch goes back", func(c *Cluster) {
 			n := c.Node("s2")
 			c.inv.leaderEpoch["s2"] = map[string]uint64{masterName: 9}
-			c.act(n, monitor.PersistConfig{Reason: "test"})
+			c.act(n, msg.PersistConfig{Reason: "test"})
 		}, "persisted leader epoch of m went back from 9 to 0"},
 		{"one config epoch, two masters", func(c *Cluster) {
 			c.inv.configAddr[epochKey{masterName, 3}] = settings.Addr{Host: "10.0.9.9", Port: 1}
@@ -71,15 +71,15 @@ func TestInvariantsCatchViolations(t *testing.T) {
 			c.afterStep()
 		}, "coordinated handover from r0 to r1 lost"},
 		{"send on a closed link", func(c *Cluster) {
-			c.act(c.Node("s1"), monitor.Send{ID: 999, Tag: 1, Args: []string{"PING"}})
+			c.act(c.Node("s1"), msg.Send{ID: 999, Tag: 1, Args: []string{"PING"}})
 		}, "Send on unknown or closed link 999"},
 		{"close of an unknown link", func(c *Cluster) {
-			c.act(c.Node("s1"), monitor.CloseLink{ID: 999})
+			c.act(c.Node("s1"), msg.CloseLink{ID: 999})
 		}, "CloseLink of unknown link 999"},
 		{"reply nobody waits for", func(c *Cluster) {
 			n := c.Node("s1")
 			for _, cn := range c.conns {
-				if cn.from == n && cn.kind == monitor.CmdLink {
+				if cn.from == n && cn.kind == msg.CmdLink {
 					c.deliverReply(cn, 123456, status("PONG"))
 					return
 				}
@@ -88,7 +88,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 		{"pending count disagrees with the wire", func(c *Cluster) {
 			n := c.Node("s1")
 			for _, cn := range c.conns {
-				if cn.from == n && cn.kind == monitor.CmdLink && cn.toSrv != nil {
+				if cn.from == n && cn.kind == msg.CmdLink && cn.toSrv != nil {
 					cn.outstanding[777] = true
 					break
 				}
@@ -97,7 +97,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 		}, "link-pending-commands for"},
 		{"a command lost on the wire", func(c *Cluster) {
 			for _, cn := range c.conns {
-				if cn.kind == monitor.CmdLink && cn.up && len(cn.pipes[0].q)+len(cn.pipes[1].q) == 0 {
+				if cn.kind == msg.CmdLink && cn.up && len(cn.pipes[0].q)+len(cn.pipes[1].q) == 0 {
 					cn.outstanding[888] = true
 					break
 				}

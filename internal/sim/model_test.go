@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
 	"github.com/go-sentinel/go-sentinel/internal/inforeply"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -104,7 +104,7 @@ func TestInfoFormat(t *testing.T) {
 // driving the command models directly.
 func newConnFor(c *Cluster, s *Server) *conn {
 	n := c.Node("s1")
-	return &conn{from: n, inc: n.inc, kind: monitor.CmdLink, toSrv: s, up: true, outstanding: map[uint64]bool{}, label: "test"}
+	return &conn{from: n, inc: n.inc, kind: msg.CmdLink, toSrv: s, up: true, outstanding: map[uint64]bool{}, label: "test"}
 }
 
 // TestRedisCommands drives the modelled Redis command by command.
@@ -212,7 +212,7 @@ func TestTraceReply(t *testing.T) {
 		long[i] = 'x'
 	}
 	tests := []struct {
-		r    monitor.Reply
+		r    msg.Reply
 		want string
 	}{
 		{status("PONG"), "+PONG"},
@@ -220,7 +220,7 @@ func TestTraceReply(t *testing.T) {
 		{bulk(string(long)), "$(100 bytes)"},
 		{errReply("ERR x"), "-ERR x"},
 		{intReply(-3), ":-3"},
-		{monitor.Reply{Kind: monitor.ReplyNil}, "(nil)"},
+		{msg.Reply{Kind: msg.ReplyNil}, "(nil)"},
 		{arrayReply(intReply(1), arrayReply()), "*[:1 *[]]"},
 	}
 	for _, tt := range tests {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // TestQueueOrder: items run in time order, and in scheduling order at the
@@ -106,7 +106,7 @@ func TestExitAndRestart(t *testing.T) {
 	id := s2.Core.MyID()
 	at := c.Now()
 	before := len(c.EventsOf("s2", ""))
-	c.act(s2, monitor.Exit{Code: 99})
+	c.act(s2, msg.Exit{Code: 99})
 	if !s2.Crashed() {
 		t.Fatalf("Exit did not stop the node")
 	}

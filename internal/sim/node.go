@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -32,7 +33,7 @@ type Node struct {
 	crashed  bool
 	inc      int           // incarnation: bumps at every crash and restart
 	offset   time.Duration // local clock minus cluster clock
-	conns    map[monitor.LinkID]*conn
+	conns    map[msg.LinkID]*conn
 	nextPort int
 	steps    int             // ticks so far
 	ticked   bool            // the current step is a tick
@@ -75,7 +76,7 @@ func (c *Cluster) boot(n *Node) {
 	n.inc++
 	n.crashed = false
 	n.seed = c.rnd.Int63()
-	n.conns = map[monitor.LinkID]*conn{}
+	n.conns = map[msg.LinkID]*conn{}
 	accel := settings.DefaultAccel()
 	if c.opts.Accel != nil {
 		accel = *c.opts.Accel
@@ -105,7 +106,7 @@ func (c *Cluster) scheduleTick(n *Node) {
 }
 
 // step hands an input to a node's core and carries out what it produced.
-func (c *Cluster) step(n *Node, in monitor.Input) {
+func (c *Cluster) step(n *Node, in msg.Input) {
 	if _, err := n.Core.Step(n.Now(), in); err != nil {
 		c.fail("%s: Step(%T) failed: %v", n.Name, in, err)
 		return
@@ -127,8 +128,8 @@ func (c *Cluster) drain(n *Node) {
 
 // act carries out one action of a node outside a drain (tests that check
 // the invariants on a hand-made action).
-func (c *Cluster) act(n *Node, a monitor.Action) {
-	if _, err := monitor.Apply(monitor.Ready{Actions: []monitor.Action{a}}, &simEffects{c: c, n: n, inc: n.inc}); err != nil {
+func (c *Cluster) act(n *Node, a msg.Action) {
+	if _, err := monitor.Apply(msg.Ready{Actions: []msg.Action{a}}, &simEffects{c: c, n: n, inc: n.inc}); err != nil {
 		c.fail("%s: %v", n.Name, err)
 	}
 }
@@ -162,7 +163,7 @@ func (fx *simEffects) Event(e event.Event) {
 	c.observeEvent(n, e)
 }
 
-func (fx *simEffects) Persist(a monitor.PersistConfig) error {
+func (fx *simEffects) Persist(a msg.PersistConfig) error {
 	c, n := fx.c, fx.n
 	if !fx.live() {
 		return nil
@@ -173,13 +174,13 @@ func (fx *simEffects) Persist(a monitor.PersistConfig) error {
 	return nil
 }
 
-func (fx *simEffects) OpenLink(a monitor.OpenLink) {
+func (fx *simEffects) OpenLink(a msg.OpenLink) {
 	if fx.live() {
 		fx.c.openConn(fx.n, a)
 	}
 }
 
-func (fx *simEffects) CloseLink(a monitor.CloseLink) {
+func (fx *simEffects) CloseLink(a msg.CloseLink) {
 	c, n := fx.c, fx.n
 	if !fx.live() {
 		return
@@ -193,7 +194,7 @@ func (fx *simEffects) CloseLink(a monitor.CloseLink) {
 	c.dropConn(cn)
 }
 
-func (fx *simEffects) Send(a monitor.Send) {
+func (fx *simEffects) Send(a msg.Send) {
 	c, n := fx.c, fx.n
 	if !fx.live() {
 		return
@@ -206,19 +207,19 @@ func (fx *simEffects) Send(a monitor.Send) {
 	c.sendOn(cn, a)
 }
 
-func (fx *simEffects) StartScript(a monitor.StartScript) {
+func (fx *simEffects) StartScript(a msg.StartScript) {
 	if fx.live() {
 		fx.c.runScript(fx.n, a)
 	}
 }
 
-func (fx *simEffects) KillScript(a monitor.KillScript) {
+func (fx *simEffects) KillScript(a msg.KillScript) {
 	if fx.live() {
 		fx.c.killScript(fx.n, a)
 	}
 }
 
-func (fx *simEffects) Exit(a monitor.Exit) {
+func (fx *simEffects) Exit(a msg.Exit) {
 	if fx.live() {
 		fx.c.tracef(fx.n.Name, "exit %d", a.Code)
 		fx.c.crashNode(fx.n)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // pauseType is what a pause holds: nothing, the writes (and the commands
@@ -105,7 +105,7 @@ func mayReplicate(q [][]string) bool {
 // (or CLIENT UNPAUSE) the clients' writes, or all their commands, are
 // held. A pause already set keeps the stricter type and the later
 // deadline.
-func (c *Cluster) clientPauseCommand(s *Server, args []string) monitor.Reply {
+func (c *Cluster) clientPauseCommand(s *Server, args []string) msg.Reply {
 	if len(args) != 3 && len(args) != 4 {
 		return errReply("ERR syntax error")
 	}
@@ -149,7 +149,7 @@ func (c *Cluster) clientPauseCommand(s *Server, args []string) monitor.Reply {
 
 // clientUnpauseCommand is CLIENT UNPAUSE: it lifts CLIENT PAUSE's pause,
 // not the one of the server's own failover.
-func (c *Cluster) clientUnpauseCommand(s *Server) monitor.Reply {
+func (c *Cluster) clientUnpauseCommand(s *Server) msg.Reply {
 	if s.pause.typ != pauseOff {
 		c.tracef(s.Name, "clients unpaused")
 		c.liftPause(s, func() { s.pause = clientPause{} })

@@ -4,13 +4,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
 // redisCommand executes one command a Sentinel sent to a modelled Redis
 // server on cn and returns its reply, as execute does.
-func (c *Cluster) redisCommand(s *Server, cn *conn, args []string) monitor.Reply {
+func (c *Cluster) redisCommand(s *Server, cn *conn, args []string) msg.Reply {
 	return c.execute(s, &cn.session, args)
 }
 
@@ -18,7 +18,7 @@ func (c *Cluster) redisCommand(s *Server, cn *conn, args []string) monitor.Reply
 // reply. Inside MULTI, commands are queued (a write that a read-only
 // replica refuses is answered -READONLY and makes EXEC abort, as in Redis)
 // and run by EXEC, whose writes form one entry of the data log.
-func (c *Cluster) execute(s *Server, ss *session, args []string) monitor.Reply {
+func (c *Cluster) execute(s *Server, ss *session, args []string) msg.Reply {
 	cmd := strings.ToUpper(args[0])
 	if ss.multi && cmd != "EXEC" && cmd != "MULTI" && cmd != "DISCARD" {
 		if writeCommands[cmd] && s.Role == RoleReplica {
@@ -54,7 +54,7 @@ func (c *Cluster) execute(s *Server, ss *session, args []string) monitor.Reply {
 			return errReply(ReadOnlyError)
 		}
 		s.data.inTxn = true
-		out := make([]monitor.Reply, 0, len(q))
+		out := make([]msg.Reply, 0, len(q))
 		for _, a := range q {
 			out = append(out, c.execute(s, ss, a))
 		}
@@ -75,7 +75,7 @@ func writesIn(q [][]string) bool {
 }
 
 // redisExec runs one command outside a transaction (or as EXEC runs it).
-func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) monitor.Reply {
+func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) msg.Reply {
 	switch cmd {
 	case "PING":
 		if s.PingError != "" {
@@ -139,7 +139,7 @@ func (c *Cluster) redisExec(s *Server, ss *session, cmd string, args []string) m
 	return errReply("ERR unknown command '" + args[0] + "'")
 }
 
-func errWrongArgs(cmd string) monitor.Reply {
+func errWrongArgs(cmd string) msg.Reply {
 	return errReply("ERR wrong number of arguments for '" + strings.ToLower(cmd) + "' command")
 }
 
@@ -155,7 +155,7 @@ func (c *Cluster) publish(s *Server, channel, payload string) int {
 		n++
 		x := x
 		c.push(x, downstream, "message "+channel+" "+payload, func() {
-			c.step(x.from, monitor.PubSubMessage{ID: x.link, Channel: channel, Payload: payload})
+			c.step(x.from, msg.PubSubMessage{ID: x.link, Channel: channel, Payload: payload})
 		})
 	}
 	return n
@@ -171,7 +171,7 @@ func (c *Cluster) clientKill(s *Server, self *session, typ string) int {
 		if x.toSrv != s || &x.session == self || !x.up || x.peerClosed {
 			continue
 		}
-		if (typ == "normal" && x.kind == monitor.CmdLink) || (typ == "pubsub" && x.kind == monitor.PubSubLink) {
+		if (typ == "normal" && x.kind == msg.CmdLink) || (typ == "pubsub" && x.kind == msg.PubSubLink) {
 			c.resetConn(x, "Server closed the connection")
 			n++
 		}

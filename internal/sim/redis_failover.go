@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -58,7 +59,7 @@ func (s *Server) FailoverState() string { return s.fo.state.String() }
 // FAILOVER ABORT, with Redis 7.0's checks and error texts. It starts the
 // failover in waiting-for-sync with the server's own write pause; the
 // rest happens in updateFailover.
-func (c *Cluster) failoverCommand(s *Server, args []string) monitor.Reply {
+func (c *Cluster) failoverCommand(s *Server, args []string) msg.Reply {
 	if len(args) == 2 && strings.EqualFold(args[1], "abort") {
 		if s.fo.state == foNone {
 			return errReply("ERR No failover in progress.")

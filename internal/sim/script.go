@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // ScriptRuntime is how long a simulated notification or reconfig script
@@ -13,7 +13,7 @@ const ScriptRuntime = 10 * time.Millisecond
 
 // runScript "runs" a script: the node learns it started at once and that
 // it exited with code 0 ScriptRuntime later (unless it was killed first).
-func (c *Cluster) runScript(n *Node, a monitor.StartScript) {
+func (c *Cluster) runScript(n *Node, a msg.StartScript) {
 	c.tracef(n.Name, "script %d start %s", a.ID, strings.Join(a.Args, " "))
 	inc := n.inc
 	if n.scripts == nil {
@@ -25,7 +25,7 @@ func (c *Cluster) runScript(n *Node, a monitor.StartScript) {
 		if n.crashed || n.inc != inc {
 			return
 		}
-		c.step(n, monitor.ScriptStarted{ID: a.ID, PID: pid})
+		c.step(n, msg.ScriptStarted{ID: a.ID, PID: pid})
 	})
 	c.sched.at(c.now.Add(ScriptRuntime), func() {
 		if n.crashed || n.inc != inc || !n.scripts[a.ID] {
@@ -33,12 +33,12 @@ func (c *Cluster) runScript(n *Node, a monitor.StartScript) {
 		}
 		delete(n.scripts, a.ID)
 		c.tracef(n.Name, "script %d exit 0", a.ID)
-		c.step(n, monitor.ScriptExited{ID: a.ID})
+		c.step(n, msg.ScriptExited{ID: a.ID})
 	})
 }
 
 // killScript ends a running script with SIGKILL.
-func (c *Cluster) killScript(n *Node, a monitor.KillScript) {
+func (c *Cluster) killScript(n *Node, a msg.KillScript) {
 	if !n.scripts[a.ID] {
 		return
 	}
@@ -49,6 +49,6 @@ func (c *Cluster) killScript(n *Node, a monitor.KillScript) {
 		if n.crashed || n.inc != inc {
 			return
 		}
-		c.step(n, monitor.ScriptExited{ID: a.ID, Signal: 9})
+		c.step(n, msg.ScriptExited{ID: a.ID, Signal: 9})
 	})
 }

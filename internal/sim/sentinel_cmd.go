@@ -4,12 +4,12 @@ import (
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // sentinelCommand executes one command a Sentinel sent to another
 // Sentinel node: PING, PUBLISH of a hello, SENTINEL is-master-down-by-addr.
-func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
+func (c *Cluster) sentinelCommand(n *Node, args []string) msg.Reply {
 	switch strings.ToUpper(args[0]) {
 	case "PING":
 		return status("PONG")
@@ -20,7 +20,7 @@ func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
 		if args[1] != gossip.Channel {
 			return errReply("ERR Only HELLO messages are accepted by Sentinel instances.")
 		}
-		c.step(n, monitor.HelloFromClient{Payload: args[2]})
+		c.step(n, msg.HelloFromClient{Payload: args[2]})
 		return intReply(1)
 	case "SENTINEL":
 		if len(args) == 6 && strings.EqualFold(args[1], "is-master-down-by-addr") {
@@ -31,7 +31,7 @@ func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
 			// The daemon answers an ask without a vote from the View:
 			// every such answer here is checked against the core's.
 			fromView, viewAnswers := n.Core.View().AnswerAsk(req)
-			ans, err := n.Core.Step(n.Now(), monitor.IsMasterDownByAddr{Request: req})
+			ans, err := n.Core.Step(n.Now(), msg.IsMasterDownByAddr{Request: req})
 			if err != nil {
 				c.fail("%s: IsMasterDownByAddr: %v", n.Name, err)
 			}
@@ -47,13 +47,13 @@ func (c *Cluster) sentinelCommand(n *Node, args []string) monitor.Reply {
 			if err != nil {
 				return errReply("ERR " + err.Error())
 			}
-			ans, err := n.Core.Step(n.Now(), monitor.Lease{Request: req})
+			ans, err := n.Core.Step(n.Now(), msg.Lease{Request: req})
 			if err != nil {
 				c.fail("%s: Lease: %v", n.Name, err)
 			}
 			c.drain(n)
-			granted := ans.(monitor.LeaseAnswer)
-			elems := make([]monitor.Reply, len(granted))
+			granted := ans.(msg.LeaseAnswer)
+			elems := make([]msg.Reply, len(granted))
 			for k, g := range granted {
 				elems[k] = intReply(0)
 				if g {

@@ -3,7 +3,7 @@ package sim
 import (
 	"strings"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 )
 
 // session is the server side of one client connection, a Sentinel's
@@ -27,7 +27,7 @@ type session struct {
 // reply once it runs.
 type heldCmd struct {
 	args   []string
-	answer func(monitor.Reply)
+	answer func(msg.Reply)
 }
 
 // close forgets what the session held: a killed or closed client's
@@ -40,7 +40,7 @@ func (ss *session) close() {
 // serve is the arrival of one command of ss at s: it runs at once and
 // answer gets its reply, unless a pause holds it or an earlier command of
 // the same connection is held; then it waits until the pause ends.
-func (c *Cluster) serve(s *Server, ss *session, args []string, answer func(monitor.Reply)) {
+func (c *Cluster) serve(s *Server, ss *session, args []string, answer func(msg.Reply)) {
 	if len(ss.held) == 0 && !s.postpones(ss, strings.ToUpper(args[0])) {
 		answer(c.execute(s, ss, args))
 		return

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/gossip"
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -95,7 +95,7 @@ func TestTilt(t *testing.T) {
 
 // askDown sends node an IS-MASTER-DOWN-BY-ADDR and returns its answer.
 func askDown(c *Cluster, node string, req gossip.AskRequest) gossip.AskReply {
-	ans, err := c.Command(node, monitor.IsMasterDownByAddr{Request: req})
+	ans, err := c.Command(node, msg.IsMasterDownByAddr{Request: req})
 	if err != nil {
 		c.Fatalf("%s: IsMasterDownByAddr: %v", node, err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
+	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -195,7 +195,7 @@ func (w *Writer) reply(r ClientReply) {
 		return
 	}
 	p.replies++
-	if r.Reply.Kind == monitor.ReplyError && p.err == "" {
+	if r.Reply.Kind == msg.ReplyError && p.err == "" {
 		p.err = r.Reply.Str
 	}
 	if p.replies < 4 {
@@ -203,7 +203,7 @@ func (w *Writer) reply(r ClientReply) {
 	}
 	w.cur = nil
 	res := r.Reply
-	if p.err == "" && res.Kind == monitor.ReplyArray && len(res.Elems) == 2 && res.Elems[0].Kind == monitor.ReplyInt {
+	if p.err == "" && res.Kind == msg.ReplyArray && len(res.Elems) == 2 && res.Elems[0].Kind == msg.ReplyInt {
 		key := w.Name + ":" + strconv.Itoa(p.seq)
 		w.acks = append(w.acks, Ack{Seq: p.seq, Key: key, Server: r.Server, At: w.c.now, Counter: res.Elems[0].Int})
 		w.after(w.opts.Every, w.write)

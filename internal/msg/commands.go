@@ -1,4 +1,4 @@
-package monitor
+package msg
 
 import "github.com/go-sentinel/go-sentinel/internal/gossip"
 
