@@ -63,7 +63,7 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 	// Agreement and the other Sentinels.
 	ag := &e.Agreement
 	ag.Quorum = m.settings.Quorum
-	ag.Voters = len(m.sentinels) + 1
+	ag.Voters = m.known()
 	ag.VotersFloor = m.settings.Voters
 	ag.Majority = election.Majority(m.voters())
 	peers := m.peers()

@@ -84,9 +84,13 @@ type master struct {
 	listing replicaListing
 }
 
+// known is how many Sentinels know m: the other Sentinels of m and this
+// one.
+func (m *master) known() int { return len(m.sentinels) + 1 }
+
 // voters is how many Sentinels a majority about m is counted over: the
-// known ones and this one, or the voters floor when it is above them.
-func (m *master) voters() int { return election.Voters(len(m.sentinels)+1, m.settings.Voters) }
+// known ones, or the voters floor when it is above them.
+func (m *master) voters() int { return election.Voters(m.known(), m.settings.Voters) }
 
 // rename returns the name to send cmd as on this master's instances.
 func (m *master) rename(cmd string) string {

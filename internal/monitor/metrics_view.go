@@ -26,7 +26,7 @@ func (s *Sentinel) MetricsView(at time.Time) view.Metrics {
 			SDown:              m.has(object.SDown),
 			ODown:              m.has(object.ODown),
 			Replicas:           len(m.replicas),
-			Sentinels:          len(m.sentinels) + 1,
+			Sentinels:          m.known(),
 			Quorum:             m.settings.Quorum,
 			Check:              election.CheckQuorum(m.peers(), m.settings.Quorum, m.settings.Voters),
 			ConfigEpoch:        m.configEpoch,

@@ -1,6 +1,10 @@
 package sim
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/go-sentinel/go-sentinel/internal/election"
+)
 
 // checkMajorityVotes is the invariant of the voters floor and the
 // forgetting of known Sentinels (issue 21): no failover is authorised by
@@ -39,7 +43,7 @@ func (c *Cluster) checkMajorityVotes(n *Node, master string, epoch uint64) {
 			votes++
 		}
 	}
-	if need := fleet/2 + 1; votes < need {
+	if need := election.Majority(fleet); votes < need {
 		c.fail("%s elected leader of epoch %d of %s with the votes of %d of the %d Sentinels that run (%d needed)",
 			n.Name, epoch, master, votes, fleet, need)
 	}
