@@ -9,7 +9,7 @@ import (
 // The core keeps every instant as Unix milliseconds and every duration
 // in milliseconds, like Redis, so that "0 = never" and `now - t` behave
 // as in sentinel.c. The options it is given are in milliseconds too
-// (settings.Master, settings.Timing, Accel: the fields end in Ms), and so
+// (settings.Master, settings.Timing, settings.Accel: the fields end in Ms), and so
 // are the leaves it asks (election, failover, gossip, fence) and the
 // View it builds (internal/view). What it and the View hand the adapters
 // to schedule or display (NextTickIn, MetricsView, the timeline's marks,
