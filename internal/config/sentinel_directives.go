@@ -280,10 +280,8 @@ var sentinelDirectives = []sentinelDirective{
 			if err != nil {
 				return err.Error()
 			}
-			for _, o := range m.spec.Proxy {
-				if o == a {
-					return msgSameProxy
-				}
+			if slicesContain(m.spec.Proxy, a) || slicesContain(m.spec.ProxyReplicas, a) {
+				return msgSameProxy
 			}
 			m.spec.Proxy = append(m.spec.Proxy, a)
 			return ""
@@ -320,6 +318,48 @@ var sentinelDirectives = []sentinelDirective{
 		load: masterYesNo(settings.OptionProxyProtectedMode),
 		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
 			w.masterOptional(settings.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, settings.YesNoText(!m.ProxyNoProtectedMode))
+		},
+	},
+	{
+		// proxy-replicas (go-sentinel's extension, issue 33): the read
+		// port, one line per address, as proxy.
+		name: settings.OptionProxyReplicas, argc: []int{4}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			a, err := settings.ParseProxyAddr(argv[2], argv[3])
+			if err != nil {
+				return err.Error()
+			}
+			if slicesContain(m.spec.Proxy, a) || slicesContain(m.spec.ProxyReplicas, a) {
+				return msgSameProxy
+			}
+			m.spec.ProxyReplicas = append(m.spec.ProxyReplicas, a)
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			for _, a := range m.ProxyReplicas {
+				w.line(settings.OptionProxyReplicas, m.Name, a.Host, strconv.Itoa(a.Port))
+			}
+		},
+	},
+	{
+		name: settings.OptionProxyReplicaMaxLag, argc: []int{3}, pass: 2,
+		load: masterNumber(settings.OptionProxyReplicaMaxLag, msgNegativeTime),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionProxyReplicaMaxLag, m, m.ProxyReplicaMaxLagMs != settings.DefaultProxyReplicaMaxLagMs, millisText(m.ProxyReplicaMaxLagMs))
+		},
+	},
+	{
+		name: settings.OptionProxyReplicasPriorityZero, argc: []int{3}, pass: 2,
+		load: masterYesNo(settings.OptionProxyReplicasPriorityZero),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionProxyReplicasPriorityZero, m, m.ProxyReplicasNoPriorityZero, settings.YesNoText(!m.ProxyReplicasNoPriorityZero))
+		},
+	},
+	{
+		name: settings.OptionProxyReplicasFallback, argc: []int{3}, pass: 2,
+		load: masterYesNo(settings.OptionProxyReplicasFallback),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			w.masterOptional(settings.OptionProxyReplicasFallback, m, m.ProxyReplicasNoFallback, settings.YesNoText(!m.ProxyReplicasNoFallback))
 		},
 	},
 	{
@@ -470,6 +510,16 @@ func forMaster(f func(l *sentinelLoader, m *masterState, argv []string) string) 
 		}
 		return f(l, m, argv)
 	}
+}
+
+// slicesContain reports whether as holds a.
+func slicesContain(as []settings.Addr, a settings.Addr) bool {
+	for _, o := range as {
+		if o == a {
+			return true
+		}
+	}
+	return false
 }
 
 // masterNumber loads a per-master number, read with Redis's atoi, through

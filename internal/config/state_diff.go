@@ -39,9 +39,10 @@ var loglevelKey = stateKey{name: "loglevel"}
 // state file holding a master's monitor line holds them too (an absent
 // one is empty), and the config file's lines of them are not applied.
 var carriedLists = map[string]bool{
-	"known-replica":      true,
-	"known-sentinel":     true,
-	settings.OptionProxy: true,
+	"known-replica":              true,
+	"known-sentinel":             true,
+	settings.OptionProxy:         true,
+	settings.OptionProxyReplicas: true,
 }
 
 // lineKey returns the key of a queued sentinel line (argv without the

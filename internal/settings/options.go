@@ -25,6 +25,16 @@ const (
 	OptionProxyFencing       = "proxy-fencing"
 	OptionProxyProtectedMode = "proxy-protected-mode"
 
+	// The read port's options (go-sentinel extensions, issue 33): the
+	// addresses that spread connections over the master's replicas, the
+	// most replication lag a replica served has, whether a replica with
+	// replica-priority 0 is served, and whether the master serves when no
+	// replica qualifies.
+	OptionProxyReplicas             = "proxy-replicas"
+	OptionProxyReplicaMaxLag        = "proxy-replica-max-lag"
+	OptionProxyReplicasPriorityZero = "proxy-replicas-priority-zero"
+	OptionProxyReplicasFallback     = "proxy-replicas-fallback"
+
 	// OptionForgetReplicaAfter is go-sentinel's extension: forget a
 	// replica unreachable for that long that its master no longer lists.
 	OptionForgetReplicaAfter = "forget-replica-after"

@@ -44,6 +44,7 @@ var numberRules = map[string]NumberRule{
 	OptionRebootDownAfter:     {Min: 0, set: func(m *Master, v int64) { m.RebootDownAfterMs = v }},
 	OptionProxyFenceAfter:     {Min: 1, Max: MaxProxyFenceAfterMs, set: func(m *Master, v int64) { m.ProxyFenceAfterMs = v }},
 	OptionProxyHold:           {Min: 0, set: func(m *Master, v int64) { m.ProxyHoldMs = v }},
+	OptionProxyReplicaMaxLag:  {Min: 0, set: func(m *Master, v int64) { m.ProxyReplicaMaxLagMs = v }},
 	OptionForgetReplicaAfter:  {Min: 0, set: func(m *Master, v int64) { m.ForgetReplicaAfterMs = v }},
 	OptionVoters:              {Min: 0, set: func(m *Master, v int64) { m.Voters = int(v) }},
 	OptionForgetSentinelAfter: {Min: 0, set: func(m *Master, v int64) { m.ForgetSentinelAfterMs = v }},
@@ -93,6 +94,9 @@ type YesNoRule struct {
 var yesNoRules = map[string]YesNoRule{
 	OptionProxyFencing:       {flag: func(m *Master) *bool { return &m.ProxyNoFencing }},
 	OptionProxyProtectedMode: {flag: func(m *Master) *bool { return &m.ProxyNoProtectedMode }},
+
+	OptionProxyReplicasPriorityZero: {flag: func(m *Master) *bool { return &m.ProxyReplicasNoPriorityZero }},
+	OptionProxyReplicasFallback:     {flag: func(m *Master) *bool { return &m.ProxyReplicasNoFallback }},
 }
 
 // YesNo returns the rule of a yes/no master option, or false.

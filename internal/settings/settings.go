@@ -66,6 +66,24 @@ type Master struct {
 	// other hosts are forwarded even when the data nodes need no password.
 	ProxyNoProtectedMode bool
 
+	// ProxyReplicas are the addresses of the read port (`sentinel
+	// proxy-replicas <master> <ip> <port>`), which spreads client
+	// connections over the master's healthy replicas; none: no read port.
+	// It shares proxy-hold, proxy-fencing, proxy-fence-after and
+	// proxy-protected-mode with the master's proxy.
+	ProxyReplicas []Addr
+	// ProxyReplicaMaxLagMs is proxy-replica-max-lag: a replica whose data
+	// is older than it (internal/readroute's Lag) is not served; 0 serves
+	// replicas whatever their lag.
+	ProxyReplicaMaxLagMs int64
+	// ProxyReplicasNoPriorityZero is `proxy-replicas-priority-zero no`:
+	// replicas with replica-priority 0 are not served.
+	ProxyReplicasNoPriorityZero bool
+	// ProxyReplicasNoFallback is `proxy-replicas-fallback no`: when no
+	// replica qualifies the read port holds its clients rather than
+	// forwarding them to the master.
+	ProxyReplicasNoFallback bool
+
 	// ForgetReplicaAfterMs is forget-replica-after (go-sentinel's
 	// extension, issue 21): a replica that gave no valid PING reply for
 	// longer than it, and that the master's INFO no longer lists, is
@@ -134,6 +152,8 @@ const (
 	// still reach its candidate within the election timeout (10 s).
 	MaxProxyFenceAfterMs = 5000
 	DefaultProxyHoldMs   = 5000
+	// DefaultProxyReplicaMaxLagMs is proxy-replica-max-lag's default.
+	DefaultProxyReplicaMaxLagMs = 10000
 )
 
 // NewMasterSpec returns a master declared by `sentinel monitor` with the
@@ -149,6 +169,8 @@ func NewMasterSpec(name string, addr Addr, quorum int) MasterSpec {
 			ParallelSyncs:     DefaultParallelSyncs,
 			ProxyFenceAfterMs: DefaultProxyFenceAfterMs,
 			ProxyHoldMs:       DefaultProxyHoldMs,
+
+			ProxyReplicaMaxLagMs: DefaultProxyReplicaMaxLagMs,
 		},
 	}
 }
