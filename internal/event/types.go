@@ -91,6 +91,19 @@ const (
 	ProxyFenced    Type = "+proxy-fenced"
 	ProxyFencedEnd Type = "-proxy-fenced"
 
+	// The read port (go-sentinel's extension, issue 33): a replica joins
+	// the replicas it serves (+proxy-replica) or leaves them
+	// (-proxy-replica, with the reason); no replica qualifies and the
+	// master serves (+proxy-replicas-fallback) until one does
+	// (-proxy-replicas-fallback); nothing serves (+proxy-replicas-fenced,
+	// with the reason) until something does (-proxy-replicas-fenced).
+	ProxyReplica             Type = "+proxy-replica"
+	ProxyReplicaEnd          Type = "-proxy-replica"
+	ProxyReplicasFallback    Type = "+proxy-replicas-fallback"
+	ProxyReplicasFallbackEnd Type = "-proxy-replicas-fallback"
+	ProxyReplicasFenced      Type = "+proxy-replicas-fenced"
+	ProxyReplicasFencedEnd   Type = "-proxy-replicas-fenced"
+
 	// Scripts.
 	ScriptChild    Type = "+script-child"
 	ScriptChildEnd Type = "-script-child"

@@ -47,6 +47,24 @@ type Explanation struct {
 	Sentinels    []SentinelView `json:"sentinels"`
 	// Proxy is the master-following proxy's state; nil without one.
 	Proxy *ProxyView `json:"proxy,omitempty"`
+	// Reads is the read port's state (`proxy-replicas`); nil without one.
+	Reads *ReadsView `json:"proxy_replicas,omitempty"`
+}
+
+// ReadsView is what EXPLAIN shows of a master's read port.
+type ReadsView struct {
+	Listen []settings.Addr `json:"listen"`
+	// State is proxy-replicas-state, as SENTINEL MASTER shows it.
+	State    string `json:"state"`
+	MaxLagMs int64  `json:"max_lag_ms"`
+	// Excluded are the replicas not served and why.
+	Excluded []ReadExclusion `json:"excluded,omitempty"`
+}
+
+// ReadExclusion is a replica the read port does not serve.
+type ReadExclusion struct {
+	Addr settings.Addr `json:"addr"`
+	Why  string        `json:"why"`
 }
 
 // ProxyView is what EXPLAIN shows of a master's proxy.

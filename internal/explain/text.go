@@ -79,6 +79,12 @@ func (e Explanation) Text() string {
 		w("proxy: %s on %s; proxy-fence-after %s (fencing %s), proxy-hold %s, protected mode %s",
 			state, settings.FormatProxyAddrs(p.Listen), msText(p.FenceAfterMs), settings.YesNoText(p.Fencing), msText(p.HoldMs), settings.YesNoText(p.Protected))
 	}
+	if r := e.Reads; r != nil {
+		w("proxy-replicas: %s on %s; proxy-replica-max-lag %s", r.State, settings.FormatProxyAddrs(r.Listen), msText(r.MaxLagMs))
+		for _, x := range r.Excluded {
+			w("  not served: %s, %s", x.Addr, x.Why)
+		}
+	}
 	for _, r := range e.Replicas {
 		switch {
 		case r.Best:

@@ -207,13 +207,17 @@ func (s *Sentinel) setOptions(in msg.Set) error {
 			}
 			ops = append(ops, setOp{args[j : j+3], func() { m.setRename(from, to) }})
 			j += 2
-		case lopt == settings.OptionProxy && more > 0:
+		case (lopt == settings.OptionProxy || lopt == settings.OptionProxyReplicas) && more > 0:
 			v := args[j+1]
 			as, err := settings.ParseProxyAddrs(v)
-			if err != nil {
+			dst, other := &m.settings.Proxy, m.settings.ProxyReplicas // the proxy's and the read port's addresses differ
+			if lopt == settings.OptionProxyReplicas {
+				dst, other = &m.settings.ProxyReplicas, m.settings.Proxy
+			}
+			if err != nil || settings.SharesAddr(as, other) {
 				return &ArgError{Cmd: "SET", Option: opt, Value: v}
 			}
-			ops = append(ops, setOp{args[j : j+2], func() { m.settings.Proxy = as }})
+			ops = append(ops, setOp{args[j : j+2], func() { *dst = as }})
 			j++
 		default:
 			return &ArgError{Cmd: "SET", Option: opt, Unknown: true}

@@ -43,6 +43,8 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 		}
 	}
 
+	e.Reads = readPort{s, m, now}.explain()
+
 	// Detection.
 	d := &e.Detection
 	d.SDown, d.ODown = m.has(object.SDown), m.has(object.ODown)

@@ -191,6 +191,30 @@ func (in *interaction) run(line string, input []string) []string {
 			return []string{fmt.Sprintf("fenced %s:%d hold %v protected %v: %s", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected, rt.Reason)}
 		}
 		return []string{fmt.Sprintf("forward %s:%d hold %v protected %v", rt.Addr.Host, rt.Addr.Port, rt.Hold, rt.Protected)}
+	case "reset":
+		step(msg.Reset{Pattern: args[0]})
+	case "reads":
+		rt, ok := in.s.View().ReadRoute(args[0])
+		if !ok {
+			return []string{"no read port"}
+		}
+		if rt.Fenced {
+			return []string{fmt.Sprintf("fenced hold %v protected %v: %s", rt.Hold, rt.Protected, rt.Reason)}
+		}
+		return []string{fmt.Sprintf("forward %s on-master %v hold %v protected %v", settings.FormatProxyAddrs(rt.Addrs), rt.OnMaster, rt.Hold, rt.Protected)}
+	case "fields":
+		// SENTINEL MASTER's fields whose name starts with args[1].
+		kv, err := in.s.View().Master(in.now, args[0])
+		if err != nil {
+			return []string{"error " + err.Error()}
+		}
+		var out []string
+		for _, e := range kv {
+			if strings.HasPrefix(e.Key, args[1]) {
+				out = append(out, e.Key+": "+e.Value)
+			}
+		}
+		return out
 	case "resolved":
 		step(msg.HostResolved{Host: args[0], IP: args[1]})
 	case "debug":

@@ -50,7 +50,7 @@ func leasePeriod(leaseMs int64) int64 { return max(leaseMs/4, 100) }
 func (s *Sentinel) leaseDue(m *master, now int64) bool {
 	st := &m.settings
 	switch {
-	case len(st.Proxy) == 0 || st.ProxyNoFencing:
+	case !m.leased() || st.ProxyNoFencing:
 		return false
 	case m.lease.askedEpoch != m.configEpoch || now-m.lease.askedAt >= leasePeriod(st.ProxyFenceAfterMs):
 		return true

@@ -24,6 +24,8 @@ type master struct {
 
 	// proxy is the master-following proxy's decision (proxy_fence.go).
 	proxy proxyState
+	// reads is the read port's state (proxy_replicas.go).
+	reads readsState
 	// lease is what this Sentinel keeps of the leases on the master
 	// (lease.go).
 	lease leaseState

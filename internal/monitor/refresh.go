@@ -36,6 +36,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		if len(s.addrs.formerIPs) > 0 {
 			s.addrs.forgetFormerIPs(i.master, r.Replicas) // addresses.go
 		}
+		i.master.noteOffsets(&s.addrs, text, now) // proxy_replicas.go
 	} else if i.kind == object.Replica {
 		s.discoverChained(i.master, r.Replicas, now)
 	}

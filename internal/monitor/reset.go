@@ -88,6 +88,7 @@ func (s *Sentinel) resetMasterAndChangeAddress(m *master, to settings.Addr, now 
 	}
 	// The proxy follows the new master at once, not at the next tick.
 	s.checkProxy(m, now)
+	readPort{s, m, now}.check()
 	s.out.persist("switch master")
 	return true
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
 	"github.com/go-sentinel/go-sentinel/internal/object"
+	"github.com/go-sentinel/go-sentinel/internal/readroute"
 )
 
 // Tick advances the core's timers to now. It must be called every
@@ -33,6 +34,7 @@ func (s *Sentinel) Tick(now time.Time) {
 			s.handleInstance(si, t)
 		}
 		s.checkProxy(m, t)
+		readPort{s, m, t}.check()
 		s.forgetReplicas(m, t)
 		s.forgetSentinels(m, t)
 		if m.switchDue() {
@@ -125,6 +127,9 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 				infoPeriod = s.opts.Accel.Scaled(fast, infoPeriod, s.troubled)
 			}
 		}
+	}
+	if i.kind == object.Master && i.master.hasReadPort() {
+		infoPeriod = min(infoPeriod, readroute.InfoPeriodMs) // the read port's lag samples
 	}
 	pingPeriod := s.timing.PingPeriodMs
 	if i.downAfter < pingPeriod {

@@ -8,7 +8,6 @@ package readroute
 
 import (
 	"fmt"
-
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
 
@@ -44,6 +43,9 @@ func Lag(history []Sample, off, now int64) (lag int64, ok bool) {
 
 // Replica is what one Sentinel knows of one replica of the master.
 type Replica struct {
+	// Name is the replica's name (its key in the master's replicas),
+	// Addr its address as announced.
+	Name string
 	Addr settings.Addr
 	// SDown: subjectively down for this Sentinel.
 	SDown bool

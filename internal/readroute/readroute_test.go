@@ -37,7 +37,9 @@ func TestDecide(t *testing.T) {
 	a := settings.Addr{Host: "10.0.0.2", Port: 6379}
 	b := settings.Addr{Host: "10.0.0.3", Port: 6379}
 	h := []Sample{{At: 0, Offset: 0}, {At: 5000, Offset: 500}, {At: 9000, Offset: 900}, {At: 10000, Offset: 1000}}
-	ok := func(addr settings.Addr) Replica { return Replica{Addr: addr, Priority: 100, Listed: true, Offset: 1000} }
+	ok := func(addr settings.Addr) Replica {
+		return Replica{Addr: addr, Priority: 100, Listed: true, Offset: 1000}
+	}
 	with := func(r Replica, f func(*Replica)) Replica { f(&r); return r }
 	base := func(rs ...Replica) Facts {
 		return Facts{Now: 10000, Replicas: rs, History: h, MaxLagMs: 4000}

@@ -61,3 +61,16 @@ func ParseProxyAddr(host, port string) (Addr, error) {
 
 // ErrProxyAddr is the error of a bad proxy address.
 var ErrProxyAddr = errors.New("invalid proxy address")
+
+// SharesAddr reports whether a and b have an address in common (a
+// master's proxy and read port may not).
+func SharesAddr(a, b []Addr) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -89,6 +89,9 @@ func (v *View) instanceMap(mv *Master, i *Instance, now int64) []KV {
 		if mv.Proxy.Listen != "" {
 			kv = append(kv, proxyFields(mv.Proxy)...)
 		}
+		if mv.Reads.Listen != "" {
+			kv = append(kv, readFields(mv.Reads)...)
+		}
 	}
 	if i.Kind == object.Replica {
 		status := "err"

@@ -42,6 +42,8 @@ type Head struct {
 	AskAddr settings.Addr
 	// Proxy is the master-following proxy's settings and decision.
 	Proxy ProxyHead
+	// Reads is the read port's settings and verdict.
+	Reads ReadsHead
 }
 
 // Instance is one object as the queries show it: a copy of what
