@@ -87,6 +87,9 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range proxyDescs {
 		ch <- d
 	}
+	for _, d := range readDescs {
+		ch <- d
+	}
 	for _, c := range m.counters {
 		c.Describe(ch)
 	}
@@ -108,6 +111,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		m.collectView(ch, snap)
 	}
 	m.collectProxy(ch)
+	m.collectReads(ch)
 	for _, c := range m.counters {
 		c.Collect(ch)
 	}

@@ -49,6 +49,9 @@ type Metrics struct {
 	// proxy reads the master-following proxy's figures (SetProxy); nil:
 	// none are exported.
 	proxy func() []ProxyFigures
+	// reads reads the read ports' figures (SetProxyReplicas); nil: none
+	// are exported.
+	reads func() []ReadProxyFigures
 
 	counters []prometheus.Collector
 }

@@ -32,6 +32,11 @@ import (
 type Route struct {
 	// Addr is the master's host:port, as this Sentinel holds it.
 	Addr string
+	// Addrs, when not empty, are the host:ports new connections are
+	// spread over in Addr's place (the read port's replicas): each goes
+	// to the one with the fewest connections open, ties taken in turn.
+	// An open connection whose target is not among them is cut.
+	Addrs []string
 	// Fenced: the core says not to forward (Reason says why).
 	Fenced bool
 	Reason string
@@ -119,6 +124,9 @@ type Server struct {
 	// they could not start: loopsFailed).
 	loops       *netloop.Group
 	loopsFailed bool
+
+	// turn breaks spread's ties in turn (under mu).
+	turn int
 }
 
 // listenKey is one proxy address of one master.
@@ -129,6 +137,8 @@ type listenKey struct{ master, addr string }
 type joined struct {
 	master string
 	target string // the master address it forwards to; "" before dialling
+	// picked is the address chosen for it before dialling (spread).
+	picked string
 	client net.Conn
 	server net.Conn
 	srv    *Server
@@ -362,6 +372,7 @@ func (s *Server) serve(master string, c net.Conn) {
 		j.close()
 		return
 	}
+	target := s.pick(j, rt)
 	d := net.Dialer{Timeout: s.cfg.DialTimeout, KeepAlive: s.cfg.KeepAlive}
 	if s.cfg.KeepAlive <= 0 {
 		d.KeepAlive = -1
@@ -374,13 +385,13 @@ func (s *Server) serve(master string, c net.Conn) {
 		}
 		cancel()
 	}()
-	sc, err := d.DialContext(ctx, "tcp", rt.Addr)
+	sc, err := d.DialContext(ctx, "tcp", target)
 	cancel()
 	if err != nil {
 		j.close()
 		return
 	}
-	if !s.attach(j, sc, rt.Addr) {
+	if !s.attach(j, sc, target) {
 		return
 	}
 	if onLoop = s.toLoop(j); onLoop {
@@ -485,7 +496,7 @@ func (s *Server) attach(j *joined, sc net.Conn, target string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rt, ok := s.cfg.Lookup(j.master)
-	if s.closed || !ok || rt.Fenced || rt.Addr != target {
+	if s.closed || !ok || rt.Fenced || !rt.serves(target) {
 		_ = sc.Close()
 		j.close()
 		return false
@@ -501,7 +512,7 @@ func (s *Server) waitRoute(master string, ct *counters) (Route, bool) {
 	if !ok {
 		return rt, false
 	}
-	if !rt.Fenced && rt.Addr != "" {
+	if rt.open() {
 		return rt, true
 	}
 	ct.held.Add(1)
@@ -522,7 +533,7 @@ func (s *Server) waitRoute(master string, ct *counters) (Route, bool) {
 		if !ok {
 			return rt, false
 		}
-		if !rt.Fenced && rt.Addr != "" {
+		if rt.open() {
 			return rt, true
 		}
 	}
@@ -581,7 +592,7 @@ func (s *Server) check() {
 		}
 		// A connection closed already (by an earlier check, or ending
 		// on its own) waits to be released: not cut again.
-		if (rt.Fenced || rt.Addr != j.target) && j.close() {
+		if (rt.Fenced || !rt.serves(j.target)) && j.close() {
 			s.countersLocked(j.master).cut.Add(1)
 		}
 	}

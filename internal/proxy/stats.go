@@ -27,8 +27,10 @@ type counters struct {
 // Stats is a snapshot of one master's proxy figures.
 type Stats struct {
 	Master string
-	// Open is the number of its client connections open now.
-	Open int
+	// Open is the number of its client connections open now;
+	// OpenByTarget those joined, by the address they forward to.
+	Open         int
+	OpenByTarget map[string]int
 	// Accepted counts client connections accepted; Refused those closed
 	// at once (MaxClients, protected mode); Held those that waited for
 	// an unfenced route, HoldExpired those closed after waiting the hold
@@ -47,8 +49,15 @@ type Stats struct {
 func (s *Server) Stats() []Stats {
 	s.mu.Lock()
 	open := make(map[string]int)
+	byTarget := make(map[string]map[string]int)
 	for j := range s.conns {
 		open[j.master]++
+		if j.target != "" && !j.dead.Load() {
+			if byTarget[j.master] == nil {
+				byTarget[j.master] = make(map[string]int)
+			}
+			byTarget[j.master][j.target]++
+		}
 	}
 	names := make([]string, 0, len(s.stats))
 	for m := range s.stats {
@@ -61,6 +70,7 @@ func (s *Server) Stats() []Stats {
 		out = append(out, Stats{
 			Master:        m,
 			Open:          open[m],
+			OpenByTarget:  byTarget[m],
 			Accepted:      c.accepted.Load(),
 			Refused:       c.refused.Load(),
 			Held:          c.held.Load(),
