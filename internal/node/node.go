@@ -53,8 +53,10 @@ type Node struct {
 	// rewriter writes the config file; only the loop's goroutine uses it
 	// (persist).
 	rewriter *config.Rewriter
-	// proxies are the master-following proxies (proxies.go).
+	// proxies are the master-following proxies (proxies.go), reads the
+	// read ports (proxies_reads.go).
 	proxies *proxies
+	reads   *proxies
 
 	shutdown chan struct{}
 }
@@ -186,7 +188,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 	var governors []func(quiet bool, now time.Time)
 	if opts.AdaptProcs && runtime.GOMAXPROCS(0) > 1 {
 		g := newProcGovernor()
-		governors = append(governors, func(quiet bool, now time.Time) { g.report(quiet && !n.proxies.active(), now) })
+		governors = append(governors, func(quiet bool, now time.Time) { g.report(quiet && !n.proxies.active() && !n.reads.active(), now) })
 	}
 	if opts.ReleasePages {
 		governors = append(governors, newPageGovernor().report)
@@ -216,6 +218,9 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 			if n.proxies != nil {
 				n.proxies.observe(ev)
 			}
+			if n.reads != nil {
+				n.reads.observe(ev)
+			}
 		},
 		AfterTick: afterTick,
 	}, opts.Now)
@@ -232,8 +237,19 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		n.scripts.Close()
 		return nil, fmt.Errorf("%w: %w", ErrProxyListen, err)
 	}
+	if n.reads, err = newReadProxies(n.loop.View, time.Duration(cfg.Server.TCPKeepalive)*time.Second, opts.Log, opts.Now); err != nil {
+		n.proxies.close()
+		n.srv.Close()
+		if n.metrics != nil {
+			n.metrics.Close()
+		}
+		n.links.Close()
+		n.scripts.Close()
+		return nil, fmt.Errorf("%w: %w", ErrProxyListen, err)
+	}
 	if exporter != nil {
 		exporter.SetProxy(n.proxies.figures)
+		exporter.SetProxyReplicas(n.reads.readFigures)
 	}
 	go n.loop.Run()
 	n.srv.Serve()
@@ -376,6 +392,9 @@ func (n *Node) Stop() {
 	n.loop.Stop()
 	if n.proxies != nil {
 		n.proxies.close()
+	}
+	if n.reads != nil {
+		n.reads.close()
 	}
 	n.links.Close()
 	n.scripts.Close()

@@ -10,6 +10,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/metrics"
 	"github.com/go-sentinel/go-sentinel/internal/proxy"
 	"github.com/go-sentinel/go-sentinel/internal/respserver"
+	"github.com/go-sentinel/go-sentinel/internal/settings"
 	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
@@ -29,10 +30,18 @@ type proxies struct {
 	srv  atomic.Pointer[proxy.Server]
 	cfg  proxy.Config
 	view func() *view.View
-	now  func() time.Time
-	log  Logger
-	sync chan struct{}
-	done chan struct{}
+	// lookup and listens read a route at now and the listen addresses
+	// from a View: the master-following proxy's, or the read port's
+	// (proxies_reads.go).
+	lookup  func(v *view.View, master string, now time.Time) (proxy.Route, bool)
+	listens func(v *view.View) map[string][]settings.Addr
+	// name is what the log calls them; logPrefix starts the proxy's
+	// own log lines ("" for the master-following proxy).
+	name, logPrefix string
+	now             func() time.Time
+	log             Logger
+	sync            chan struct{}
+	done            chan struct{}
 	// mu orders starting srv (run) with close, so that no Server starts
 	// after close.
 	mu     sync.Mutex
@@ -47,9 +56,16 @@ var errProxiesClosed = errors.New("proxies closed")
 // cannot listen on is an error, and nothing is left running. now is the
 // clock switches are timed with; onFirstByte, if set, gets the time from
 // each switch to the first byte forwarded to the new master.
-func newProxies(view func() *view.View, keepAlive time.Duration, log Logger, now func() time.Time,
+func newProxies(viewOf func() *view.View, keepAlive time.Duration, log Logger, now func() time.Time,
 	onFirstByte func(master string, d time.Duration)) (*proxies, error) {
-	p := &proxies{view: view, now: now, log: log, sync: make(chan struct{}, 1), done: make(chan struct{})}
+	return startProxies(&proxies{view: viewOf, now: now, log: log, lookup: masterRoute, listens: (*view.View).Proxies, name: "proxy"},
+		keepAlive, onFirstByte)
+}
+
+// startProxies starts p's listeners (see newProxies).
+func startProxies(p *proxies, keepAlive time.Duration, onFirstByte func(master string, d time.Duration)) (*proxies, error) {
+	p.sync, p.done = make(chan struct{}, 1), make(chan struct{})
+	log := p.log
 	p.cfg = proxy.Config{
 		Lookup:          p.route,
 		KeepAlive:       keepAlive,
@@ -60,6 +76,9 @@ func newProxies(view func() *view.View, keepAlive time.Duration, log Logger, now
 		// The loops are counted now, on Go's default Ps: the proxy may
 		// start while the process runs on one (procGovernor).
 		Loops: proxy.DefaultLoops(),
+	}
+	if p.logPrefix != "" {
+		p.cfg.Log = func(format string, args ...any) { log.Noticef(p.logPrefix+format, args...) }
 	}
 	if err := p.syncWith(p.want()); err != nil {
 		p.close()
@@ -95,12 +114,18 @@ func (p *proxies) route(master string) (proxy.Route, bool) {
 	if v == nil {
 		return proxy.Route{}, false
 	}
+	return p.lookup(v, master, p.now())
+}
+
+// masterRoute is the master-following proxy's route of master in v at
+// now.
+func masterRoute(v *view.View, master string, now time.Time) (proxy.Route, bool) {
 	rt, ok := v.ProxyRoute(master)
 	if !ok {
 		return proxy.Route{}, false
 	}
 	fenced, reason := rt.Fenced, rt.Reason
-	if !fenced && !rt.Forwards(p.now()) {
+	if !fenced && !rt.Forwards(now) {
 		fenced, reason = true, view.LeasesLapsed
 	}
 	return proxy.Route{
@@ -119,7 +144,7 @@ func (p *proxies) want() map[string][]string {
 		return nil
 	}
 	out := make(map[string][]string)
-	for m, as := range v.Proxies() {
+	for m, as := range p.listens(v) {
 		for _, a := range as {
 			out[m] = append(out[m], a.String())
 		}
@@ -134,7 +159,8 @@ func (p *proxies) observe(ev event.Event) {
 		if srv := p.srv.Load(); srv != nil {
 			srv.Switched(ev.Master, p.now())
 		}
-	case event.ProxyFenced:
+	case event.ProxyFenced, event.ProxyFencedEnd, event.ProxyReplicaEnd, event.ProxyReplicasFallback,
+		event.ProxyReplicasFallbackEnd, event.ProxyReplicasFenced:
 		if srv := p.srv.Load(); srv != nil {
 			srv.Notify()
 		}
@@ -153,14 +179,14 @@ func (p *proxies) run() {
 			return
 		case <-p.sync:
 			if err := p.syncWith(p.want()); err != nil && !errors.Is(err, errProxiesClosed) {
-				p.log.Warningf("proxy: %v", err)
+				p.log.Warningf("%s: %v", p.name, err)
 			}
 		}
 	}
 }
 
 // active reports whether a proxy was ever configured (its Server runs).
-func (p *proxies) active() bool { return p.srv.Load() != nil }
+func (p *proxies) active() bool { return p != nil && p.srv.Load() != nil }
 
 // figures are the proxies” figures for the metrics.
 func (p *proxies) figures() []metrics.ProxyFigures {
