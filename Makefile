@@ -6,7 +6,7 @@ LDFLAGS := -X github.com/go-sentinel/go-sentinel/internal/buildinfo.Commit=$(COM
 
 .PHONY: all build test unit integration bench fuzz compare demo upstream fmt vet deps clean sim sim-oneway sim-speed sim-rack
 .PHONY: install deb image
-.PHONY: bench-tool bench-failover bench-scale bench-throughput bench-proxy bench-all
+.PHONY: bench-tool bench-failover bench-scale bench-throughput bench-proxy bench-proxy-replicas bench-all
 .PHONY: soak
 
 all: build
@@ -173,6 +173,11 @@ bench-throughput: build bench-tool
 # the proxy and one through HAProxy (~3 min).
 bench-proxy: build bench-tool
 	$(BENCH_TOOL) proxy $(BENCH_FLAGS)
+
+# The read port (sentinel proxy-replicas) beside HAProxy's read backend:
+# GET throughput, and how long stale reads go on once a replica lags.
+bench-proxy-replicas: build bench-tool
+	$(BENCH_TOOL) proxy-replicas $(BENCH_FLAGS)
 
 bench-all: build bench-tool
 	$(BENCH_TOOL) all $(BENCH_FLAGS)

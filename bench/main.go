@@ -56,7 +56,7 @@ var (
 
 func main() {
 	if len(os.Args) < 2 || strings.HasPrefix(os.Args[1], "-") {
-		fmt.Fprintln(os.Stderr, "usage: bench failover|scale|throughput|idle|proxy|all [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench failover|scale|throughput|idle|proxy|proxy-replicas|all [flags]")
 		flag.PrintDefaults()
 		os.Exit(2)
 	}
@@ -98,6 +98,8 @@ func main() {
 		// proxy-fence-after (2 s by default) must stay above the 1 s
 		// PING period and below down-after.
 		runProxy(out, *trials, da(5*time.Second))
+	case "proxy-replicas":
+		runProxyReplicas(out, *trials)
 	case "all":
 		runFailover(out, impls, *trials, da(time.Second))
 		runScale(out, impls, ints(*mastersFlag), ints(*killsFlag), da(5*time.Second))
