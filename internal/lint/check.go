@@ -66,6 +66,7 @@ var masterRules = []rule{
 	downAfterSmallRule,
 	failoverTimeoutSmallRule,
 	proxyRules,
+	readRules,
 	votersRules,
 	commandSurfaceRule,
 }

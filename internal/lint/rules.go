@@ -61,6 +61,10 @@ const (
 	// RuleProxyOpen: a proxy on a non-loopback address in front of
 	// instances without a password.
 	RuleProxyOpen = "proxy-open"
+	// RuleProxyReplicaLagShort: a read port's proxy-replica-max-lag
+	// below what its lag measurement can tell apart from a healthy
+	// replica.
+	RuleProxyReplicaLagShort = "proxy-replica-lag-short"
 	// RuleForgetSentinelInert: forget-sentinel-after without voters,
 	// which does nothing.
 	RuleForgetSentinelInert = "forget-sentinel-inert"
