@@ -205,3 +205,57 @@ func readMetrics(m map[string]float64) map[string]float64 {
 	}
 	return out
 }
+
+// TestProxyReplicasFollowFailover: the master dies and a replica is
+// promoted: the connection to the promoted replica is cut, and once the
+// switch is out the read port serves the replica that now follows the
+// new master, and never the new master as a replica.
+func TestProxyReplicasFollowFailover(t *testing.T) {
+	top := startData(t, 2)
+	var ports []int
+	for range 3 {
+		p := freePort(t)
+		ports = append(ports, p)
+		top.addGoSentinel(2, fmt.Sprintf("sentinel proxy-replicas mymaster 127.0.0.1 %d\n", p))
+	}
+	for _, s := range top.sentinels {
+		waitFor(t, 20*time.Second, "every read port to serve both replicas", func() bool {
+			return sentinelField(t, s.Port, "num-other-sentinels") == "2" &&
+				sentinelField(t, s.Port, "proxy-replicas-state") == readState(top.replicas...)
+		})
+	}
+	logs := []*eventLog{watchEvents(t, top.sentinels[0].Port), watchEvents(t, top.sentinels[1].Port), watchEvents(t, top.sentinels[2].Port)}
+	on := map[string]*rawConn{}
+	for len(on) < 2 {
+		rc := dialRaw(t, ports[0])
+		p, err := rc.portOver(2 * time.Second)
+		if err != nil {
+			t.Fatalf("CONFIG GET port through the read port: %v", err)
+		}
+		on[p] = rc
+	}
+	newMaster := waitFailover(t, top, logs)
+	var other *proc
+	for _, r := range top.replicas {
+		if r != newMaster {
+			other = r
+		}
+	}
+	if p, err := on[fmt.Sprint(newMaster.Port)].portOver(time.Second); err == nil {
+		t.Errorf("the connection to the promoted replica still answers: %q", p)
+	}
+	for k, s := range top.sentinels {
+		waitFor(t, 20*time.Second, fmt.Sprintf("read port %d to serve the remaining replica", k), func() bool {
+			return sentinelField(t, s.Port, "proxy-replicas-state") == readState(other)
+		})
+	}
+	for range 3 {
+		rc := dialRaw(t, ports[0])
+		if p, err := rc.portOver(2 * time.Second); err != nil || p != fmt.Sprint(other.Port) {
+			t.Errorf("after the failover a connection went to %q (%v), want the replica %d", p, err, other.Port)
+		}
+	}
+	if !logs[0].has(fmt.Sprintf("-proxy-replica slave 127.0.0.1:%d 127.0.0.1 %d @ mymaster", newMaster.Port, newMaster.Port)) {
+		t.Errorf("no -proxy-replica for the promoted replica:\n%s", logs[0])
+	}
+}
