@@ -65,6 +65,8 @@ type readRig struct {
 	haPort    int
 }
 
+// startReadRig starts the rig and waits until the read port serves both
+// replicas and HAProxy's checks settled; on error nothing is left running.
 func startReadRig() (*readRig, error) {
 	if _, err := exec.LookPath("haproxy"); err != nil {
 		return nil, fmt.Errorf("haproxy not installed: %w", err)
@@ -187,6 +189,7 @@ func (r *readRig) haOnReplicas(n int) bool {
 	return true
 }
 
+// close ends every process of the rig and removes its directory.
 func (r *readRig) close() {
 	if r.haproxy != nil && r.haproxy.Process != nil {
 		_ = r.haproxy.Process.Kill()
@@ -233,6 +236,8 @@ type staleReader struct {
 	reads     int
 }
 
+// startStaleReader starts reading through port; a read is stale when its
+// value is older than threshold.
 func startStaleReader(port int, threshold time.Duration) *staleReader {
 	ctx, cancel := context.WithCancel(context.Background())
 	sr := &staleReader{cancel: cancel, done: make(chan struct{})}
@@ -259,6 +264,8 @@ func startStaleReader(port int, threshold time.Duration) *staleReader {
 	return sr
 }
 
+// stop ends the reader and returns the time of its last stale read, the
+// stale reads and all reads.
 func (sr *staleReader) stop() (last time.Time, stale, reads int) {
 	sr.cancel()
 	<-sr.done

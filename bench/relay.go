@@ -31,6 +31,7 @@ type replicaRelay struct {
 // bytes a replica sends.
 var listeningPort = regexp.MustCompile(`(?i)listening-port\r\n\$\d+\r\n(\d+)\r\n`)
 
+// startRelay listens on port and relays every connection to target.
 func startRelay(port, target int) (*replicaRelay, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
 	if err != nil {
@@ -49,12 +50,14 @@ func (r *replicaRelay) hold(port int, on bool) {
 	r.mu.Unlock()
 }
 
+// isHeld reports whether the stream to the replica on port is held back.
 func (r *replicaRelay) isHeld(port int64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return port != 0 && r.held[int(port)] && !r.closed
 }
 
+// close stops the relay and closes every connection.
 func (r *replicaRelay) close() {
 	r.mu.Lock()
 	r.closed = true
@@ -66,6 +69,7 @@ func (r *replicaRelay) close() {
 	}
 }
 
+// accept serves each connection the relay accepts.
 func (r *replicaRelay) accept() {
 	for {
 		c, err := r.ln.Accept()
@@ -76,6 +80,8 @@ func (r *replicaRelay) accept() {
 	}
 }
 
+// serve joins c to the target: its bytes go through as they come, the
+// target's wait while they go to a replica held back.
 func (r *replicaRelay) serve(c net.Conn) {
 	s, err := net.Dial("tcp", r.target)
 	if err != nil {

@@ -48,6 +48,7 @@ var (
 // read; it must be called before the first scrape.
 func (m *Metrics) SetProxyReplicas(read func() []ReadProxyFigures) { m.reads = read }
 
+// collectReads sends the read ports' figures at a scrape.
 func (m *Metrics) collectReads(ch chan<- prometheus.Metric) {
 	if m.reads == nil {
 		return
