@@ -21,9 +21,8 @@ type readsState struct {
 	history readroute.History
 	// acks are the offsets the master's last INFO lists for its
 	// replicas, by replica name.
-	acks  map[string]int64
-	last  readroute.State // the verdict last announced
-	until int64           // the fallback's fence.ForwardUntil
+	acks map[string]int64
+	last readroute.State // the verdict last announced
 }
 
 // hasReadPort reports whether the master has a read port.
@@ -64,17 +63,15 @@ type readPort struct {
 	now int64
 }
 
-// facts gathers the facts of the read port's rule, and until when the
-// master may serve (the proxy's fence).
-func (p readPort) facts() (readroute.Facts, int64) {
-	m, b, st := p.m, p.s.addrs, &p.m.settings
+// facts gathers the facts of the read port's rule.
+func (p readPort) facts() readroute.Facts {
+	m, b, st := p.m, &p.s.addrs, &p.m.settings
 	f := readroute.Facts{
 		Now: p.now, Tilt: p.s.tilt, MaxLagMs: st.ProxyReplicaMaxLagMs, History: m.reads.history.Of(m.addrGen),
 		NoPriorityZero: st.ProxyReplicasNoPriorityZero, NoFallback: st.ProxyReplicasNoFallback,
 	}
-	var until int64
 	if !f.NoFallback {
-		f.MasterFence, until = p.s.proxyFence(m, p.now)
+		f.MasterFence, f.MasterUntil = p.s.proxyFence(m, p.now)
 	}
 	for _, r := range m.sortedReplicas() {
 		off, listed := m.reads.acks[r.name]
@@ -91,7 +88,7 @@ func (p readPort) facts() (readroute.Facts, int64) {
 			Offset:         off,
 		})
 	}
-	return f, until
+	return f
 }
 
 // check makes the read port's verdict and records what changed, with
@@ -105,16 +102,8 @@ func (p readPort) check() {
 		}
 		return
 	}
-	f, until := p.facts()
-	v := readroute.Decide(f)
-	if !v.OnMaster {
-		until = 0
-	}
-	if until != rs.until {
-		rs.until = until
-		p.s.views.changed(m)
-	}
-	next, changes, changed := readroute.Announce(rs.last, &f, v)
+	f := p.facts()
+	next, changes, changed := readroute.Announce(rs.last, &f, readroute.Decide(f))
 	if !changed {
 		return
 	}
@@ -133,21 +122,15 @@ func (p readPort) check() {
 	p.s.views.changed(m)
 }
 
-// readsHeadOf is what the View shows of m's read port.
-func (m *master) readsHeadOf() view.ReadsHead {
-	return view.ReadsHeadOf(&m.settings, m.reads.last, m.reads.until)
-}
-
 // explain is EXPLAIN's view of the read port, nil without one: the state
 // last announced, and the replicas the rule leaves out now.
 func (p readPort) explain() *explain.ReadsView {
 	if !p.m.hasReadPort() {
 		return nil
 	}
-	h := p.m.readsHeadOf()
+	h := view.ReadsHeadOf(&p.m.settings, p.m.reads.last)
 	r := &explain.ReadsView{Listen: p.m.settings.ProxyReplicas, State: h.State(), MaxLagMs: h.MaxLag}
-	f, _ := p.facts()
-	for _, x := range readroute.Decide(f).Excluded {
+	for _, x := range readroute.Decide(p.facts()).Excluded {
 		r.Excluded = append(r.Excluded, explain.ReadExclusion{Addr: x.Addr, Why: x.Why})
 	}
 	return r

@@ -128,7 +128,7 @@ func (b *viewBuilder) master(m *master, old *view.Master) *view.Master {
 		InfoAddr:             s.addrs.announceAddr(m.addr),
 		AskAddr:              m.addr,
 		Proxy:                m.proxyHeadOf(),
-		Reads:                m.readsHeadOf(),
+		Reads:                view.ReadsHeadOf(&m.settings, m.reads.last),
 	}
 	var oldInst *view.Instance
 	var oldReplicas, oldSentinels []*view.Instance

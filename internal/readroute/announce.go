@@ -57,6 +57,8 @@ type State struct {
 	OnMaster bool
 	Fenced   bool
 	Reason   string
+	// Until bounds OnMaster (Verdict.Until).
+	Until int64
 	// Serve are the replicas served, in order, nil when none: shared by
 	// the Views that show the same list (their heads stay comparable).
 	Serve *Serve
@@ -84,7 +86,8 @@ type Change struct {
 // Announce compares verdict v, made from f, with prev, the state last
 // announced. It returns the state to keep, the events that announce what
 // changed (each replica that joins or leaves the replicas served, the
-// fallback to the master, the fence), and whether anything changed.
+// fallback to the master, the fence), and whether anything changed (the
+// fallback's Until changes without an event).
 func Announce(prev State, f *Facts, v Verdict) (State, []Change, bool) {
 	serve := make(map[settings.Addr]bool, len(v.Serve))
 	why := make(map[settings.Addr]string, len(v.Excluded))
@@ -94,7 +97,7 @@ func Announce(prev State, f *Facts, v Verdict) (State, []Change, bool) {
 	for _, a := range v.Serve {
 		serve[a] = true
 	}
-	next := State{Known: true, Served: make(map[string]bool, len(v.Serve)), OnMaster: v.OnMaster, Fenced: v.Fenced, Reason: v.Reason}
+	next := State{Known: true, Served: make(map[string]bool, len(v.Serve)), OnMaster: v.OnMaster, Fenced: v.Fenced, Reason: v.Reason, Until: v.Until}
 	present := make(map[string]bool, len(f.Replicas))
 	for _, r := range f.Replicas {
 		present[r.Name] = true
@@ -102,7 +105,7 @@ func Announce(prev State, f *Facts, v Verdict) (State, []Change, bool) {
 			next.Served[r.Name] = true
 		}
 	}
-	changed := !prev.Known || prev.OnMaster != v.OnMaster || prev.Fenced != v.Fenced || prev.Reason != v.Reason || len(next.Served) != len(prev.Served)
+	changed := !prev.Known || prev.OnMaster != v.OnMaster || prev.Fenced != v.Fenced || prev.Reason != v.Reason || prev.Until != v.Until || len(next.Served) != len(prev.Served)
 	var out []Change
 	for _, r := range f.Replicas {
 		switch {

@@ -60,3 +60,24 @@ func TestAnnounce(t *testing.T) {
 		t.Fatalf("TILT: %v", got)
 	}
 }
+
+func TestAnnounceUntil(t *testing.T) {
+	f := &Facts{MasterUntil: 5000}
+	v := Decide(*f)
+	if !v.OnMaster || v.Until != 5000 {
+		t.Fatalf("fallback: %+v", v)
+	}
+	st, cs, changed := Announce(State{}, f, v)
+	if !changed || len(cs) != 1 || st.Until != 5000 {
+		t.Fatalf("first: %v %+v", changed, cs)
+	}
+	f.MasterUntil = 6000 // the leases renewed: the View changes, no event
+	st, cs, changed = Announce(st, f, Decide(*f))
+	if !changed || len(cs) != 0 || st.Until != 6000 {
+		t.Fatalf("renewed: %v %+v %d", changed, cs, st.Until)
+	}
+	f.NoFallback = true
+	if v := Decide(*f); v.Until != 0 || !v.Fenced {
+		t.Fatalf("no fallback: %+v", v)
+	}
+}

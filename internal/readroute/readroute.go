@@ -86,6 +86,10 @@ type Facts struct {
 	// MasterFence is why the master may not be forwarded to (the master
 	// proxy's rule, internal/fence), "" when it may.
 	MasterFence string
+	// MasterUntil is when the master stops serving by itself, the leases
+	// that let it forward lapsing (fence.ForwardUntil, Unix ms); 0: no
+	// bound.
+	MasterUntil int64
 }
 
 // Exclusion is a replica the read port does not serve, and why.
@@ -102,6 +106,8 @@ type Verdict struct {
 	// OnMaster: no replica qualifies and the master serves in their
 	// place (proxy-replicas-fallback).
 	OnMaster bool
+	// Until bounds OnMaster: Facts.MasterUntil.
+	Until int64
 	// Fenced: nothing serves; Reason says why.
 	Fenced bool
 	Reason string
@@ -171,7 +177,7 @@ func Decide(f Facts) Verdict {
 	case f.MasterFence != "":
 		v.Fenced, v.Reason = true, "no replica qualifies and the master is fenced: "+f.MasterFence
 	default:
-		v.OnMaster = true
+		v.OnMaster, v.Until = true, f.MasterUntil
 	}
 	return v
 }

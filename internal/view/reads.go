@@ -27,8 +27,8 @@ type ReadsHead struct {
 }
 
 // ReadsHeadOf is the ReadsHead of a master with settings st, last the
-// read port's verdict last announced and until the fallback's bound.
-func ReadsHeadOf(st *settings.Master, last readroute.State, until int64) ReadsHead {
+// read port's verdict last announced.
+func ReadsHeadOf(st *settings.Master, last readroute.State) ReadsHead {
 	if len(st.ProxyReplicas) == 0 {
 		return ReadsHead{}
 	}
@@ -37,7 +37,7 @@ func ReadsHeadOf(st *settings.Master, last readroute.State, until int64) ReadsHe
 		PriorityZero: !st.ProxyReplicasNoPriorityZero, Fallback: !st.ProxyReplicasNoFallback, Hold: st.ProxyHoldMs,
 		Protected: !st.ProxyNoProtectedMode && st.AuthPass == "" && st.AuthUser == "",
 		Serve:     last.Serve, OnMaster: last.OnMaster, Fenced: !last.Known || last.Fenced, Reason: last.Reason,
-		ForwardUntil: until,
+		ForwardUntil: last.Until,
 	}
 	if !last.Known {
 		h.Reason = "not decided yet"
