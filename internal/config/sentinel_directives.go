@@ -273,25 +273,7 @@ var sentinelDirectives = []sentinelDirective{
 			}
 		},
 	},
-	{
-		name: settings.OptionProxy, argc: []int{4}, pass: 2,
-		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-			a, err := settings.ParseProxyAddr(argv[2], argv[3])
-			if err != nil {
-				return err.Error()
-			}
-			if slicesContain(m.spec.Proxy, a) || slicesContain(m.spec.ProxyReplicas, a) {
-				return msgSameProxy
-			}
-			m.spec.Proxy = append(m.spec.Proxy, a)
-			return ""
-		}),
-		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			for _, a := range m.Proxy {
-				w.line(settings.OptionProxy, m.Name, a.Host, strconv.Itoa(a.Port))
-			}
-		},
-	},
+	proxyAddrs(settings.OptionProxy, func(m *settings.MasterSpec) *[]settings.Addr { return &m.Proxy }),
 	{
 		name: settings.OptionProxyFenceAfter, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionProxyFenceAfter, msgZeroTime),
@@ -320,27 +302,9 @@ var sentinelDirectives = []sentinelDirective{
 			w.masterOptional(settings.OptionProxyProtectedMode, m, m.ProxyNoProtectedMode, settings.YesNoText(!m.ProxyNoProtectedMode))
 		},
 	},
-	{
-		// proxy-replicas (go-sentinel's extension, issue 33): the read
-		// port, one line per address, as proxy.
-		name: settings.OptionProxyReplicas, argc: []int{4}, pass: 2,
-		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
-			a, err := settings.ParseProxyAddr(argv[2], argv[3])
-			if err != nil {
-				return err.Error()
-			}
-			if slicesContain(m.spec.Proxy, a) || slicesContain(m.spec.ProxyReplicas, a) {
-				return msgSameProxy
-			}
-			m.spec.ProxyReplicas = append(m.spec.ProxyReplicas, a)
-			return ""
-		}),
-		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
-			for _, a := range m.ProxyReplicas {
-				w.line(settings.OptionProxyReplicas, m.Name, a.Host, strconv.Itoa(a.Port))
-			}
-		},
-	},
+	// proxy-replicas (go-sentinel's extension, issue 33): the read port,
+	// one line per address, as proxy.
+	proxyAddrs(settings.OptionProxyReplicas, func(m *settings.MasterSpec) *[]settings.Addr { return &m.ProxyReplicas }),
 	{
 		name: settings.OptionProxyReplicaMaxLag, argc: []int{3}, pass: 2,
 		load: masterNumber(settings.OptionProxyReplicaMaxLag, msgNegativeTime),
@@ -677,5 +641,31 @@ func (st *rewriteState) sentinel(p settings.Persisted, opts RewriteOptions) {
 				}
 			}
 		}
+	}
+}
+
+// proxyAddrs is the directive of a master's proxy listen addresses
+// (proxy, proxy-replicas): one `sentinel <option> <master> <ip> <port>`
+// line per address, none shared with the master's other port.
+func proxyAddrs(option string, list func(*settings.MasterSpec) *[]settings.Addr) sentinelDirective {
+	return sentinelDirective{
+		name: option, argc: []int{4}, pass: 2,
+		load: forMaster(func(_ *sentinelLoader, m *masterState, argv []string) string {
+			a, err := settings.ParseProxyAddr(argv[2], argv[3])
+			if err != nil {
+				return err.Error()
+			}
+			if slicesContain(m.spec.Proxy, a) || slicesContain(m.spec.ProxyReplicas, a) {
+				return msgSameProxy
+			}
+			l := list(&m.spec)
+			*l = append(*l, a)
+			return ""
+		}),
+		writeMaster: func(w *sentinelWriter, m *settings.MasterSpec) {
+			for _, a := range *list(m) {
+				w.line(option, m.Name, a.Host, strconv.Itoa(a.Port))
+			}
+		},
 	}
 }
