@@ -52,22 +52,7 @@ func proxyRules(t *target) []Finding {
 				max(100, s.DownAfterMs-ProxyFenceMargin.Milliseconds()))))
 	}
 	out = append(out, proxyMixedFleetRule(t)...)
-	if s.AuthPass == "" && s.AuthUser == "" {
-		for _, a := range s.Proxy {
-			if ip, err := netip.ParseAddr(a.Host); err == nil && !ip.IsLoopback() {
-				sev := Info
-				what := "refuses clients from other hosts (protected mode), as Redis does without a password"
-				if s.ProxyNoProtectedMode {
-					sev = Warning
-					what = "forwards clients from any host (proxy-protected-mode no) to instances that ask for no password"
-				}
-				out = append(out, t.finding(sev, RuleProxyOpen,
-					fmt.Sprintf("the proxy of %s listens on %s, not a loopback address, and %s.", s.Name, settings.FormatProxyAddrs([]settings.Addr{a}), what),
-					fmt.Sprintf("Set a password on the data nodes (requirepass, and `sentinel auth-pass %s ...`), or listen on 127.0.0.1.", s.Name)))
-				break
-			}
-		}
-	}
+	out = append(out, proxyOpenRule(t, s.Proxy, "the proxy")...)
 	return out
 }
 
@@ -105,4 +90,31 @@ func proxyMixedFleetRule(t *target) []Finding {
 			"(a majority of %d) grant one, so it fences after %d of them fail instead of %d. No two proxies forward to two masters either way.",
 			len(without), n, name, strings.Join(without, ", "), need, grantors, n, grantors-need+1, n-need+1),
 		"Replace them with go-sentinels, one host at a time.")}
+}
+
+// proxyOpenRule reports the first of a master's listen addresses (the
+// proxy's or the read port's, named what) that is not a loopback address
+// in front of data nodes that ask for no password: info while protected
+// mode refuses other hosts, a warning when it is off.
+func proxyOpenRule(t *target, addrs []settings.Addr, what string) []Finding {
+	s := t.spec
+	if s.AuthPass != "" || s.AuthUser != "" {
+		return nil
+	}
+	for _, a := range addrs {
+		ip, err := netip.ParseAddr(a.Host)
+		if err != nil || ip.IsLoopback() {
+			continue
+		}
+		sev := Info
+		does := "refuses clients from other hosts (protected mode), as Redis does without a password"
+		if s.ProxyNoProtectedMode {
+			sev = Warning
+			does = "forwards clients from any host (proxy-protected-mode no) to instances that ask for no password"
+		}
+		return []Finding{t.finding(sev, RuleProxyOpen,
+			fmt.Sprintf("%s of %s listens on %s, not a loopback address, and %s.", what, s.Name, settings.FormatProxyAddrs([]settings.Addr{a}), does),
+			fmt.Sprintf("Set a password on the data nodes (requirepass, and `sentinel auth-pass %s ...`), or listen on 127.0.0.1.", s.Name))}
+	}
+	return nil
 }

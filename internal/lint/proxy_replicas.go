@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"net/netip"
 
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -29,21 +28,6 @@ func readRules(t *target) []Finding {
 				lag, s.Name, MinProxyReplicaMaxLagMs),
 			fmt.Sprintf("`SENTINEL SET %s proxy-replica-max-lag %d` or more (the default is %d).", s.Name, MinProxyReplicaMaxLagMs, settings.DefaultProxyReplicaMaxLagMs)))
 	}
-	if s.AuthPass == "" && s.AuthUser == "" {
-		for _, a := range s.ProxyReplicas {
-			if ip, err := netip.ParseAddr(a.Host); err == nil && !ip.IsLoopback() {
-				sev := Info
-				what := "refuses clients from other hosts (protected mode), as Redis does without a password"
-				if s.ProxyNoProtectedMode {
-					sev = Warning
-					what = "forwards clients from any host (proxy-protected-mode no) to instances that ask for no password"
-				}
-				out = append(out, t.finding(sev, RuleProxyOpen,
-					fmt.Sprintf("the read port of %s listens on %s, not a loopback address, and %s.", s.Name, settings.FormatProxyAddrs([]settings.Addr{a}), what),
-					fmt.Sprintf("Set a password on the data nodes (requirepass, and `sentinel auth-pass %s ...`), or listen on 127.0.0.1.", s.Name)))
-				break
-			}
-		}
-	}
+	out = append(out, proxyOpenRule(t, s.ProxyReplicas, "the read port")...)
 	return out
 }
