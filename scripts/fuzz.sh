@@ -27,6 +27,7 @@ targets=(
   "./internal/respserver FuzzServerConn"
   "./internal/acl FuzzACLRules"
   "./internal/gossip FuzzDecodeHello"
+  "./internal/gossip FuzzParseLeaseRequest"
   "./internal/monitor FuzzHelloThroughCore"
   "./internal/inforeply FuzzParse"
   "./internal/monitor FuzzInfoThroughCore"

@@ -3,6 +3,7 @@ package gossip
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +64,27 @@ func TestParseLeaseReply(t *testing.T) {
 			t.Errorf("%s: got %v %v, want %v", tc.name, got, ok, tc.want)
 		}
 	}
+}
+
+// FuzzParseLeaseRequest: any arguments give a request or one of the
+// three errors, never a panic, and a request parsed from them is written
+// back by Args as arguments that parse to the same request.
+func FuzzParseLeaseRequest(f *testing.F) {
+	f.Add("abc", "2000", "10.0.0.1", "6379", "3", "")
+	f.Add("", "-1", "", "99999999999", "-5", "x y z")
+	f.Add("*", "9223372036854775807", "h", "+1", "007", "a 1 2")
+	f.Fuzz(func(t *testing.T, runID, ms, ip, port, epoch, more string) {
+		args := append([]string{runID, ms, ip, port, epoch}, strings.Fields(more)...)
+		r, err := ParseLeaseRequest(args)
+		if err != nil {
+			if !errors.Is(err, ErrLeaseArgs) && !errors.Is(err, ErrLeaseLength) && !errors.Is(err, ErrNotInteger) {
+				t.Fatalf("ParseLeaseRequest(%q): unexpected error %v", args, err)
+			}
+			return
+		}
+		again, err := ParseLeaseRequest(r.Args()[2:])
+		if err != nil || !reflect.DeepEqual(again, r) {
+			t.Fatalf("parse(args(%+v)) = %+v, %v", r, again, err)
+		}
+	})
 }
