@@ -99,9 +99,15 @@ type Loop struct {
 	parkPoll func(uintptr) bool
 	parkN    int
 	parkErr  error
-	// linger, for a parking Loop, is how long it waits for more events in
-	// epoll_pwait2 after a batch with events before it parks (SetLinger).
-	linger time.Duration
+	// linger is how long the Loop waits for more events in epoll_pwait2
+	// after a batch with events before it parks or blocks (SetLinger);
+	// yielded is when a blocking Loop last yielded its P in lingerWait,
+	// and oneP whether Go then ran on one P; lingers counts the linger
+	// waits (for tests).
+	linger  time.Duration
+	yielded time.Time
+	oneP    bool
+	lingers int
 }
 
 func newLoop(parking bool) (*Loop, error) {
@@ -276,8 +282,9 @@ func (l *Loop) run() {
 // wait is epoll_wait. After an iteration that served events it first
 // polls without blocking and without telling the runtime (a raw system
 // call: nothing to hand the P over for), and only when that finds
-// nothing yields once and blocks, as gnet does: under load the loop goes
-// from batch to batch without parking its thread. Measured on 2 cores
+// nothing lingers (SetLinger), or else yields once and blocks, as gnet
+// does: under load the loop goes from batch to batch without parking its
+// thread. Measured on 2 cores
 // (proxy, redis-benchmark -c 50 SET, same rounds): without the Gosched
 // 69–70k requests/s at 10.0–10.5 µs CPU each against 76–79k at
 // 8.4–8.8 µs; parking in Go's netpoller (epfd registered there) instead
@@ -300,7 +307,11 @@ func (l *Loop) wait(busy bool) (int, error) {
 		if r > 0 {
 			return int(r), nil
 		}
-		runtime.Gosched()
+		if l.linger == 0 {
+			runtime.Gosched()
+		} else if n, err := l.lingerWait(); n > 0 || err != nil {
+			return n, err
+		}
 	}
 	return unix.EpollWait(l.epfd, l.events[:], -1)
 }
