@@ -47,6 +47,7 @@ var (
 	gnetBin   = flag.String("gnet-proxy", "", "proxy: a gnet prototype of the proxy (run as BIN -listen ADDR -target ADDR) measured beside it")
 	pipeline  = flag.Int("pipeline", 16, "proxy: redis-benchmark -P of the pipelined runs (0: none)")
 	pipeReqs  = flag.Int("pipeline-requests", 2000000, "proxy: redis-benchmark -n of the pipelined runs")
+	oneReqs   = flag.Int("single-requests", 50000, "proxy: redis-benchmark -n of the runs with one client, the unloaded latency (0: none)")
 	proxyOnly = flag.Bool("proxy-throughput-only", false, "proxy: skip the master-kill trials")
 	killOnly  = flag.Bool("proxy-kill-only", false, "proxy: the master-kill trials alone")
 )
@@ -235,10 +236,10 @@ func (r *proxyRig) close() {
 // latency percentiles in milliseconds.
 type benchResult struct{ rps, p50, p99 float64 }
 
-// benchmarkSetGet runs redis-benchmark -t set,get against port (with -P
-// when pipe > 1) and returns the SET and GET results.
-func benchmarkSetGet(port, pipe, n int) (set, get benchResult, err error) {
-	args := []string{"-h", "127.0.0.1", "-p", strconv.Itoa(port), "-c", strconv.Itoa(*conns),
+// benchmarkSetGet runs redis-benchmark -t set,get with c clients against
+// port (with -P when pipe > 1) and returns the SET and GET results.
+func benchmarkSetGet(port, c, pipe, n int) (set, get benchResult, err error) {
+	args := []string{"-h", "127.0.0.1", "-p", strconv.Itoa(port), "-c", strconv.Itoa(c),
 		"-n", strconv.Itoa(n), "-t", "set,get", "--csv"}
 	if pipe > 1 {
 		args = append(args, "-P", strconv.Itoa(pipe))
@@ -463,13 +464,19 @@ func runProxy(out io.Writer, trials int, downAfter time.Duration) {
 		routes = append(routes, proxyRoute{"gnet prototype", r.gnetPort, r.gnet.Process.Pid})
 	}
 	routes = append(routes, proxyRoute{"HAProxy", r.haPort, r.haproxy.Process.Pid}, proxyRoute{"direct", r.servers[0].port, 0})
+	// A mode is one redis-benchmark setting; the one-client mode measures
+	// the latency a route adds when nothing queues behind it (with 50
+	// closed-loop clients on a saturated machine, latency is 50 / rate).
 	type mode struct {
-		name    string
-		pipe, n int
+		name       string
+		c, pipe, n int
 	}
-	modes := []mode{{fmt.Sprintf("-c %d", *conns), 1, *requests}}
+	modes := []mode{{fmt.Sprintf("-c %d", *conns), *conns, 1, *requests}}
 	if *pipeline > 1 {
-		modes = append(modes, mode{fmt.Sprintf("-c %d -P %d", *conns, *pipeline), *pipeline, *pipeReqs})
+		modes = append(modes, mode{fmt.Sprintf("-c %d -P %d", *conns, *pipeline), *conns, *pipeline, *pipeReqs})
+	}
+	if *oneReqs > 0 {
+		modes = append(modes, mode{"-c 1", 1, 1, *oneReqs})
 	}
 	fmt.Fprintf(out, "## Proxy: `redis-benchmark -t set,get` (%s) through go-sentinel's proxy, beside HAProxy 2.6 (tcp-check role:master, inter 1s) and direct, %d rounds each, alternating\n\n",
 		strings.Join(func() []string {
@@ -491,7 +498,7 @@ func runProxy(out io.Writer, trials int, downAfter time.Duration) {
 			for j := range routes {
 				rt := routes[(j+k)%len(routes)]
 				c0, ok0 := sampleCost(rt.pid)
-				set, get, err := benchmarkSetGet(rt.port, m.pipe, m.n)
+				set, get, err := benchmarkSetGet(rt.port, m.c, m.pipe, m.n)
 				c1, ok1 := sampleCost(rt.pid)
 				if err != nil {
 					fmt.Fprintf(os.Stderr, "%s: %v\n", rt.name, err)
@@ -526,7 +533,11 @@ func runProxy(out io.Writer, trials int, downAfter time.Duration) {
 	for _, m := range modes {
 		mr := res[m.name]
 		for _, cmd := range []string{"SET", "GET"} {
-			row := []string{fmt.Sprintf("`%s` `%s` requests/s", m.name, cmd), "≥ 1.1 × HAProxy's, ≥ 0.7 × direct"}
+			goal := "≥ 1.1 × HAProxy's, ≥ 0.7 × direct"
+			if m.c == 1 {
+				goal = "" // one client: a latency run, its rate is 1 / latency
+			}
+			row := []string{fmt.Sprintf("`%s` `%s` requests/s", m.name, cmd), goal}
 			for _, rt := range routes {
 				row = append(row, fmtNum(summarize(mr[rt.name].rps[cmd]), 0, ""))
 			}
@@ -534,6 +545,9 @@ func runProxy(out io.Writer, trials int, downAfter time.Duration) {
 			met := "no"
 			if p.med >= 1.1*h.med && p.med >= 0.7*d.med {
 				met = "yes"
+			}
+			if goal == "" {
+				met = ""
 			}
 			tb.add(append(row, ratio(p, h), ratio(p, d), met)...)
 		}
