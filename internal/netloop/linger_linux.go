@@ -20,22 +20,32 @@ import (
 // way for once d passed in vain is, for a parking Loop (NewParking), Go's
 // netpoller, and for a blocking one (New), epoll_wait through the
 // runtime: an idle loop holds no P. A parking loop yields its P before
-// each such wait; a blocking one at most every LingerYield, so that
-// other goroutines still run between its batches, even on one P, while
-// a loop under load is not moved from thread to thread at every wait
-// (a yield before every wait cost the proxy 1.3 more context switches
-// per request with one client). A blocking loop does not linger while
-// Go runs on one P (GOMAXPROCS=1), which it would hold from every other
-// goroutine. d is 0 by default (no linger), and 0
-// again for good where the kernel lacks epoll_pwait2 (before Linux
-// 5.11). Safe from any goroutine.
+// each such wait; a blocking one at most once per LingerYield, so that
+// its goroutine is not moved from thread to thread at every wait (a
+// yield before every wait cost the proxy 1.3 more context switches per
+// request with one client). A blocking loop does not linger at all while
+// Go runs on one P (GOMAXPROCS=1), whose P it would hold from every other
+// goroutine. d is
+// 0 by default (no linger), and 0 again for good where the kernel lacks
+// epoll_pwait2 (before Linux 5.11). Safe from any goroutine.
 func (l *Loop) SetLinger(d time.Duration) error {
 	return l.Submit(func() { l.linger = max(d, 0) })
 }
 
-// LingerYield is the longest a blocking Loop with a linger (SetLinger)
-// keeps its P from other goroutines between two yields, but for the
-// batch it serves.
+// SetLinger sets every Loop of g to linger d (Loop.SetLinger); the first
+// error, from a closing Loop, is returned.
+func (g *Group) SetLinger(d time.Duration) error {
+	for _, l := range g.loops {
+		if err := l.SetLinger(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LingerYield is how often, at most, a blocking Loop yields its P before
+// it lingers (SetLinger); a loop that finds events at every poll does not
+// linger, and yields only when the runtime preempts it.
 const LingerYield = time.Millisecond
 
 // lingerWait is SetLinger's wait: the events that came within l.linger,

@@ -2,7 +2,10 @@
 
 package netloop
 
-import "net"
+import (
+	"net"
+	"time"
+)
 
 // Group is a set of Loops; on this system there are none.
 type Group struct{}
@@ -27,6 +30,12 @@ type Loop struct{}
 
 // Submit returns ErrUnsupported.
 func (l *Loop) Submit(func()) error { return ErrUnsupported }
+
+// SetLinger returns ErrUnsupported.
+func (l *Loop) SetLinger(time.Duration) error { return ErrUnsupported }
+
+// SetLinger does nothing: there are no Loops.
+func (g *Group) SetLinger(time.Duration) error { return nil }
 
 // Register returns ErrUnsupported.
 func (l *Loop) Register(...*Conn) error { return ErrUnsupported }

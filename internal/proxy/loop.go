@@ -56,9 +56,7 @@ func (s *Server) group() *netloop.Group {
 		}
 		return nil
 	}
-	for range g.Len() {
-		_ = g.Next().SetLinger(loopLinger)
-	}
+	_ = g.SetLinger(loopLinger) // an error only from loops already closing
 	s.loops = g
 	return g
 }
