@@ -542,12 +542,12 @@ func runProxy(out io.Writer, trials int, downAfter time.Duration) {
 				row = append(row, fmtNum(summarize(mr[rt.name].rps[cmd]), 0, ""))
 			}
 			p, h, d := summarize(mr["go-sentinel proxy"].rps[cmd]), summarize(mr["HAProxy"].rps[cmd]), summarize(mr["direct"].rps[cmd])
-			met := "no"
-			if p.med >= 1.1*h.med && p.med >= 0.7*d.med {
-				met = "yes"
-			}
-			if goal == "" {
-				met = ""
+			met := ""
+			if goal != "" {
+				met = "no"
+				if p.med >= 1.1*h.med && p.med >= 0.7*d.med {
+					met = "yes"
+				}
 			}
 			tb.add(append(row, ratio(p, h), ratio(p, d), met)...)
 		}
