@@ -26,8 +26,9 @@ type Facts struct {
 	Self GrantFacts
 
 	// NoFencing is proxy-fencing no: only this Sentinel's own view of the
-	// master applies, no lease.
-	NoFencing bool
+	// master applies, no lease. Tilt: this Sentinel is in TILT, when
+	// that view is not trusted.
+	NoFencing, Tilt bool
 
 	// Voters is the number of Sentinels a majority is counted over
 	// (election.Voters: the known ones, this one included, or the voters
@@ -50,8 +51,9 @@ type Peer struct {
 
 // Reason returns why the proxy must not forward, or "" when it may: the
 // master is neither SDOWN nor ODOWN for this Sentinel, no failover of it
-// is in progress, it does not report itself a replica, this Sentinel is
-// not in TILT, and (unless proxy-fencing is off) this Sentinel grants
+// is in progress, it does not report itself a replica, and, unless
+// proxy-fencing is off (then only: this Sentinel is not in TILT, its own
+// view being all there is), this Sentinel grants
 // itself a lease on the master by the rule it grants peers (Grant) and
 // holds unexpired leases from enough peers that, itself counted, they
 // make a majority of the master's Sentinels (or of the voters floor when
@@ -65,8 +67,6 @@ type Peer struct {
 func Reason(f Facts) string {
 	s := &f.Self
 	switch {
-	case s.Tilt:
-		return "this Sentinel is in TILT"
 	case s.FailoverInProgress:
 		return "a failover is in progress"
 	case s.ODown:
@@ -77,6 +77,9 @@ func Reason(f Facts) string {
 		return "the master reports itself a replica"
 	}
 	if f.NoFencing {
+		if f.Tilt {
+			return "this Sentinel is in TILT"
+		}
 		return ""
 	}
 	if why := Grant(f.Self); why != "" {

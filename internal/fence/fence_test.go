@@ -9,7 +9,7 @@ import (
 // leases that run until 10500: the proxy may forward at 10000.
 func base() Facts {
 	return Facts{
-		Self:       GrantFacts{Now: 10000, Known: true, Epoch: 2, ConfigEpoch: 2, FailoverTimeout: 60000, ElectionTimeout: 10000},
+		Self:       GrantFacts{Now: 10000, Known: true, Epoch: 2, ConfigEpoch: 2, LeaseMs: 1000, FailoverTimeout: 60000, ElectionTimeout: 10000},
 		Voters:     3,
 		FenceAfter: 1000,
 		Peers:      []Peer{{GrantedUntil: 10500}, {GrantedUntil: 10500}},
@@ -25,7 +25,7 @@ func TestReason(t *testing.T) {
 		want  string // a fragment of the reason; "" to forward
 	}{
 		{"forwards", func(f *Facts) {}, ""},
-		{"tilt", func(f *Facts) { f.Self.Tilt = true }, "TILT"},
+		{"tilt: the leases decide", func(f *Facts) { f.Tilt = true }, ""},
 		{"failover", func(f *Facts) { f.Self.FailoverInProgress, f.Self.SDown = true, true }, "failover is in progress"},
 		{"odown", func(f *Facts) { f.Self.ODown, f.Self.SDown = true, true }, "objectively down"},
 		{"sdown", func(f *Facts) { f.Self.SDown = true }, "subjectively down"},
@@ -41,6 +41,8 @@ func TestReason(t *testing.T) {
 		{"no fencing: no leases", func(f *Facts) { f.NoFencing, f.Peers = true, nil }, ""},
 		{"no fencing: voted", func(f *Facts) { f.NoFencing, f.Self.LeaderEpoch = true, 3 }, ""},
 		{"no fencing: still sdown", func(f *Facts) { f.NoFencing, f.Self.SDown = true, true }, "subjectively down"},
+		{"no fencing: tilt", func(f *Facts) { f.NoFencing, f.Tilt = true, true }, "TILT"},
+		{"unanswered beyond the lease", func(f *Facts) { f.Self.LeaseMs, f.Self.Unanswered = 1000, 1001 }, "not answered this Sentinel for 1001 ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := base()

@@ -51,10 +51,13 @@ type GrantFacts struct {
 	Known              bool
 	Epoch, ConfigEpoch uint64
 
-	// Tilt: this Sentinel is in TILT. FailoverInProgress, ODown, SDown:
-	// the master's flags here. ReportsReplica: the master's last INFO
-	// reported role slave.
-	Tilt                             bool
+	// LeaseMs is the length of the lease asked for. Unanswered is how
+	// long the master has not answered this Sentinel's PINGs (0 while
+	// it answers).
+	LeaseMs, Unanswered int64
+
+	// FailoverInProgress, ODown, SDown: the master's flags here.
+	// ReportsReplica: the master's last INFO reported role slave.
 	FailoverInProgress, ODown, SDown bool
 	ReportsReplica                   bool
 
@@ -87,18 +90,23 @@ type HelloPeer struct {
 // Grant returns why a lease on the master at f.Epoch is refused, or ""
 // when it is granted: the master is monitored here at that epoch, it is
 // neither SDOWN nor ODOWN nor failing over here, it does not report
-// itself a replica, this Sentinel is not in TILT, no vote in a newer
-// epoch was held back within the election timeout, and this Sentinel
-// has not voted to fail it over in a newer epoch — unless that vote has
-// settled (SettledAt) and every peer's hello since then holds the
-// master as this Sentinel does, which shows the failover voted for
-// promoted nobody. A grant binds the grantor's vote for Lapse.
+// itself a replica, it has not left this Sentinel's PINGs unanswered for
+// longer than the lease (so a master cut from this Sentinel alone, one
+// way, stops being granted as soon as a lease of its holder lapses), no
+// vote in a newer epoch was held back within the election timeout, and
+// this Sentinel has not voted to fail it over in a newer epoch — unless
+// that vote has settled (SettledAt) and every peer's hello since then
+// holds the master as this Sentinel does, which shows the failover voted
+// for promoted nobody. A grant binds the grantor's vote for Lapse.
+//
+// TILT refuses nothing: the leases and the votes they hold back are
+// measured on the monotonic clock, which a step of the wall clock does
+// not move, and a Sentinel resuming from a stall has cast no vote while
+// stalled, so it grants again at once.
 func Grant(f GrantFacts) string {
 	switch {
 	case !f.Known:
 		return "the master is not monitored here"
-	case f.Tilt:
-		return "this Sentinel is in TILT"
 	case f.FailoverInProgress:
 		return "a failover is in progress"
 	case f.ODown:
@@ -107,6 +115,8 @@ func Grant(f GrantFacts) string {
 		return "the master is subjectively down"
 	case f.ReportsReplica:
 		return "the master reports itself a replica"
+	case f.Unanswered > f.LeaseMs:
+		return fmt.Sprintf("the master has not answered this Sentinel for %d ms, longer than the lease's %d ms", f.Unanswered, f.LeaseMs)
 	case f.Epoch != f.ConfigEpoch:
 		return fmt.Sprintf("the master's configuration epoch is %d here, not %d", f.ConfigEpoch, f.Epoch)
 	case f.IntentEpoch > f.ConfigEpoch && f.Now-f.IntentAt < f.ElectionTimeout:

@@ -8,7 +8,7 @@ import (
 // grantBase is a Sentinel asked for a lease on a master it holds at the
 // asked epoch, with two peers whose last hellos hold it too: it grants.
 func grantBase() GrantFacts {
-	return GrantFacts{Now: 100000, Known: true, Epoch: 4, ConfigEpoch: 4, FailoverTimeout: 10000, ElectionTimeout: 5000,
+	return GrantFacts{Now: 100000, Known: true, Epoch: 4, ConfigEpoch: 4, LeaseMs: 2000, FailoverTimeout: 10000, ElectionTimeout: 5000,
 		Peers: []HelloPeer{{LastHello: 99000, Holds: true}, {LastHello: 98000, Holds: true}}}
 }
 
@@ -22,7 +22,8 @@ func TestGrant(t *testing.T) {
 	}{
 		{"grants", func(f *GrantFacts) {}, ""},
 		{"unknown master", func(f *GrantFacts) { f.Known = false }, "not monitored"},
-		{"tilt", func(f *GrantFacts) { f.Tilt = true }, "TILT"},
+		{"unanswered for the lease", func(f *GrantFacts) { f.Unanswered = 2000 }, ""},
+		{"unanswered beyond the lease", func(f *GrantFacts) { f.Unanswered = 2001 }, "has not answered this Sentinel for 2001 ms, longer than the lease's 2000 ms"},
 		{"failover", func(f *GrantFacts) { f.FailoverInProgress = true }, "failover is in progress"},
 		{"odown", func(f *GrantFacts) { f.ODown = true }, "objectively down"},
 		{"sdown", func(f *GrantFacts) { f.SDown = true }, "subjectively down"},

@@ -34,7 +34,7 @@ func TestRedialBudget(t *testing.T) {
 			s := New(p, Options{Accel: settings.DefaultAccel()}, rand.New(rand.NewSource(1)), t0)
 			s.Ready()
 			now := t0
-			s.Tick(now)
+			s.Tick(now, now)
 			for _, a := range s.Ready().Actions {
 				if o, ok := a.(msg.OpenLink); ok {
 					s.Step(now, msg.LinkClosed{ID: o.ID, Err: "connection refused"})
@@ -44,7 +44,7 @@ func TestRedialBudget(t *testing.T) {
 			dials := 0
 			for end := now.Add(time.Second); now.Before(end); {
 				now = now.Add(10 * time.Millisecond)
-				s.Tick(now)
+				s.Tick(now, now)
 				for _, a := range s.Ready().Actions {
 					if o, ok := a.(msg.OpenLink); ok {
 						dials++
@@ -121,7 +121,7 @@ func TestSwitchesAllDueInOneTick(t *testing.T) {
 		m.flags |= object.FailoverInProgress
 		m.promoted = m.sortedReplicas()[0]
 	}
-	s.Tick(t0)
+	s.Tick(t0, t0)
 	var switched []string
 	for _, ev := range s.Ready().Events() {
 		if ev.Type == event.SwitchMaster {

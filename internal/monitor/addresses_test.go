@@ -22,7 +22,7 @@ func helloMasterIP(t *testing.T, announce bool, ips ...string) []string {
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
 	now := t0.Add(100 * time.Millisecond)
-	s.Tick(now)
+	s.Tick(now, now)
 	for _, a := range s.Ready().Actions {
 		if o, ok := a.(msg.OpenLink); ok {
 			if o.Addr != (settings.Addr{Host: "redis-0", Port: 6379}) {
@@ -46,7 +46,7 @@ func helloMasterIP(t *testing.T, announce bool, ips ...string) []string {
 		found := ""
 		for step := 0; step < 30 && found == ""; step++ {
 			now = now.Add(100 * time.Millisecond)
-			s.Tick(now)
+			s.Tick(now, now)
 			for _, a := range s.Ready().Actions {
 				if snd, ok := a.(msg.Send); ok && snd.Args[0] == "PUBLISH" {
 					h, err := gossip.DecodeHello(snd.Args[2])

@@ -67,14 +67,14 @@ func BenchmarkTickSteadyState(b *testing.B) {
 	s, now := benchCore(b, 100)
 	for i := 0; i < 50; i++ { // warm up: links open, INFO known
 		now = now.Add(100 * time.Millisecond)
-		s.Tick(now)
+		s.Tick(now, now)
 		answer(s, s.Ready(), now)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		now = now.Add(100 * time.Millisecond)
-		s.Tick(now)
+		s.Tick(now, now)
 		answer(s, s.Ready(), now)
 		s.Ready()
 	}
@@ -100,7 +100,7 @@ func steadyCore(b *testing.B, n int) (*Sentinel, time.Time) {
 	s, now := benchCore(b, n)
 	for i := 0; i < 50; i++ {
 		now = now.Add(100 * time.Millisecond)
-		s.Tick(now)
+		s.Tick(now, now)
 		answer(s, s.Ready(), now)
 	}
 	s.Ready()
@@ -155,7 +155,7 @@ func BenchmarkTick1000(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				now = now.Add(100 * time.Millisecond)
-				s.Tick(now)
+				s.Tick(now, now)
 				if views != "none" {
 					s.View()
 				}

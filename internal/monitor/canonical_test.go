@@ -37,7 +37,7 @@ func TestHelloNonCanonicalAddressIsNotAChange(t *testing.T) {
 				if _, err := s.Step(now, msg.HelloFromClient{Payload: hello}); err != nil {
 					t.Fatal(err)
 				}
-				s.Tick(now)
+				s.Tick(now, now)
 				r := s.Ready()
 				for _, e := range r.Events() {
 					if e.Level > event.LevelDebug {

@@ -120,6 +120,16 @@ func newLink(now int64) *link {
 	return l
 }
 
+// unanswered is how long, in ms at now, the instance has not answered as
+// far as this link knows (since actPingTime: the oldest PING without a
+// valid reply, or the connection's loss); 0 while it answers.
+func (l *link) unanswered(now int64) int64 {
+	if l.actPingTime == 0 {
+		return 0
+	}
+	return max(0, now-l.actPingTime)
+}
+
 // disconnected reports whether the link lacks a live connection it needs:
 // the command one, or for masters and replicas the pub/sub one. A
 // connection that is still being dialled does not count as live.

@@ -136,7 +136,7 @@ func FuzzHelloThroughCore(f *testing.F) {
 		for _, h := range []string{h1, h2, h3} {
 			now = now.Add(time.Second)
 			_, _ = s.Step(now, msg.HelloFromClient{Payload: h})
-			s.Tick(now)
+			s.Tick(now, now)
 			s.Ready()
 		}
 		checkPersistable(t, s)
@@ -162,7 +162,7 @@ func FuzzInfoThroughCore(f *testing.F) {
 		links := map[msg.LinkID]settings.Addr{}
 		for i := 0; i < 30 && len(answered) < 2; i++ {
 			now = now.Add(100 * time.Millisecond)
-			s.Tick(now)
+			s.Tick(now, now)
 			for _, a := range s.Ready().Actions {
 				switch a := a.(type) {
 				case msg.OpenLink:
@@ -191,7 +191,7 @@ func FuzzInfoThroughCore(f *testing.F) {
 		}
 		for i := 0; i < 5; i++ {
 			now = now.Add(time.Second)
-			s.Tick(now)
+			s.Tick(now, now)
 			s.Ready()
 		}
 		checkPersistable(t, s)

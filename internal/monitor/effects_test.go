@@ -141,7 +141,7 @@ func TestNothingAfterSimulatedCrash(t *testing.T) {
 	if _, ok := r.Actions[0].(msg.Exit); !ok || len(r.Events()) != 0 {
 		t.Fatalf("ready %#v", r)
 	}
-	s.Tick(t0.Add(time.Second))
+	s.Tick(t0.Add(time.Second), t0.Add(time.Second))
 	if r := s.Ready(); !r.Empty() {
 		t.Fatalf("output after the crash: %#v", r)
 	}

@@ -77,12 +77,12 @@ func TestMasterDownOnlyWhenSDownAndNotInTilt(t *testing.T) {
 	// Never answered: SDOWN after down-after (30 s default).
 	for i := 0; i < 320; i++ {
 		now = now.Add(100 * time.Millisecond)
-		s.Tick(now)
+		s.Tick(now, now)
 	}
 	if r := ask(s, now, gossip.AskRequest{IP: "127.0.0.1", Port: 6379, RunID: gossip.NoVote}); !r.Down {
 		t.Fatal("a master that never answered for 32 s must be down")
 	}
-	s.Tick(now.Add(5 * time.Second)) // clock jump: TILT
+	s.Tick(now.Add(5*time.Second), now.Add(5*time.Second)) // a 5 s stall: TILT
 	if on, _ := s.Tilt(); !on {
 		t.Fatal("no tilt")
 	}

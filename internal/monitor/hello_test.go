@@ -16,7 +16,7 @@ func TestHelloChannelOnTheWire(t *testing.T) {
 	p := settings.Persisted{MyID: strings.Repeat("c", 40), Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "10.0.0.1", Port: 6379}, 2)}}
 	s := New(p, Options{}, rand.New(rand.NewSource(1)), t0)
 	s.Ready()
-	s.Tick(t0.Add(100 * time.Millisecond))
+	s.Tick(t0.Add(100*time.Millisecond), t0.Add(100*time.Millisecond))
 	var cc, pc msg.LinkID
 	for _, a := range s.Ready().Actions {
 		if o, ok := a.(msg.OpenLink); ok && o.Kind == msg.PubSubLink {
@@ -36,7 +36,7 @@ func TestHelloChannelOnTheWire(t *testing.T) {
 	if _, err := s.Step(t0, msg.LinkLocalAddr{ID: cc, Addr: settings.Addr{Host: "10.0.0.9", Port: 40000}}); err != nil {
 		t.Fatal(err)
 	}
-	s.Tick(t0.Add(2500 * time.Millisecond))
+	s.Tick(t0.Add(2500*time.Millisecond), t0.Add(2500*time.Millisecond))
 	for _, a := range s.Ready().Actions {
 		if snd, ok := a.(msg.Send); ok && snd.Args[0] == "PUBLISH" {
 			if snd.Args[1] != "__sentinel__:hello" {

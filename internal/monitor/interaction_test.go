@@ -30,7 +30,8 @@ import (
 //	new [seed=N] [accel=redis|default]   config lines follow (sentinel.conf syntax)
 //	tick [DURATION]                      advance the clock (default 100ms), then Tick
 //	run DURATION [every=D]               tick every D (100ms) for DURATION; prints everything
-//	elapse DURATION                      advance the clock without ticking
+//	elapse DURATION                      advance the clock without ticking (a stall)
+//	jump DURATION                        step the wall clock alone (TILT's), as NTP or date -s
 //	connected LINK...                    LinkConnected
 //	local LINK IP:PORT                   LinkLocalAddr
 //	closed LINK [REASON...]              LinkClosed
@@ -38,6 +39,9 @@ import (
 //	                                     ask DOWN LEADER EPOCH, exec (VALUE: ok, err or a number per
 //	                                     command of the transaction), or info (VALUE: key:value pairs,
 //	                                     written as INFO replication lines)
+//	pong LINK...                         from now on every PING sent on LINK is answered PONG at once
+//	healthy LINK...                      as pong, and every INFO is answered role:master at once (a
+//	                                     healthy master without replicas)
 //	message LINK PAYLOAD                 PubSubMessage on the hello channel
 //	hello PAYLOAD                        HelloFromClient (PUBLISH to our port)
 //	failover MASTER [coordinated]        SENTINEL FAILOVER [COORDINATED]
@@ -64,6 +68,12 @@ type interaction struct {
 	t   *testing.T
 	s   *monitor.Sentinel
 	now time.Time
+	// wallOffset is the wall clock minus the core's (monotonic) clock:
+	// the sum of the jumps.
+	wallOffset time.Duration
+	// answered are the links whose PINGs (pong) or PINGs and INFOs
+	// (healthy) are answered at once.
+	answered map[msg.LinkID]string
 }
 
 func runInteractionFile(t *testing.T, path string) {
@@ -90,6 +100,9 @@ func (in *interaction) run(line string, input []string) []string {
 	}
 	switch cmd {
 	case "new":
+		// A new process's clock starts at the wall clock.
+		in.now, in.wallOffset = in.now.Add(in.wallOffset), 0
+		in.answered = nil
 		in.newCore(args, input)
 	case "tick":
 		d := 100 * time.Millisecond
@@ -97,7 +110,7 @@ func (in *interaction) run(line string, input []string) []string {
 			d = in.duration(args[0])
 		}
 		in.now = in.now.Add(d)
-		in.s.Tick(in.now)
+		in.s.Tick(in.now, in.now.Add(in.wallOffset))
 	case "run":
 		every := 100 * time.Millisecond
 		for _, a := range args[1:] {
@@ -108,12 +121,14 @@ func (in *interaction) run(line string, input []string) []string {
 		var out []string
 		for end := in.now.Add(in.duration(args[0])); in.now.Before(end); {
 			in.now = in.now.Add(every)
-			in.s.Tick(in.now)
+			in.s.Tick(in.now, in.now.Add(in.wallOffset))
 			out = append(out, in.ready()...)
 		}
 		return out
 	case "elapse":
 		in.now = in.now.Add(in.duration(args[0]))
+	case "jump":
+		in.wallOffset += in.duration(args[0])
 	case "connected":
 		for _, a := range args {
 			step(msg.LinkConnected{ID: in.link(a)})
@@ -124,6 +139,13 @@ func (in *interaction) run(line string, input []string) []string {
 		step(msg.LinkClosed{ID: in.link(args[0]), Err: strings.Join(args[1:], " ")})
 	case "reply":
 		step(msg.CommandReply{ID: in.link(args[0]), Tag: uint64(in.num(strings.TrimPrefix(args[1], "#"))), Reply: in.reply(args[2:])})
+	case "pong", "healthy":
+		if in.answered == nil {
+			in.answered = map[msg.LinkID]string{}
+		}
+		for _, a := range args {
+			in.answered[in.link(a)] = cmd
+		}
 	case "message":
 		step(msg.PubSubMessage{ID: in.link(args[0]), Channel: gossip.Channel, Payload: args[1]})
 	case "hello":
@@ -293,8 +315,22 @@ func (in *interaction) ready() []string {
 		}
 		out = append(out, "log "+string(".-*#"[l.Level])+" "+l.Text)
 	}
+	var answer []msg.Send
 	for _, a := range r.Actions {
 		out = append(out, renderAction(a))
+		if sd, ok := a.(msg.Send); ok && len(sd.Args) == 1 && (sd.Args[0] == "PING" && in.answered[sd.ID] != "" || sd.Args[0] == "INFO" && in.answered[sd.ID] == "healthy") {
+			answer = append(answer, sd)
+		}
+	}
+	for _, sd := range answer {
+		r := msg.Reply{Kind: msg.ReplyString, Str: "PONG"}
+		if sd.Args[0] == "INFO" {
+			r.Str = "# Replication\r\nrole:master\r\nconnected_slaves:0\r\n"
+		}
+		if _, err := in.s.Step(in.now, msg.CommandReply{ID: sd.ID, Tag: sd.Tag, Reply: r}); err != nil {
+			in.fatalf("healthy L%d #%d: %v", sd.ID, sd.Tag, err)
+		}
+		out = append(out, in.ready()...)
 	}
 	return out
 }

@@ -55,13 +55,13 @@ func (s *Sentinel) leaseDue(m *master, now int64) bool {
 	case m.lease.askedEpoch != m.configEpoch || now-m.lease.askedAt >= leasePeriod(st.ProxyFenceAfterMs):
 		return true
 	}
-	return m.proxy.fenced && now-m.lease.askedAt >= 100 && fence.Grant(s.grantFacts(m, m.configEpoch, now)) == "" &&
+	return m.proxy.fenced && now-m.lease.askedAt >= 100 && fence.Grant(s.grantFacts(m, m.configEpoch, st.ProxyFenceAfterMs, now)) == "" &&
 		!m.has(object.SDown|object.ODown|object.FailoverInProgress)
 }
 
 // startLapse is when the leases this Sentinel may have granted before it
-// started (or before the clock jumped, seen as TILT) have lapsed: no
-// grant is ever longer than settings.MaxProxyFenceAfterMs.
+// started have lapsed: no grant is ever longer than
+// settings.MaxProxyFenceAfterMs.
 func startLapse(at int64) int64 { return at + fence.Lapse(settings.MaxProxyFenceAfterMs) }
 
 // voteLapseAt is when this Sentinel may cast a vote about m: once the
@@ -69,11 +69,13 @@ func startLapse(at int64) int64 { return at + fence.Lapse(settings.MaxProxyFence
 // (New), have lapsed.
 func (m *master) voteLapseAt() int64 { return m.lease.lapseAt }
 
-// grantFacts gathers what fence.Grant decides a lease on m at epoch from.
-func (s *Sentinel) grantFacts(m *master, epoch uint64, now int64) fence.GrantFacts {
+// grantFacts gathers what fence.Grant decides a lease of leaseMs on m at
+// epoch from.
+func (s *Sentinel) grantFacts(m *master, epoch uint64, leaseMs, now int64) fence.GrantFacts {
 	f := fence.GrantFacts{
-		Now: now, Known: true, Epoch: epoch, ConfigEpoch: m.configEpoch,
-		Tilt: s.tilt, FailoverInProgress: m.has(object.FailoverInProgress), ODown: m.has(object.ODown), SDown: m.has(object.SDown),
+		Now: now, Known: true, Epoch: epoch, ConfigEpoch: m.configEpoch, LeaseMs: leaseMs,
+		Unanswered:         m.link.unanswered(now),
+		FailoverInProgress: m.has(object.FailoverInProgress), ODown: m.has(object.ODown), SDown: m.has(object.SDown),
 		ReportsReplica: m.roleReported == inforeply.RoleSlave,
 		Leader:         m.leader, LeaderEpoch: m.leaderEpoch, VotedAt: m.votedAt,
 		IntentEpoch: m.lease.intentEpoch, IntentAt: m.lease.intentAt,
@@ -103,7 +105,7 @@ func (s *Sentinel) answerLease(now int64, req gossip.LeaseRequest) msg.LeaseAnsw
 			continue
 		}
 		m := s.masterAt(t.IP, t.Port)
-		if m == nil || fence.Grant(s.grantFacts(m, t.Epoch, now)) != "" {
+		if m == nil || fence.Grant(s.grantFacts(m, t.Epoch, req.LeaseMs, now)) != "" {
 			continue
 		}
 		out[k] = true
@@ -217,16 +219,4 @@ func (m *master) holdVote(epoch uint64, now, election int64) bool {
 		m.lease.intentEpoch, m.lease.intentAt = epoch, now
 	}
 	return true
-}
-
-// tiltLeases makes every lease this Sentinel granted that had not lapsed
-// at the previous tick (s.lastTick, before the jump) count as granted
-// now, at the longest length, when it enters TILT: its clock jumped, and
-// the lapse it computed before is no longer one on the new clock.
-func (s *Sentinel) tiltLeases(now int64) {
-	for _, m := range s.masters {
-		if m.lease.lapseAt > s.lastTick {
-			m.lease.lapseAt = startLapse(now)
-		}
-	}
 }

@@ -108,7 +108,7 @@ func TestMetricsViewRTTSurvivesPingInFlight(t *testing.T) {
 		if in != nil {
 			s.Step(now, in)
 		} else {
-			s.Tick(now)
+			s.Tick(now, now)
 		}
 		for _, a := range s.Ready().Actions {
 			switch a := a.(type) {
@@ -187,7 +187,7 @@ func TestTotalTilt(t *testing.T) {
 	now := t0
 	step := func(d time.Duration) {
 		now = now.Add(d)
-		s.Tick(now)
+		s.Tick(now, now)
 		s.Ready()
 	}
 	step(100 * time.Millisecond)

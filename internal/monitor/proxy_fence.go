@@ -29,8 +29,9 @@ type proxyState struct {
 // decides from the facts gathered here.
 func (s *Sentinel) proxyFence(m *master, now int64) (string, int64) {
 	f := fence.Facts{
-		Self:       s.grantFacts(m, m.configEpoch, now),
+		Self:       s.grantFacts(m, m.configEpoch, m.settings.ProxyFenceAfterMs, now),
 		NoFencing:  m.settings.ProxyNoFencing,
+		Tilt:       s.tilt,
 		Voters:     m.voters(),
 		FenceAfter: m.settings.ProxyFenceAfterMs,
 		Peers:      make([]fence.Peer, 0, len(m.sentinels)),

@@ -62,6 +62,9 @@ type Sentinel struct {
 	names   []string // sorted master names, the dictionary order of replies
 
 	lastTick int64 // 0 before the first tick
+	// lastWall is the wall clock at the last tick (Tick), which TILT's
+	// trigger compares; every other instant is on the monotonic clock.
+	lastWall int64
 	// startedAt is when the core was made (New), Unix ms.
 	startedAt int64
 	voteAsks  voteAsks // who asked for a vote lately (elect.go)

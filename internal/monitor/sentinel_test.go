@@ -123,7 +123,7 @@ func TestTilt(t *testing.T) {
 			s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(4)))})
 			var got []string
 			for _, d := range tt.steps {
-				s.Tick(t0.Add(d))
+				s.Tick(t0.Add(d), t0.Add(d))
 				for _, e := range s.Ready().Events() {
 					got = append(got, string(e.Type))
 				}
@@ -149,13 +149,13 @@ func TestTiltExits(t *testing.T) {
 	s, _ := newTestSentinel(t, settings.Persisted{MyID: GenerateID(rand.New(rand.NewSource(5))),
 		Masters: []settings.MasterSpec{settings.NewMasterSpec("m", settings.Addr{Host: "127.0.0.1", Port: 6379}, 2)}})
 	now := t0
-	s.Tick(now)
+	s.Tick(now, now)
 	now = now.Add(5 * time.Second)
-	s.Tick(now)
+	s.Tick(now, now)
 	var types []string
 	for i := 0; i < 400; i++ { // 40 s of ticks at 100 ms
 		now = now.Add(100 * time.Millisecond)
-		s.Tick(now)
+		s.Tick(now, now)
 		for _, e := range s.Ready().Events() {
 			types = append(types, string(e.Type))
 		}

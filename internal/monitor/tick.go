@@ -12,12 +12,17 @@ import (
 // NextTickIn(); like one run of Redis's sentinelTimer it checks for TILT,
 // then handles every master, its replicas and its Sentinels. What it
 // changes is recorded for the View as it goes (see Sentinel.changed).
-func (s *Sentinel) Tick(now time.Time) {
+//
+// now is the node's monotonic clock, as every Step's is (see clock.go);
+// wall is the wall clock read at the same instant, which only TILT's
+// trigger reads, as Redis reads mstime(): a step of the wall clock enters
+// TILT as in Redis but moves no timer, lease or vote hold.
+func (s *Sentinel) Tick(now, wall time.Time) {
 	if s.out.crashed {
 		return
 	}
 	t := ms(now)
-	s.checkTilt(t)
+	s.checkTilt(t, ms(wall))
 	s.nextDeadline = 0
 	var switching []*master
 	troubled := 0
@@ -65,21 +70,25 @@ func (s *Sentinel) Quiet() bool {
 	return s.lastTick != 0 && s.troubled == 0 && s.lastTick >= s.busyUntil && !s.tilt
 }
 
-// checkTilt enters TILT when the time since the previous tick is negative
-// or longer than TiltTrigger: the process was stopped, the machine was busy
-// or the clock jumped, and nothing the timers measured can be trusted.
-func (s *Sentinel) checkTilt(now int64) {
+// checkTilt enters TILT, as Redis does, when the wall-clock time since
+// the previous tick (wall, Unix ms) is negative or longer than
+// TiltTrigger: the process was stopped, the machine was busy or the
+// clock jumped. TILT's period is measured from now, on the monotonic
+// clock. What safety rests on (the leases and the votes they hold back)
+// is measured on the monotonic clock alone, which a step of the wall
+// clock does not move and a stall advances by the real time that
+// passed, so TILT changes nothing there (docs/proxy.md).
+func (s *Sentinel) checkTilt(now, wall int64) {
 	if s.lastTick != 0 {
-		delta := now - s.lastTick
+		delta := wall - s.lastWall
 		if delta < 0 || delta > s.timing.TiltTriggerMs {
 			s.tilt = true
 			s.tiltStart = now
 			s.tilts++
-			s.tiltLeases(now)
 			s.event(event.LevelWarning, event.Tilt, nil, "#tilt mode entered")
 		}
 	}
-	s.lastTick = now
+	s.lastTick, s.lastWall = now, wall
 }
 
 // handleInstance is one object's share of a tick (§2.3).

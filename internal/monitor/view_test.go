@@ -128,7 +128,7 @@ func (w *viewWorld) step() {
 	switch r := w.pick(100); {
 	case r < 15:
 		w.now = w.now.Add(time.Duration(w.pick(400)) * time.Millisecond)
-		s.Tick(w.now)
+		s.Tick(w.now, w.now)
 	case r < 55 && len(w.sends) > 0:
 		k := w.pick(len(w.sends))
 		a := w.sends[k]

@@ -79,6 +79,9 @@ type Loop struct {
 	log  Logger
 	fx   Effects
 	now  func() time.Time
+	// wall is the wall clock Tick compares for TILT (clock.go); now
+	// unless the node sets it.
+	wall func() time.Time
 
 	// view is the core's View, stored before the output of a batch (a
 	// Step, a Tick, an Exec) is carried out: see View. unpublished counts
@@ -142,7 +145,9 @@ type execReq struct {
 	reply chan monitor.Outcome
 }
 
-// NewLoop wraps core. now is the clock (time.Now in production). It
+// NewLoop wraps core. now is the core's clock (the monotonic clock in
+// production, clock.go), which Tick also compares for TILT unless the
+// node sets the loop's wall clock. It
 // panics if a field of fx other than Observe is nil.
 func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Time) *Loop {
 	if fx.Persist == nil || fx.Publish == nil || fx.Exit == nil || fx.Links == nil || fx.Scripts == nil {
@@ -153,6 +158,7 @@ func NewLoop(core *monitor.Sentinel, log Logger, fx Effects, now func() time.Tim
 		log:   log,
 		fx:    fx,
 		now:   now,
+		wall:  now,
 		execs: make(chan execReq),
 		in:    newInbox(),
 		stop:  make(chan struct{}),
@@ -191,7 +197,7 @@ func (l *Loop) Run() {
 		case <-timer.C:
 			l.catchUp()
 			start := l.now()
-			l.core.Tick(start)
+			l.core.Tick(start, l.wall())
 			l.drain()
 			late := start.Sub(due)
 			gap := tickGap(l.core.NextTickIn(), l.now().Sub(start))

@@ -65,9 +65,12 @@ type Node struct {
 type Options struct {
 	Log  Logger
 	Info respserver.ServerInfo
-	// Now is the clock; nil is wall-clock time without a monotonic
-	// reading, so that clock jumps trigger TILT as they do in Redis.
-	Now func() time.Time
+	// Now is the core's clock; nil is the monotonic clock as Unix time
+	// (clock.go: a step of the wall clock moves no timer). Wall is the
+	// wall clock, which only TILT's trigger reads; nil is the wall clock
+	// when Now is nil, else Now itself (a test's clock jumps then do
+	// both).
+	Now, Wall func() time.Time
 	// Seed seeds the core's randomness; 0 draws one from crypto/rand.
 	Seed int64
 	// Exit ends the process at once (SENTINEL SIMULATE-FAILURE crashes,
@@ -89,8 +92,6 @@ type Options struct {
 	ReleasePages bool
 }
 
-func wallClock() time.Time { return time.Now().Round(0) }
-
 func randomSeed() int64 {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -102,8 +103,14 @@ func randomSeed() int64 {
 // Start opens the listeners (failing without side effects if one cannot
 // be bound), builds the core from cfg and starts serving.
 func Start(cfg *config.Config, opts Options) (*Node, error) {
-	if opts.Now == nil {
-		opts.Now = wallClock
+	switch {
+	case opts.Now == nil:
+		opts.Now = monotonicClock()
+		if opts.Wall == nil {
+			opts.Wall = wallClock
+		}
+	case opts.Wall == nil:
+		opts.Wall = opts.Now
 	}
 	if opts.Seed == 0 {
 		opts.Seed = randomSeed()
@@ -224,6 +231,7 @@ func Start(cfg *config.Config, opts Options) (*Node, error) {
 		},
 		AfterTick: afterTick,
 	}, opts.Now)
+	n.loop.wall = opts.Wall
 	var onFirstByte func(string, time.Duration)
 	if exporter != nil {
 		onFirstByte = exporter.ObserveProxyFirstByte

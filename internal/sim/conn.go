@@ -258,6 +258,10 @@ func (c *Cluster) runPipe(cn *conn, d direction) {
 	if cn.dead || !c.pathOpen(cn, d) {
 		return
 	}
+	if r := cn.receiver(d); r != nil && r.stalled() {
+		c.wakePipe(cn, d, r.stallEnd) // the kernel holds it for the stopped process
+		return
+	}
 	for len(p.q) > 0 && !p.q[0].ready.After(c.now) {
 		pk := p.q[0]
 		p.q = p.q[1:]
@@ -274,6 +278,15 @@ func (c *Cluster) runPipe(cn *conn, d direction) {
 	if len(p.q) > 0 {
 		c.wakePipe(cn, d, p.q[0].ready)
 	}
+}
+
+// receiver is the Sentinel node that takes what travels on half d of
+// cn, or nil when a server does.
+func (cn *conn) receiver(d direction) *Node {
+	if d == upstream {
+		return cn.toNode
+	}
+	return cn.from
 }
 
 // pathOpen reports whether packets can currently travel on that half: a

@@ -59,8 +59,10 @@ func (c *Cluster) Restart(name string) {
 	c.tracef(name, "restart run_id=%s", s.RunID)
 }
 
-// ClockJump moves one node's clock by d (negative: backwards). Its next
-// tick sees the jump, which is what sends a Sentinel into TILT.
+// ClockJump steps one node's wall clock by d (negative: backwards), as
+// NTP or `date -s` would: its next tick sees the step, which is what
+// sends a Sentinel into TILT; the core's monotonic clock does not move
+// (a process started later starts at the stepped wall clock).
 func (c *Cluster) ClockJump(name string, d time.Duration) {
 	c.mustKnow(name)
 	n := c.Node(name)
@@ -68,8 +70,26 @@ func (c *Cluster) ClockJump(name string, d time.Duration) {
 		c.Fatalf("ClockJump: %q is not a Sentinel node", name)
 		return
 	}
-	n.offset += d
+	n.wallOffset += d
 	c.tracef(name, "clock jump %v", d)
+}
+
+// Stall stops one node's process for d, as SIGSTOP and SIGCONT d later
+// (or a VM pause) do: it ticks not, and every input that reaches it
+// (replies, requests from its peers, connections) waits, in order, until
+// it resumes; both its clocks go on, so its first tick after comes d
+// late (TILT). A node stalled already stays so until the later end.
+func (c *Cluster) Stall(name string, d time.Duration) {
+	c.mustKnow(name)
+	n := c.Node(name)
+	if n == nil {
+		c.Fatalf("Stall: %q is not a Sentinel node", name)
+		return
+	}
+	if end := c.now.Add(d); end.After(n.stallEnd) {
+		n.stallEnd = end
+	}
+	c.tracef(name, "stall %v", d)
 }
 
 // KillMaster crashes the first running server whose role is master and

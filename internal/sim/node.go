@@ -12,7 +12,7 @@ import (
 )
 
 // Node is one simulated Sentinel: a monitor core, its announced address,
-// its "disk" (the last persisted snapshot) and its clock skew.
+// its "disk" (the last persisted snapshot) and its clocks' skews.
 type Node struct {
 	c *Cluster
 
@@ -29,10 +29,17 @@ type Node struct {
 	// started with); Restart builds the next core from it.
 	Disk settings.Persisted
 
-	seed     int64
-	crashed  bool
-	inc      int           // incarnation: bumps at every crash and restart
-	offset   time.Duration // local clock minus cluster clock
+	seed    int64
+	crashed bool
+	inc     int // incarnation: bumps at every crash and restart
+	// offset is the core's clock (the process's monotonic clock, as
+	// Unix time) minus the cluster clock: the wall clock's skew when the
+	// process started, fixed for its life. wallOffset is the wall
+	// clock's skew now, which ClockJump steps.
+	offset, wallOffset time.Duration
+	// stallEnd: the process is stopped (Stall) until then; it runs
+	// nothing, and what reaches it waits.
+	stallEnd time.Time
 	conns    map[msg.LinkID]*conn
 	nextPort int
 	steps    int             // ticks so far
@@ -40,8 +47,16 @@ type Node struct {
 	scripts  map[uint64]bool // running scripts
 }
 
-// Now returns the node's local time: the cluster time plus its skew.
+// Now returns the node's core clock: the cluster time plus the skew
+// its process started with (a step of the wall clock does not move it).
 func (n *Node) Now() time.Time { return n.c.now.Add(n.offset) }
+
+// Wall returns the node's wall clock: the cluster time plus its skew,
+// which ClockJump steps.
+func (n *Node) Wall() time.Time { return n.c.now.Add(n.wallOffset) }
+
+// stalled reports whether the node's process is stopped (Stall) now.
+func (n *Node) stalled() bool { return n.c.now.Before(n.stallEnd) }
 
 // Crashed reports whether the node is down.
 func (n *Node) Crashed() bool { return n.crashed }
@@ -75,6 +90,7 @@ func (c *Cluster) AddSentinel(p settings.Persisted) *Node {
 func (c *Cluster) boot(n *Node) {
 	n.inc++
 	n.crashed = false
+	n.offset = n.wallOffset // a new process's clock starts at the wall clock
 	n.seed = c.rnd.Int63()
 	n.conns = map[msg.LinkID]*conn{}
 	accel := settings.DefaultAccel()
@@ -94,19 +110,42 @@ func (c *Cluster) scheduleTick(n *Node) {
 		if n.crashed || n.inc != inc {
 			return
 		}
-		c.tracef(n.Name, "tick")
-		n.Core.Tick(n.Now())
-		n.steps++
-		n.ticked = true
-		c.drain(n)
-		if !n.crashed && n.inc == inc {
-			c.scheduleTick(n)
+		if n.stalled() {
+			c.sched.at(n.stallEnd, func() { c.tickNode(n, inc) })
+			return
 		}
+		c.tickNode(n, inc)
 	})
 }
 
-// step hands an input to a node's core and carries out what it produced.
+// tickNode runs incarnation inc of n's timer, unless it ended, and
+// schedules the next.
+func (c *Cluster) tickNode(n *Node, inc int) {
+	if n.crashed || n.inc != inc {
+		return
+	}
+	c.tracef(n.Name, "tick")
+	n.Core.Tick(n.Now(), n.Wall())
+	n.steps++
+	n.ticked = true
+	c.drain(n)
+	if !n.crashed && n.inc == inc {
+		c.scheduleTick(n)
+	}
+}
+
+// step hands an input to a node's core and carries out what it produced;
+// a stalled node takes it when it resumes.
 func (c *Cluster) step(n *Node, in msg.Input) {
+	if n.stalled() {
+		inc := n.inc
+		c.sched.at(n.stallEnd, func() {
+			if !n.crashed && n.inc == inc {
+				c.step(n, in)
+			}
+		})
+		return
+	}
 	if _, err := n.Core.Step(n.Now(), in); err != nil {
 		c.fail("%s: Step(%T) failed: %v", n.Name, in, err)
 		return
