@@ -277,9 +277,7 @@ func relWatchEvents(t *testing.T, addr string) *eventLog {
 				}
 				continue
 			}
-			el.mu.Lock()
-			el.events = append(el.events, msg.Channel+" "+msg.Payload)
-			el.mu.Unlock()
+			el.add(msg.Channel + " " + msg.Payload)
 		}
 	}()
 	t.Cleanup(func() { cancel(); ps.Close(); <-done; c.Close() })
