@@ -20,10 +20,25 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// sentinelBin is the go-sentinel binary built once for the whole run.
+// sentinelBin is the go-sentinel binary built once for the whole run
+// (with the race detector), or the one GS_SENTINEL_BIN names: the
+// measurements (make rejoin, make proxy-stall) time the binary as it
+// ships, `make build`'s.
 var sentinelBin string
 
 func TestMain(m *testing.M) {
+	if bin := os.Getenv("GS_SENTINEL_BIN"); bin != "" {
+		abs, err := filepath.Abs(bin)
+		if err == nil {
+			_, err = os.Stat(abs)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "GS_SENTINEL_BIN:", err)
+			os.Exit(1)
+		}
+		sentinelBin = abs
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "go-sentinel-it-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

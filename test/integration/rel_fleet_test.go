@@ -277,9 +277,7 @@ func relWatchEvents(t *testing.T, addr string) *eventLog {
 				}
 				continue
 			}
-			el.mu.Lock()
-			el.events = append(el.events, msg.Channel+" "+msg.Payload)
-			el.mu.Unlock()
+			el.add(msg.Channel + " " + msg.Payload)
 		}
 	}()
 	t.Cleanup(func() { cancel(); ps.Close(); <-done; c.Close() })
@@ -523,11 +521,12 @@ type relWriter struct {
 }
 
 // relRefusal is a failed write: the error's first word, who was asked,
-// when.
+// when the reply (or the error) came and when the write was sent.
 type relRefusal struct {
 	kind string
 	addr string
 	at   time.Time
+	sent time.Time
 }
 
 // relAck is an acknowledged write.
@@ -578,7 +577,7 @@ func (w *relWriter) run(ctx context.Context) {
 		if c == nil {
 			c = redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, DisableIdentity: true, MaxRetries: -1, PoolSize: 1,
 				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
-				Dialer: w.dial})
+				DialerRetries: 25, DialerRetryTimeout: 20 * time.Millisecond, Dialer: w.dial})
 			clients[addr] = c
 		}
 		w.mu.Lock()
@@ -599,10 +598,19 @@ func (w *relWriter) run(ctx context.Context) {
 			if errors.As(err, &re) {
 				kind = strings.Fields(re.Error())[0]
 			}
-			w.refusal = append(w.refusal, relRefusal{kind: kind, addr: addr, at: time.Now()})
+			w.refusal = append(w.refusal, relRefusal{kind: kind, addr: addr, at: time.Now(), sent: sent})
 		}
 		w.mu.Unlock()
 		if err != nil {
+			if !errors.As(err, new(redis.Error)) {
+				// A fresh client for the next write: once a dial failed
+				// (its retries every 20 ms for the write's 500 ms),
+				// go-redis's pool fails every dial at once and probes the
+				// address only once a second, so a node back up would be
+				// written to again up to a second late.
+				c.Close()
+				delete(clients, addr)
+			}
 			time.Sleep(20 * time.Millisecond)
 		} else {
 			time.Sleep(10 * time.Millisecond)
@@ -622,6 +630,19 @@ func (w *relWriter) ackedBy(addr string, from, to time.Time) int {
 		}
 	}
 	return n
+}
+
+// firstAck returns when addr first acknowledged a write at or after from
+// (ok false: not yet).
+func (w *relWriter) firstAck(addr string, from time.Time) (at time.Time, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, a := range w.acked {
+		if a.addr == addr && !a.at.Before(from) {
+			return a.at, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // firstSentAfter returns the first write sent at or after at (0: none).

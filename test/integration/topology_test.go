@@ -113,10 +113,34 @@ func listLen(t *testing.T, port int, sub string) int {
 	return len(l)
 }
 
-// eventLog subscribes to every event of a Sentinel and records them.
+// eventLog subscribes to every event of a Sentinel and records them,
+// each with when it arrived here.
 type eventLog struct {
 	mu     sync.Mutex
 	events []string
+	at     []time.Time // at[i]: when events[i] arrived
+}
+
+// add records an event that arrived now.
+func (el *eventLog) add(e string) {
+	now := time.Now()
+	el.mu.Lock()
+	defer el.mu.Unlock()
+	el.events = append(el.events, e)
+	el.at = append(el.at, now)
+}
+
+// firstSince returns the first event that arrived at or after from and
+// matches, and when it arrived; ok is false when none has.
+func (el *eventLog) firstSince(from time.Time, match func(e string) bool) (e string, at time.Time, ok bool) {
+	el.mu.Lock()
+	defer el.mu.Unlock()
+	for i, x := range el.events {
+		if !el.at[i].Before(from) && match(x) {
+			return x, el.at[i], true
+		}
+	}
+	return "", time.Time{}, false
 }
 
 func watchEvents(t *testing.T, port int) *eventLog {
@@ -135,9 +159,7 @@ func watchEvents(t *testing.T, port int) *eventLog {
 			if err != nil {
 				return
 			}
-			el.mu.Lock()
-			el.events = append(el.events, msg.Channel+" "+msg.Payload)
-			el.mu.Unlock()
+			el.add(msg.Channel + " " + msg.Payload)
 		}
 	}()
 	t.Cleanup(func() { ps.Close(); <-done })
