@@ -36,15 +36,20 @@ type Explanation struct {
 	// further along the pipeline, one sentence each.
 	Why []string `json:"why"`
 
-	Detection    DetectionView  `json:"detection"`
-	Agreement    AgreementView  `json:"agreement"`
-	Election     ElectionView   `json:"election"`
-	Failover     FailoverView   `json:"failover"`
-	Tilt         TiltView       `json:"tilt"`
-	Replicas     []ReplicaView  `json:"replicas"`
-	LastFailover *TimelineView  `json:"last_failover,omitempty"`
-	Current      *TimelineView  `json:"current_failover,omitempty"`
-	Sentinels    []SentinelView `json:"sentinels"`
+	Detection DetectionView `json:"detection"`
+	Agreement AgreementView `json:"agreement"`
+	Election  ElectionView  `json:"election"`
+	Failover  FailoverView  `json:"failover"`
+	Tilt      TiltView      `json:"tilt"`
+	Replicas  []ReplicaView `json:"replicas"`
+	// Conversions are the replicas that reported themselves a master
+	// (a returning old master, one promoted by hand) and what this
+	// Sentinel decided about each (failover.Convert), the last decision
+	// first kept until the replica reports a master again.
+	Conversions  []ConversionView `json:"conversions,omitempty"`
+	LastFailover *TimelineView    `json:"last_failover,omitempty"`
+	Current      *TimelineView    `json:"current_failover,omitempty"`
+	Sentinels    []SentinelView   `json:"sentinels"`
 	// Proxy is the master-following proxy's state; nil without one.
 	Proxy *ProxyView `json:"proxy,omitempty"`
 	// Reads is the read port's state (`proxy-replicas`); nil without one.
@@ -174,6 +179,23 @@ type ReplicaView struct {
 	Best     bool   `json:"best"` // the one a failover would pick now
 	Priority int    `json:"priority"`
 	Offset   uint64 `json:"offset"`
+}
+
+// ConversionView is one replica's conversion back from reporting role
+// master: the branch it took or waits in (failover.ConvertBranch: confirmed,
+// confirming, waited, waiting, held), why, and when.
+type ConversionView struct {
+	Name string `json:"name"`
+	// Reporting: its last INFO still reports role master, since
+	// ReportedMs ago.
+	Reporting  bool   `json:"reporting_master"`
+	ReportedMs int64  `json:"reported_ms"`
+	Branch     string `json:"branch"`
+	Why        string `json:"why"`
+	// DecidedMs is how long ago the decision was made.
+	DecidedMs int64 `json:"decided_ms"`
+	// Converted: the decision sent SLAVEOF (+convert-to-slave).
+	Converted bool `json:"converted"`
 }
 
 // SentinelView is another Sentinel's opinion of the master, as last

@@ -95,6 +95,16 @@ func (e Explanation) Text() string {
 			w("  replica %s: excluded, %s [%s]", r.Name, r.Reason, r.Rule)
 		}
 	}
+	for _, c := range e.Conversions {
+		switch {
+		case c.Converted:
+			w("  replica %s: converted from role master %s ago (%s): %s", c.Name, msText(c.DecidedMs), c.Branch, c.Why)
+		case c.Reporting:
+			w("  replica %s: reports role master for %s, not converted yet (%s): %s", c.Name, msText(c.ReportedMs), c.Branch, c.Why)
+		default:
+			w("  replica %s: reported role master, not converted (%s, %s ago): %s", c.Name, c.Branch, msText(c.DecidedMs), c.Why)
+		}
+	}
 	for _, t := range []struct {
 		name string
 		v    *TimelineView

@@ -85,16 +85,40 @@ func Reason(f Facts) string {
 	if why := Grant(f.Self); why != "" {
 		return why
 	}
-	need := election.Majority(f.Voters)
-	held := 1
+	if held, need := Held(f); held < need {
+		return fmt.Sprintf("%d of the %d Sentinels of the master granted a lease within %s %d ms (this one counted), %d needed",
+			held, f.Voters, settings.OptionProxyFenceAfter, f.FenceAfter, need)
+	}
+	return ""
+}
+
+// Held counts the Sentinels that hold the master's configuration for
+// the lease at f.Self.Now: this one and the peers whose leases have not
+// lapsed (less HolderMargin); need is a majority of f.Voters.
+func Held(f Facts) (held, need int) {
+	held = 1
 	for _, p := range f.Peers {
-		if p.GrantedUntil-HolderMargin > s.Now {
+		if p.GrantedUntil-HolderMargin > f.Self.Now {
 			held++
 		}
 	}
-	if held < need {
-		return fmt.Sprintf("%d of the %d Sentinels of the master granted a lease within %s %d ms (this one counted), %d needed",
-			held, f.Voters, settings.OptionProxyFenceAfter, f.FenceAfter, need)
+	return held, election.Majority(f.Voters)
+}
+
+// Confirmed returns why this Sentinel and leases from its peers do not
+// make a majority holding the master's configuration at f.Self.Now, or
+// "" when they do: it grants itself a lease by the rule it grants peers
+// (Grant), and the leases it holds make a majority (Held). While they
+// do, no replica can have been promoted in a newer epoch (the argument
+// of Reason), which is what lets a Sentinel convert a returning master
+// at once (failover.Convert). f.FenceAfter is the leases' length.
+func Confirmed(f Facts) string {
+	if why := Grant(f.Self); why != "" {
+		return why
+	}
+	if held, need := Held(f); held < need {
+		return fmt.Sprintf("%d of the %d Sentinels of the master hold a lease of %d ms on its configuration (this one counted), %d needed",
+			held, f.Voters, f.FenceAfter, need)
 	}
 	return ""
 }

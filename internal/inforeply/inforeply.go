@@ -73,6 +73,13 @@ type Report struct {
 	// servers, which cannot run FAILOVER or CLIENT PAUSE WRITE.
 	MasterFailoverState    string
 	HasMasterFailoverState bool
+	// ReplID and ReplID2 are master_replid and master_replid2 (Redis 4.0
+	// and later, either role): the replication history the server is on,
+	// and the one it was on before its last promotion (all zeros: none).
+	// Redis Sentinel reads neither; go-sentinel tells a promotion out of
+	// the master's current history from a returning old master by them
+	// (failover.Convert). "" when absent.
+	ReplID, ReplID2 string
 }
 
 // Parse reads an INFO reply the way Redis Sentinel 7.0.15 does: the text
@@ -108,6 +115,11 @@ func Parse(text string) Report {
 		}
 		if strings.HasPrefix(l, "master_failover_state:") {
 			r.MasterFailoverState, r.HasMasterFailoverState = l[len("master_failover_state:"):], true
+		}
+		if v, ok := strings.CutPrefix(l, "master_replid:"); ok {
+			r.ReplID = v
+		} else if v, ok := strings.CutPrefix(l, "master_replid2:"); ok {
+			r.ReplID2 = v
 		}
 		if strings.HasPrefix(l, "role:master") {
 			r.Role = RoleMaster

@@ -47,12 +47,14 @@ func TestParseCaptured(t *testing.T) {
 			r.RunID = "1ec5ab9b98d3f43cf4a8df57ea890bb86ceea2a1"
 			r.Role = RoleMaster
 			r.MasterFailoverState, r.HasMasterFailoverState = failover.NoServerFailover, true
+			r.ReplID, r.ReplID2 = "d717f32f18e72008fa8f7f264e509954ad265bdc", "0000000000000000000000000000000000000000"
 			r.Replicas = []settings.Addr{{Host: "127.0.0.1", Port: 17312}, {Host: "127.0.0.1", Port: 17313}}
 		})},
 		{"info-7.0.15-replica.txt", infoWith(func(r *Report) {
 			r.RunID = "cf272e657b605593ceb884c7bc6292b5128743ea"
 			r.Role = RoleSlave
 			r.MasterFailoverState, r.HasMasterFailoverState = failover.NoServerFailover, true
+			r.ReplID, r.ReplID2 = "d717f32f18e72008fa8f7f264e509954ad265bdc", "0000000000000000000000000000000000000000"
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17311, true
 			r.MasterLinkUp, r.HasMasterLinkStatus = true, true
@@ -64,6 +66,7 @@ func TestParseCaptured(t *testing.T) {
 			r.RunID = "cf272e657b605593ceb884c7bc6292b5128743ea"
 			r.Role = RoleSlave
 			r.MasterFailoverState, r.HasMasterFailoverState = failover.NoServerFailover, true
+			r.ReplID, r.ReplID2 = "d717f32f18e72008fa8f7f264e509954ad265bdc", "0000000000000000000000000000000000000000"
 			r.MasterLinkDownTime = 2 * time.Second
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17311, true
@@ -76,6 +79,7 @@ func TestParseCaptured(t *testing.T) {
 			r.RunID = "0ce5252512b8c77eac6a92bf73301ac3fa6916d8"
 			r.Role = RoleSlave
 			r.MasterFailoverState, r.HasMasterFailoverState = failover.NoServerFailover, true
+			r.ReplID, r.ReplID2 = "d717f32f18e72008fa8f7f264e509954ad265bdc", "0000000000000000000000000000000000000000"
 			r.MasterLinkDownTime = -1000 * time.Millisecond
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17319, true
@@ -88,6 +92,7 @@ func TestParseCaptured(t *testing.T) {
 			r.RunID = "e023559e0a1a50fe020972adfa5e2d0d4b07641d"
 			r.Role = RoleSlave
 			r.MasterFailoverState, r.HasMasterFailoverState = failover.NoServerFailover, true
+			r.ReplID, r.ReplID2 = "d717f32f18e72008fa8f7f264e509954ad265bdc", "0000000000000000000000000000000000000000"
 			r.MasterHost, r.HasMasterHost = "127.0.0.1", true
 			r.MasterPort, r.HasMasterPort = 17311, true
 			r.MasterLinkUp, r.HasMasterLinkStatus = true, true
@@ -129,6 +134,14 @@ func TestParse(t *testing.T) {
 		{"no trailing CRLF", "role:slave\r\nmaster_port:7", infoWith(func(r *Report) {
 			r.Role = RoleSlave
 			r.MasterPort, r.HasMasterPort = 7, true
+		})},
+		{"replication ids, either role", crlf("role:master", "master_replid:aaa", "master_replid2:bbb", "master_replid3:ccc"), infoWith(func(r *Report) {
+			r.Role = RoleMaster
+			r.ReplID, r.ReplID2 = "aaa", "bbb"
+		})},
+		{"replication ids of a replica", crlf("master_replid:aaa", "role:slave", "master_replid2:"), infoWith(func(r *Report) {
+			r.Role = RoleSlave
+			r.ReplID = "aaa"
 		})},
 
 		// Line splitting: only "\r\n" separates lines.

@@ -86,6 +86,10 @@ type link struct {
 	pending map[uint64]pending // commands sent on cc, by tag
 	// leasePending: a SENTINEL LEASE sent on cc waits for its reply.
 	leasePending bool
+	// leaseRefusedOn is the command connection on which the peer
+	// answered SENTINEL LEASE with an error (a redis-sentinel, which
+	// never grants); 0: none.
+	leaseRefusedOn msg.LinkID
 
 	// cell is what the Views show of the link; viewDirty: it changed
 	// since the last View stored it there (view_state.go).
@@ -119,6 +123,12 @@ func newLink(now int64) *link {
 	l.cell.Store(viewOfLink(l))
 	return l
 }
+
+// refusesLeases reports whether the peer on the link's current command
+// connection answered SENTINEL LEASE with an error: a redis-sentinel,
+// which is not asked again for a conversion's leases (it never grants,
+// and no redis-sentinel sends it one).
+func (l *link) refusesLeases() bool { return l.cc != 0 && l.leaseRefusedOn == l.cc }
 
 // unanswered is how long, in ms at now, the instance has not answered as
 // far as this link knows (since actPingTime: the oldest PING without a

@@ -147,6 +147,14 @@ func (s *Sentinel) Explain(at time.Time, name string) (explain.Explanation, erro
 			Reason: explain.ExclusionReason(rule), Best: bestErr == nil && c.ID == best.ID, Priority: c.Priority, Offset: c.ReplOffset})
 	}
 
+	for _, r := range m.sortedReplicas() {
+		if st := &r.rejoin; st.at != 0 {
+			e.Conversions = append(e.Conversions, explain.ConversionView{Name: r.name, Reporting: r.returning(),
+				ReportedMs: now - r.roleReportedTime, Branch: string(st.verdict.Branch), Why: st.verdict.Why,
+				DecidedMs: now - st.at, Converted: st.converted})
+		}
+	}
+
 	e.LastFailover = timelineView(m.lastTimeline)
 	e.Current = timelineView(m.timeline)
 	explain.Decide(&e)

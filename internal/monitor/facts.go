@@ -28,6 +28,9 @@ type infoFacts struct {
 	replOffset           uint64
 	announced            int
 	rebootTime           int64
+	// replID and replID2 are INFO's master_replid and master_replid2
+	// ("" when the last INFO had none).
+	replID, replID2 string
 
 	// infoPending: an INFO sent to this object waits for its reply.
 	infoPending bool
@@ -72,4 +75,7 @@ type replicaFacts struct {
 	// listedByMaster: the master's INFO listed this replica at least once
 	// since the object was made (forget.go).
 	listedByMaster bool
+	// rejoin is the conversion of the replica while it reports itself
+	// a master (rejoin.go).
+	rejoin rejoinState
 }

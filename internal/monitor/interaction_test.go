@@ -39,9 +39,10 @@ import (
 //	                                     ask DOWN LEADER EPOCH, exec (VALUE: ok, err or a number per
 //	                                     command of the transaction), or info (VALUE: key:value pairs,
 //	                                     written as INFO replication lines)
-//	pong LINK...                         from now on every PING sent on LINK is answered PONG at once
+//	pong LINK...                         from now on every PING sent on LINK is answered PONG at once, and
+//	                                     a pub/sub LINK has activity at every tick
 //	healthy LINK...                      as pong, and every INFO is answered role:master at once (a
-//	                                     healthy master without replicas)
+//	                                     healthy master without replicas, master_replid 4444...)
 //	message LINK PAYLOAD                 PubSubMessage on the hello channel
 //	hello PAYLOAD                        HelloFromClient (PUBLISH to our port)
 //	failover MASTER [coordinated]        SENTINEL FAILOVER [COORDINATED]
@@ -81,6 +82,21 @@ func runInteractionFile(t *testing.T, path string) {
 	transcript.Run(t, path, func(b transcript.Block) []string { return in.run(b.Cmd, b.Input) })
 }
 
+// healthyReplID is the master_replid of a healthy master's INFO
+// (healthy).
+const healthyReplID = "4444444444444444444444444444444444444444"
+
+// tick runs the core's Tick at the current instant, the pub/sub links
+// answered (pong) showing activity first.
+func (in *interaction) tick() {
+	for id := range in.answered {
+		if _, err := in.s.Step(in.now, msg.PubSubActivity{ID: id}); err != nil {
+			in.fatalf("activity L%d: %v", id, err)
+		}
+	}
+	in.s.Tick(in.now, in.now.Add(in.wallOffset))
+}
+
 func (in *interaction) fatalf(format string, args ...any) {
 	in.t.Helper()
 	in.t.Fatalf(format, args...)
@@ -110,7 +126,7 @@ func (in *interaction) run(line string, input []string) []string {
 			d = in.duration(args[0])
 		}
 		in.now = in.now.Add(d)
-		in.s.Tick(in.now, in.now.Add(in.wallOffset))
+		in.tick()
 	case "run":
 		every := 100 * time.Millisecond
 		for _, a := range args[1:] {
@@ -121,7 +137,7 @@ func (in *interaction) run(line string, input []string) []string {
 		var out []string
 		for end := in.now.Add(in.duration(args[0])); in.now.Before(end); {
 			in.now = in.now.Add(every)
-			in.s.Tick(in.now, in.now.Add(in.wallOffset))
+			in.tick()
 			out = append(out, in.ready()...)
 		}
 		return out
@@ -325,7 +341,7 @@ func (in *interaction) ready() []string {
 	for _, sd := range answer {
 		r := msg.Reply{Kind: msg.ReplyString, Str: "PONG"}
 		if sd.Args[0] == "INFO" {
-			r.Str = "# Replication\r\nrole:master\r\nconnected_slaves:0\r\n"
+			r.Str = "# Replication\r\nrole:master\r\nconnected_slaves:0\r\nmaster_replid:" + healthyReplID + "\r\n"
 		}
 		if _, err := in.s.Step(in.now, msg.CommandReply{ID: sd.ID, Tag: sd.Tag, Reply: r}); err != nil {
 			in.fatalf("healthy L%d #%d: %v", sd.ID, sd.Tag, err)

@@ -143,25 +143,35 @@ type leaseTarget struct {
 // those masters, every leasePeriod. A peer still answering the previous
 // request is not asked again.
 func (s *Sentinel) askLeases(now int64) {
+	var due []*master
+	for _, name := range s.names {
+		if m := s.masters[name]; s.leaseDue(m, now) {
+			due = append(due, m)
+		}
+	}
+	s.sendLeaseAsks(due, now, false)
+}
+
+// sendLeaseAsks asks each peer of the masters ms for a lease on each
+// (m.convertLeaseMs long), one SENTINEL LEASE per peer and lease length.
+// A peer still answering a previous request is not asked again; for a
+// conversion (rejoin.go) neither is one that answered with an error.
+func (s *Sentinel) sendLeaseAsks(ms []*master, now int64, conversion bool) {
 	type key struct {
 		l       *link
 		leaseMs int64
 	}
 	var batches map[key][]leaseTarget
 	var order []key
-	for _, name := range s.names {
-		m := s.masters[name]
-		st := &m.settings
-		if !s.leaseDue(m, now) {
-			continue
-		}
+	for _, m := range ms {
+		leaseMs := m.convertLeaseMs()
 		m.lease.askedAt, m.lease.askedEpoch = now, m.configEpoch
 		for _, si := range m.sortedSentinels() {
 			l := si.link
-			if l == nil || l.disconnected(object.Sentinel) || l.leasePending {
+			if l == nil || l.disconnected(object.Sentinel) || l.leasePending || conversion && l.refusesLeases() {
 				continue
 			}
-			k := key{l, st.ProxyFenceAfterMs}
+			k := key{l, leaseMs}
 			if batches == nil {
 				batches = map[key][]leaseTarget{}
 			}
@@ -190,19 +200,27 @@ func (s *Sentinel) askLeases(now int64) {
 // configuration it was asked for. A reply of another shape (an error,
 // from redis-sentinel) grants nothing.
 func (s *Sentinel) leaseReply(p pending, r msg.Reply, now int64) {
+	if r.Kind == msg.ReplyError && len(p.lease) > 0 {
+		if l := p.lease[0].inst.link; l != nil {
+			l.leaseRefusedOn = l.cc
+		}
+	}
 	elems := askElems(r)
 	granted, ok := gossip.ParseLeaseReply(elems, r.Kind == msg.ReplyArray, len(p.lease))
-	if !ok {
-		return
-	}
 	for k, t := range p.lease {
 		i := t.inst
-		if !granted[k] || !i.alive() || i.master.addrGen != t.addrGen || i.master.configEpoch != t.epoch {
+		if !i.alive() || i.master.addrGen != t.addrGen || i.master.configEpoch != t.epoch {
 			continue
 		}
-		i.grantedUntil = max(i.grantedUntil, p.at+p.leaseMs)
-		if i.master.proxy.fenced {
-			s.checkProxy(i.master, now) // forward at once, not at the next tick
+		m := i.master
+		if ok && granted[k] {
+			i.grantedUntil = max(i.grantedUntil, p.at+p.leaseMs)
+			if m.proxy.fenced {
+				s.checkProxy(m, now) // forward at once, not at the next tick
+			}
+		}
+		if !s.tilt {
+			s.checkRejoins(m, now) // convert at once, or end the wait
 		}
 	}
 }

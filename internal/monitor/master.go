@@ -84,6 +84,9 @@ type master struct {
 
 	// listing caches the replicas the master's INFO lists (forget.go).
 	listing replicaListing
+	// rejoining: a replica of it waits for the leases that convert it
+	// (rejoin.go), which every tick looks at.
+	rejoining bool
 }
 
 // known is how many Sentinels know m: the other Sentinels of m and this

@@ -28,21 +28,28 @@ type proxyState struct {
 // "" when it may, and then until when (fence.ForwardUntil): fence.Reason
 // decides from the facts gathered here.
 func (s *Sentinel) proxyFence(m *master, now int64) (string, int64) {
+	f := s.fenceFacts(m, m.settings.ProxyFenceAfterMs, now)
+	f.NoFencing, f.Tilt = m.settings.ProxyNoFencing, s.tilt
+	if why := fence.Reason(f); why != "" {
+		return why, 0
+	}
+	return "", fence.ForwardUntil(f)
+}
+
+// fenceFacts gathers the lease's facts about m at now for leases of
+// leaseMs: this Sentinel's own grant on its configuration and the leases
+// its peers granted it.
+func (s *Sentinel) fenceFacts(m *master, leaseMs, now int64) fence.Facts {
 	f := fence.Facts{
-		Self:       s.grantFacts(m, m.configEpoch, m.settings.ProxyFenceAfterMs, now),
-		NoFencing:  m.settings.ProxyNoFencing,
-		Tilt:       s.tilt,
+		Self:       s.grantFacts(m, m.configEpoch, leaseMs, now),
 		Voters:     m.voters(),
-		FenceAfter: m.settings.ProxyFenceAfterMs,
+		FenceAfter: leaseMs,
 		Peers:      make([]fence.Peer, 0, len(m.sentinels)),
 	}
 	for _, si := range m.sentinels {
 		f.Peers = append(f.Peers, fence.Peer{GrantedUntil: si.grantedUntil})
 	}
-	if why := fence.Reason(f); why != "" {
-		return why, 0
-	}
-	return "", fence.ForwardUntil(f)
+	return f
 }
 
 // checkProxy makes m's proxy decision at now and announces a change.

@@ -64,6 +64,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		i.failoverReported = r.MasterFailoverState
 		i.failoverReportedTime = now
 	}
+	i.replID, i.replID2 = r.ReplID, r.ReplID2
 	i.infoRefresh = now
 
 	if r.Role != i.roleReported {
@@ -82,16 +83,8 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		return
 	}
 	m := i.master
-	if i.kind == object.Replica && r.Role == inforeply.RoleMaster {
-		if !s.promotionReported(m, i, now) {
-			wait := 4 * s.timing.PublishPeriodMs
-			if !i.has(object.Promoted) && m.looksSane(now, s.timing.InfoPeriodMs) && noDownFor(i, wait, now) &&
-				now-i.roleReportedTime > wait {
-				if s.sendSlaveOf(i, &m.addr) {
-					s.event(event.LevelNotice, event.ConvertToSlave, i, "")
-				}
-			}
-		}
+	if i.kind == object.Replica && r.Role == inforeply.RoleMaster && !s.promotionReported(m, i, now) {
+		s.convertReturning(m, i, now) // rejoin.go
 	}
 	if i.kind == object.Replica && r.Role == inforeply.RoleSlave && (i.stuckInServerFailover(now, s.timing.InfoPeriodMs) || i.followsOther(now, &s.addrs, s.timing.InfoPeriodMs)) {
 		// Valkey 9 checks the two in turn and may send two transactions

@@ -39,6 +39,9 @@ func (s *Sentinel) Tick(now, wall time.Time) {
 			s.handleInstance(si, t)
 		}
 		s.checkProxy(m, t)
+		if !s.tilt {
+			s.checkRejoins(m, t)
+		}
 		readPort{s, m, t}.check()
 		s.forgetReplicas(m, t)
 		s.forgetSentinels(m, t)

@@ -54,7 +54,7 @@ func chaosFaults(t TB, seed int64, f chaosFleet, d time.Duration) *Cluster {
 	names := append(c.NodeNames(), c.ServerNames()...)
 	end := c.Now().Add(d)
 	faults := 11
-	if f.oneway {
+	if f.oneway || f.rejoin {
 		faults = 14
 	}
 	for c.Err() == nil && c.Now().Before(end) {
@@ -64,7 +64,12 @@ func chaosFaults(t TB, seed int64, f chaosFleet, d time.Duration) *Cluster {
 		} else {
 			c.Run(quiet)
 		}
-		switch k := rnd.Intn(faults); {
+		k := rnd.Intn(faults)
+		if f.rejoin && k >= 11 {
+			rejoinFault(c, k-11, nodes)
+			continue
+		}
+		switch {
 		case k < 2:
 			c.Crash(names[rnd.Intn(len(names))])
 		case k < 4:
@@ -163,6 +168,60 @@ func recutDuringElections(c *Cluster, names []string, d time.Duration) {
 	}
 }
 
+// rejoinFault is one of the rejoin shapes' own faults (kind 0, 1 or 2):
+// the first running master-role server cut off from everything until a
+// Sentinel switches away from it (at most 30 s) and 0 to 5 s more, then
+// the network healed; that server killed, and restarted with its old
+// configuration (a master, on a new replication history) once a
+// Sentinel switched, or after 30 s; or a Sentinel stalled (SIGSTOP) for
+// 0.5 to 6 s. The returns come back to Sentinels that hold a newer
+// configuration, whose conversion of them is what checkDemotion checks.
+func rejoinFault(c *Cluster, kind int, nodes []string) {
+	rnd := c.Rand()
+	if kind == 2 {
+		c.Stall(nodes[rnd.Intn(len(nodes))], time.Duration(500+rnd.Intn(5500))*time.Millisecond)
+		return
+	}
+	var m *Server
+	for _, s := range c.servers {
+		if !s.crashed && s.Role == RoleMaster {
+			m = s
+			break
+		}
+	}
+	if m == nil {
+		return
+	}
+	seen := len(c.events)
+	switched := func() bool {
+		for _, e := range c.events[seen:] {
+			if e.Type == event.SwitchMaster {
+				return true
+			}
+		}
+		return false
+	}
+	if kind == 0 {
+		var rest []string
+		for _, name := range append(c.NodeNames(), c.ServerNames()...) {
+			if name != m.Name {
+				rest = append(rest, name)
+			}
+		}
+		c.Note("rejoin: %s cut off until a switch", m.Name)
+		c.Partition([]string{m.Name}, rest)
+		c.RunUntil(switched, 30*time.Second)
+		c.Run(time.Duration(rnd.Intn(5000)) * time.Millisecond)
+		c.Heal()
+		return
+	}
+	c.Note("rejoin: %s killed, restarted after a switch", m.Name)
+	c.Crash(m.Name)
+	c.RunUntil(switched, 30*time.Second)
+	c.Run(time.Duration(rnd.Intn(5000)) * time.Millisecond)
+	c.Restart(m.Name)
+}
+
 // cutOneWay cuts the connections a random endpoint of from opens to a
 // random endpoint of to, unless it draws the same one twice.
 func cutOneWay(c *Cluster, from, to []string) {
@@ -244,6 +303,10 @@ type chaosFleet struct {
 	topo   Topology
 	every  time.Duration
 	oneway bool
+	// rejoin: the shape also draws the returns of an old master (cut
+	// off until a failover, then healed; killed, then restarted with
+	// its old configuration) and stalls of a Sentinel (rejoinFault).
+	rejoin bool
 }
 
 // chaosFleets are the shapes TestChaos and the campaign run: 3 Sentinels
@@ -251,18 +314,23 @@ type chaosFleet struct {
 // 5 Sentinels with quorum 3, voters 5 and forget-sentinel-after 10 s
 // (partitions and crashes make them forget each other) and faults every
 // 5 s at most; then the same two with one-way cuts and re-cuts during
-// elections (oneway). Every Sentinel
-// of every shape runs a proxy. A fleet's index is part of its seeds'
+// elections (oneway); then the same two again with returning old
+// masters and stalled Sentinels (rejoin). Every Sentinel of every shape
+// runs a proxy. A fleet's index is part of its seeds'
 // replay names (TestChaos/<index>/<seed>): new shapes go at the end.
 var chaosFleets = []chaosFleet{
 	{"3 sentinels q2", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
-		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second, false},
+		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second, false, false},
 	{"5 sentinels q3", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
-		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, false},
+		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, false, false},
 	{"3 sentinels q2 one-way", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
-		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second, true},
+		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second, true, false},
 	{"5 sentinels q3 one-way", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
-		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, true},
+		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, true, false},
+	{"3 sentinels q2 rejoin", Topology{DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
+		ForgetReplicaAfter: 10 * time.Second}, 20 * time.Second, false, true},
+	{"5 sentinels q3 rejoin", Topology{Sentinels: 5, Replicas: 3, Quorum: 3, DownAfter: downAfter, FailoverTimeout: 30 * time.Second, Proxy: true,
+		Voters: 5, ForgetSentinelAfter: 10 * time.Second}, 5 * time.Second, false, true},
 }
 
 // onewayOnly reports whether only the one-way shapes run

@@ -207,6 +207,7 @@ func (c *Cluster) replicate(gen uint64) {
 			soon(c.now.Add(replPoll))
 			continue
 		}
+		c.followReplID(r)
 		if t, behind := c.catchUp(r, m); behind {
 			soon(t)
 		}

@@ -31,6 +31,7 @@ type invariants struct {
 	promoted    map[epochKey]settings.Addr     // (master, config epoch) → the replica promoted in it
 	promotedBy  map[epochKey]string            // who promoted it
 	persistedCE map[string]map[string]uint64   // node → master → highest config epoch it persisted
+	initial     map[string]settings.Addr       // master → the address the Sentinels started with (checkDemotion)
 	handovers   []handover                     // coordinated handovers of the current step, to check
 	handed      HandoverStats                  // the handovers checked so far
 }
@@ -46,6 +47,7 @@ func newInvariants() invariants {
 		promoted:    map[epochKey]settings.Addr{},
 		promotedBy:  map[epochKey]string{},
 		persistedCE: map[string]map[string]uint64{},
+		initial:     map[string]settings.Addr{},
 	}
 }
 

@@ -70,6 +70,27 @@ func TestInvariantsCatchViolations(t *testing.T) {
 			c.recordHandover(r0, r1)
 			c.afterStep()
 		}, "coordinated handover from r0 to r1 lost"},
+		{"SLAVEOF to the master of the newest configuration", func(c *Cluster) {
+			n := c.Node("s1")
+			for id, cn := range n.conns {
+				if cn.kind == msg.CmdLink && cn.toSrv == c.Server("r0") {
+					c.act(n, msg.Send{ID: id, Tag: 424242, Args: []string{"SLAVEOF", "10.0.1.2", "6379"}})
+					return
+				}
+			}
+			c.Fatalf("s1 has no command link to r0")
+		}, "the master of the newest configuration of m (config epoch 0)"},
+		{"SLAVEOF to the replica promoted in the newest epoch", func(c *Cluster) {
+			c.inv.promoted[epochKey{masterName, 2}] = c.Server("r1").Addr
+			n := c.Node("s2")
+			for id, cn := range n.conns {
+				if cn.kind == msg.CmdLink && cn.toSrv == c.Server("r1") {
+					c.act(n, msg.Send{ID: id, Tag: 434343, Args: []string{"SLAVEOF", "10.0.1.1", "6379"}})
+					return
+				}
+			}
+			c.Fatalf("s2 has no command link to r1")
+		}, "the master of the newest configuration of m (config epoch 2)"},
 		{"send on a closed link", func(c *Cluster) {
 			c.act(c.Node("s1"), msg.Send{ID: 999, Tag: 1, Args: []string{"PING"}})
 		}, "Send on unknown or closed link 999"},

@@ -82,6 +82,7 @@ func (c *Cluster) AddSentinel(p settings.Persisted) *Node {
 	}
 	c.register(n.Name)
 	c.nodes = append(c.nodes, n)
+	c.noteInitialMasters(p)
 	c.boot(n)
 	return n
 }
@@ -243,6 +244,7 @@ func (fx *simEffects) Send(a msg.Send) {
 		c.fail("%s: Send on unknown or closed link %d: %q", n.Name, a.ID, a.Args)
 		return
 	}
+	c.checkDemotion(n, cn, a)
 	c.sendOn(cn, a)
 }
 

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sentinel/go-sentinel/internal/monitor"
 	"github.com/go-sentinel/go-sentinel/internal/msg"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
 )
@@ -246,9 +245,9 @@ func (c *Cluster) sendPSyncFailover(s *Server, id uint64, d time.Duration) {
 			reply = "-ERR PSYNC FAILOVER replid must match my replid."
 		default:
 			reply = "+CONTINUE"
+			t.promote()
 			t.Role = RoleMaster
 			t.MasterAddr = settings.Addr{}
-			t.replID = monitor.GenerateID(c.rnd)
 			c.tracef(t.Name, "replicaof no one (failover request from %s)", s.Name)
 			c.recordHandover(s, t)
 			c.kickReplication()
@@ -277,9 +276,9 @@ func (c *Cluster) abortFailover(s *Server, why string) {
 	}
 	c.tracef(s.Name, "FAILOVER to %s aborted: %s", addrText(s.fo.target), why)
 	if s.fo.state == foInProgress {
+		s.promote()
 		s.Role = RoleMaster
 		s.MasterAddr = settings.Addr{}
-		s.replID = monitor.GenerateID(c.rnd)
 		c.tracef(s.Name, "replicaof no one (failover aborted)")
 	}
 	c.clearFailover(s)

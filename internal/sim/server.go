@@ -81,13 +81,17 @@ type Server struct {
 	// -psync` does: a coordinated FAILOVER to it aborts.
 	RejectPSync bool
 
-	crashed       bool
-	life          int // bumps at every boot, to drop the timers of a past life
-	startedAt     time.Time
-	replID        string
-	linkEverUp    bool
-	linkDownSince time.Time
-	syncStart     time.Time // last SlaveOf, for SyncDelay
+	crashed   bool
+	life      int // bumps at every boot, to drop the timers of a past life
+	startedAt time.Time
+	// replID is the replication history the server is on
+	// (master_replid; a replica takes its master's while its link is
+	// up, followReplID), replID2 the one before its last promotion
+	// (master_replid2; "" for none, shown as zeros).
+	replID, replID2 string
+	linkEverUp      bool
+	linkDownSince   time.Time
+	syncStart       time.Time // last SlaveOf, for SyncDelay
 
 	data    dataset     // the writes it applied
 	pause   clientPause // CLIENT PAUSE's
@@ -135,8 +139,26 @@ func (s *Server) boot() {
 	s.pause, s.foPause, s.fo, s.blocked = clientPause{}, false, failover{}, nil
 	s.startedAt = s.c.now
 	s.RunID = monitor.GenerateID(s.c.rnd)
-	s.replID = monitor.GenerateID(s.c.rnd)
+	s.replID, s.replID2 = monitor.GenerateID(s.c.rnd), ""
 	s.linkDownSince = time.Time{}
+}
+
+// followReplID gives a replica whose link is up its master's replication
+// id, as a sync does.
+func (c *Cluster) followReplID(s *Server) {
+	if s.Role != RoleReplica || !c.replLinkUp(s) {
+		return
+	}
+	if m := c.serverAt(s.MasterAddr); m != nil {
+		s.replID = m.replID
+	}
+}
+
+// promote makes the server's replication history a new one, the old one
+// its replID2, as a promotion (or an aborted FAILOVER) does in Redis.
+func (s *Server) promote() {
+	s.c.followReplID(s)
+	s.replID2, s.replID = s.replID, monitor.GenerateID(s.c.rnd)
 }
 
 // SlaveOf makes the server replicate from a, as `SLAVEOF host port` does.
@@ -158,9 +180,9 @@ func (s *Server) SlaveOfNoOne() {
 	if s.Role == RoleMaster {
 		return
 	}
+	s.promote()
 	s.Role = RoleMaster
 	s.MasterAddr = settings.Addr{}
-	s.replID = monitor.GenerateID(s.c.rnd)
 	s.c.tracef(s.Name, "replicaof no one")
 	s.c.kickReplication()
 }
@@ -211,6 +233,7 @@ func (s *Server) Info() string {
 	line("uptime_in_seconds:%d", int64(c.now.Sub(s.startedAt)/time.Second))
 	line("")
 	line("# Replication")
+	c.followReplID(s)
 	line("role:%s", s.Role)
 	if s.Role == RoleReplica {
 		up := c.replLinkUp(s)
@@ -252,7 +275,11 @@ func (s *Server) Info() string {
 	}
 	line("master_failover_state:%s", s.fo.state)
 	line("master_replid:%s", s.replID)
-	line("master_replid2:0000000000000000000000000000000000000000")
+	replID2 := s.replID2
+	if replID2 == "" {
+		replID2 = "0000000000000000000000000000000000000000"
+	}
+	line("master_replid2:%s", replID2)
 	line("master_repl_offset:%d", s.ReplOffset)
 	line("second_repl_offset:-1")
 	return b.String()
