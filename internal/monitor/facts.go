@@ -29,8 +29,10 @@ type infoFacts struct {
 	announced            int
 	rebootTime           int64
 	// replID and replID2 are INFO's master_replid and master_replid2
-	// ("" when the last INFO had none).
+	// ("" when the last INFO had none); idsStale: a master reset to a new
+	// address has had no INFO since (reset.go).
 	replID, replID2 string
+	idsStale        bool
 
 	// infoPending: an INFO sent to this object waits for its reply.
 	infoPending bool

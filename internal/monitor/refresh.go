@@ -64,7 +64,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		i.failoverReported = r.MasterFailoverState
 		i.failoverReportedTime = now
 	}
-	i.replID, i.replID2 = r.ReplID, r.ReplID2
+	i.replID, i.replID2, i.idsStale = r.ReplID, r.ReplID2, false
 	i.infoRefresh = now
 
 	if r.Role != i.roleReported {

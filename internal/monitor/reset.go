@@ -54,6 +54,10 @@ func (s *Sentinel) resetMaster(m *master, keepSentinels bool, now int64) {
 	s.views.linkChanged(l)
 	m.roleReported = inforeply.RoleMaster
 	m.roleReportedTime = now
+	// Its replication ids are those of the address it had; the new one's
+	// come with its first INFO, asked at once (sendPeriodic), for a
+	// returning old master to be told from a fork (rejoin.go).
+	m.replID, m.replID2, m.idsStale = "", "", true
 }
 
 // resetMasterAndChangeAddress points m at a new address after a failover

@@ -147,7 +147,7 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	if i.downAfter < pingPeriod {
 		pingPeriod = i.downAfter
 	}
-	if i.kind != object.Sentinel && (i.infoRefresh == 0 || now-i.infoRefresh > infoPeriod) {
+	if i.kind != object.Sentinel && (i.infoRefresh == 0 || now-i.infoRefresh > infoPeriod || i.idsStale && !i.infoPending) {
 		s.links.sendPending(pending{kind: sentInfo, inst: i, at: s.lastTick}, "INFO")
 	}
 	if now-l.lastPongTime > pingPeriod && now-l.lastPingTime > pingPeriod/2 {

@@ -249,8 +249,19 @@ func rejoinOnce(t *testing.T, f *relFleet, sc rejoinScenario, prefix string) rej
 	lw := watchRejoinClients(t, old)
 	defer lw.stop()
 	back, up := sc.back(t, old)
+	explained := false
 	waitFor(t, 60*time.Second, "the old master to refuse a write with -READONLY", func() bool {
 		_, ok := rejoinFirstReadonly(w, oldAddr, back)
+		if !ok && !explained && time.Since(back) > 3*rejoinBound {
+			// Why it was not converted at once, in each go-sentinel's
+			// words (redis-sentinel has no EXPLAIN).
+			explained = true
+			for _, s := range f.sentinels {
+				if v, err := s.do("SENTINEL", "EXPLAIN", g.Name); err == nil {
+					t.Logf("%s: %s %v after the %s, still acknowledging writes; %s's EXPLAIN:\n%v", sc.name, oldAddr, time.Since(back).Round(time.Millisecond), sc.word, s, v)
+				}
+			}
+		}
 		return ok
 	})
 	final := f.waitConverged(g, 60*time.Second)
