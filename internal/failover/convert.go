@@ -42,9 +42,10 @@ type ConvertFacts struct {
 	// MasterSane: the master reports role master, is neither SDOWN nor
 	// ODOWN here, and answered INFO within two INFO periods.
 	MasterSane bool
-	// ReportedFor is how long the replica has reported role master;
-	// NoDown: it had no SDOWN or ODOWN start within Wait; Wait is
-	// Redis's wait, 4 × the hello period.
+	// ReportedFor is how long the replica has reported role master to
+	// a Sentinel that could hear it all along (its links up, no restart
+	// since); NoDown: it had no SDOWN or ODOWN start within Wait; Wait
+	// is Redis's wait, 4 × the hello period.
 	ReportedFor int64
 	NoDown      bool
 	Wait        int64

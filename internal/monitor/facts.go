@@ -33,6 +33,9 @@ type infoFacts struct {
 	// address has had no INFO since (reset.go).
 	replID, replID2 string
 	idsStale        bool
+	// restartedAt is when its INFO last reported a new run id (a
+	// restart), 0 if never.
+	restartedAt int64
 
 	// infoPending: an INFO sent to this object waits for its reply.
 	infoPending bool

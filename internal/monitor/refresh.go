@@ -21,6 +21,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		if i.runID == "" {
 			i.runID = r.RunID
 		} else if i.runID != r.RunID {
+			i.restartedAt = now
 			s.event(event.LevelNotice, event.Reboot, i, "")
 			if i.kind == object.Master && i.master.settings.RebootDownAfterMs != 0 {
 				i.flags |= object.MasterReboot

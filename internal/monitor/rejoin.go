@@ -45,6 +45,18 @@ func (i *instance) returning() bool {
 	return i.kind == object.Replica && i.roleReported == inforeply.RoleMaster
 }
 
+// listeningSince is when this Sentinel began to hear, without a break,
+// what replica i reports and what is published on its hello channel:
+// the latest of its report of its role, the (re)connection of the links
+// to it, and its restart. Redis counts its wait before a conversion from
+// the report alone; a Sentinel that lost its links to the instance, or
+// saw it restart, meanwhile may then convert it at its first INFO
+// without having been able to hear of a newer configuration, which
+// demoted the master of the newest configuration in the simulator.
+func (i *instance) listeningSince() int64 {
+	return max(i.roleReportedTime, i.link.ccConnTime, i.link.pcConnTime, i.restartedAt)
+}
+
 // convertLeaseMs is the length of the leases this Sentinel asks its
 // peers for on m: proxy-fence-after when m has a proxy or a read port
 // that falls back to it (whose leases confirm a conversion too), else
@@ -63,7 +75,7 @@ func (s *Sentinel) convertFacts(m *master, i *instance, now int64) failover.Conv
 	f := failover.ConvertFacts{
 		Promoted:    i.has(object.Promoted),
 		MasterSane:  m.looksSane(now, s.timing.InfoPeriodMs),
-		ReportedFor: now - i.roleReportedTime,
+		ReportedFor: now - i.listeningSince(),
 		NoDown:      noDownFor(i, wait, now),
 		Wait:        wait,
 		Fork:        forkOf(m, i),

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/go-sentinel/go-sentinel/internal/msg"
@@ -24,8 +25,16 @@ func (c *Cluster) checkDemotion(n *Node, cn *conn, a msg.Send) {
 	target := cn.toSrv.Addr
 	for name, newest := range c.newestMasters() {
 		if newest == target {
-			c.fail("%s sent SLAVEOF %s %s to %s (%s:%d), the master of the newest configuration of %s (config epoch %d)",
-				n.Name, a.Args[1], a.Args[2], cn.toSrv.Name, target.Host, target.Port, name, c.newestEpoch(name))
+			why := "no conversion recorded (a failover's reconfiguration)"
+			if e, err := n.Core.Explain(n.Now(), name); err == nil {
+				for _, cv := range e.Conversions {
+					if cv.Name == target.String() && cv.DecidedMs == 0 {
+						why = fmt.Sprintf("its conversion (%s): %s", cv.Branch, cv.Why)
+					}
+				}
+			}
+			c.fail("%s sent SLAVEOF %s %s to %s (%s:%d), the master of the newest configuration of %s (config epoch %d); %s",
+				n.Name, a.Args[1], a.Args[2], cn.toSrv.Name, target.Host, target.Port, name, c.newestEpoch(name), why)
 			return
 		}
 	}
