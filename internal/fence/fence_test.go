@@ -42,7 +42,7 @@ func TestReason(t *testing.T) {
 		{"no fencing: voted", func(f *Facts) { f.NoFencing, f.Self.LeaderEpoch = true, 3 }, ""},
 		{"no fencing: still sdown", func(f *Facts) { f.NoFencing, f.Self.SDown = true, true }, "subjectively down"},
 		{"no fencing: tilt", func(f *Facts) { f.NoFencing, f.Tilt = true, true }, "TILT"},
-		{"unanswered beyond the lease", func(f *Facts) { f.Self.LeaseMs, f.Self.Unanswered = 1000, 1001 }, "not answered this Sentinel for 1001 ms"},
+		{"unanswered beyond half the lease", func(f *Facts) { f.Self.LeaseMs, f.Self.Unanswered = 1000, 501 }, "not answered this Sentinel for 501 ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := base()

@@ -41,6 +41,21 @@ func SettledAt(votedAt, failoverTimeout, electionTimeout int64) int64 {
 	return votedAt + 2*failoverTimeout + electionTimeout
 }
 
+// UnansweredLimit is, in ms, how long the master may leave a grantor's
+// PINGs unanswered for it still to grant a lease of leaseMs: half the
+// lease. A master slower than that for a moment costs nothing (the
+// holder's lease runs on, and a later ask is granted); one cut off from
+// the grantors is refused within it, and its holder, which drops a
+// lease at a refusal, fences about as soon as when it cannot reach them
+// at all (a lease after the last ask that went through).
+func UnansweredLimit(leaseMs int64) int64 { return leaseMs / 2 }
+
+// LeasePingPeriodMs is how often, in ms, a Sentinel PINGs a master on
+// which a lease it granted still binds it: its PINGs are what tell it
+// the master went silent (UnansweredLimit), and Redis's period (1 s) would
+// add up to a second to that.
+const LeasePingPeriodMs = 250
+
 // GrantFacts are what one Sentinel knows, at one instant, that decides
 // whether it grants a lease on one master at one configuration epoch, to
 // a peer or to its own proxy. Times are Unix ms, durations ms.
@@ -91,8 +106,10 @@ type HelloPeer struct {
 // when it is granted: the master is monitored here at that epoch, it is
 // neither SDOWN nor ODOWN nor failing over here, it does not report
 // itself a replica, it has not left this Sentinel's PINGs unanswered for
-// longer than the lease (so a master cut from this Sentinel alone, one
-// way, stops being granted as soon as a lease of its holder lapses), no
+// longer than UnansweredLimit (so that a master cut from the grantors
+// alone, one way, stops being granted within about that, and its
+// holder, told so at its next ask, drops the lease: it fences as soon as
+// in a two-way cut), no
 // vote in a newer epoch was held back within the election timeout, and
 // this Sentinel has not voted to fail it over in a newer epoch — unless
 // that vote has settled (SettledAt) and every peer's hello since then
@@ -115,8 +132,8 @@ func Grant(f GrantFacts) string {
 		return "the master is subjectively down"
 	case f.ReportsReplica:
 		return "the master reports itself a replica"
-	case f.Unanswered > f.LeaseMs:
-		return fmt.Sprintf("the master has not answered this Sentinel for %d ms, longer than the lease's %d ms", f.Unanswered, f.LeaseMs)
+	case f.Unanswered > UnansweredLimit(f.LeaseMs):
+		return fmt.Sprintf("the master has not answered this Sentinel for %d ms, longer than half the lease's %d ms", f.Unanswered, f.LeaseMs)
 	case f.Epoch != f.ConfigEpoch:
 		return fmt.Sprintf("the master's configuration epoch is %d here, not %d", f.ConfigEpoch, f.Epoch)
 	case f.IntentEpoch > f.ConfigEpoch && f.Now-f.IntentAt < f.ElectionTimeout:

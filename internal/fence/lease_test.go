@@ -22,8 +22,8 @@ func TestGrant(t *testing.T) {
 	}{
 		{"grants", func(f *GrantFacts) {}, ""},
 		{"unknown master", func(f *GrantFacts) { f.Known = false }, "not monitored"},
-		{"unanswered for the lease", func(f *GrantFacts) { f.Unanswered = 2000 }, ""},
-		{"unanswered beyond the lease", func(f *GrantFacts) { f.Unanswered = 2001 }, "has not answered this Sentinel for 2001 ms, longer than the lease's 2000 ms"},
+		{"unanswered for half the lease", func(f *GrantFacts) { f.Unanswered = 1000 }, ""},
+		{"unanswered beyond half the lease", func(f *GrantFacts) { f.Unanswered = 1001 }, "has not answered this Sentinel for 1001 ms, longer than half the lease's 2000 ms"},
 		{"failover", func(f *GrantFacts) { f.FailoverInProgress = true }, "failover is in progress"},
 		{"odown", func(f *GrantFacts) { f.ODown = true }, "objectively down"},
 		{"sdown", func(f *GrantFacts) { f.SDown = true }, "subjectively down"},

@@ -68,7 +68,9 @@ type peerFacts struct {
 	helloHolds bool
 	// grantedUntil is until when its lease on the master, at the
 	// configuration this Sentinel holds, runs (lease.go); 0: none.
+	// grantedEpoch is the configuration epoch of its last grant.
 	grantedUntil int64
+	grantedEpoch uint64
 }
 
 // replicaFacts is what a failover's reconfiguration and the forgetting

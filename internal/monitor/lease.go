@@ -197,8 +197,9 @@ func (s *Sentinel) sendLeaseAsks(ms []*master, now int64, conversion bool) {
 
 // leaseReply records a peer's answer r to the SENTINEL LEASE p: each lease
 // granted runs until the request's send time plus its length, for the
-// configuration it was asked for. A reply of another shape (an error,
-// from redis-sentinel) grants nothing.
+// configuration it was asked for, and each refused drops the lease that
+// peer granted before. A reply of another shape (an error, from
+// redis-sentinel) grants nothing.
 func (s *Sentinel) leaseReply(p pending, r msg.Reply, now int64) {
 	if r.Kind == msg.ReplyError && len(p.lease) > 0 {
 		if l := p.lease[0].inst.link; l != nil {
@@ -213,11 +214,21 @@ func (s *Sentinel) leaseReply(p pending, r msg.Reply, now int64) {
 			continue
 		}
 		m := i.master
-		if ok && granted[k] {
-			i.grantedUntil = max(i.grantedUntil, p.at+p.leaseMs)
+		switch {
+		case ok && granted[k]:
+			i.grantedUntil, i.grantedEpoch = max(i.grantedUntil, p.at+p.leaseMs), t.epoch
 			if m.proxy.fenced {
 				s.checkProxy(m, now) // forward at once, not at the next tick
 			}
+		case ok && i.grantedUntil != 0 && i.grantedEpoch == t.epoch:
+			// A refusal drops the lease that peer granted before on the
+			// same configuration: it no longer holds the master as it
+			// did (a master it cannot reach, a vote asked of it), and
+			// fencing sooner is always safe. One on a configuration the
+			// peer has not reached yet (just after a switch) drops
+			// nothing.
+			i.grantedUntil = 0
+			s.checkProxy(m, now)
 		}
 		if !s.tilt {
 			s.checkRejoins(m, now) // convert at once, or end the wait

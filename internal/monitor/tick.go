@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/go-sentinel/go-sentinel/internal/event"
+	"github.com/go-sentinel/go-sentinel/internal/fence"
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/readroute"
 )
@@ -146,6 +147,9 @@ func (s *Sentinel) sendPeriodic(i *instance, now int64) {
 	pingPeriod := s.timing.PingPeriodMs
 	if i.downAfter < pingPeriod {
 		pingPeriod = i.downAfter
+	}
+	if i.kind == object.Master && i.master.lease.lapseAt > now {
+		pingPeriod = min(pingPeriod, fence.LeasePingPeriodMs) // a lease it granted binds it
 	}
 	if i.kind != object.Sentinel && (i.infoRefresh == 0 || now-i.infoRefresh > infoPeriod || i.idsStale && !i.infoPending) {
 		s.links.sendPending(pending{kind: sentInfo, inst: i, at: s.lastTick}, "INFO")

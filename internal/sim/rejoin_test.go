@@ -143,3 +143,27 @@ func forcedFailovers(t *testing.T, accel *settings.Accel) {
 		}
 	}
 }
+
+// TestStallKeepsInvariants: a Sentinel stalled while the master dies and
+// the others fail it over takes, when it resumes, what reached it
+// meanwhile in order: the invariants hold all along (its views are
+// checked once it resumes), it enters TILT as Redis does, and it follows
+// the new master.
+func TestStallKeepsInvariants(t *testing.T) {
+	t.Parallel()
+	for seed := int64(1); seed <= 10; seed++ {
+		c := Standard(t, seed, Topology{DownAfter: downAfter})
+		settle(t, c, 2)
+		since := c.Now()
+		c.Stall("s1", 12*time.Second)
+		c.Run(time.Duration(c.Rand().Intn(2000)) * time.Millisecond)
+		c.KillMaster()
+		if !c.RunUntil(func() bool { return len(c.EventsSince(since, "s1", event.SwitchMaster)) > 0 }, 40*time.Second) {
+			c.Fatalf("seed %d: s1 never switched after its stall", seed)
+		}
+		c.Run(time.Second)
+		if len(c.EventsSince(since, "s1", event.Tilt)) == 0 {
+			c.Fatalf("seed %d: s1 did not enter TILT after a 12 s stall", seed)
+		}
+	}
+}
