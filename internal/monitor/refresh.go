@@ -65,6 +65,7 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 		i.failoverReported = r.MasterFailoverState
 		i.failoverReportedTime = now
 	}
+	idsLearned := i.idsStale
 	i.replID, i.replID2, i.idsStale = r.ReplID, r.ReplID2, false
 	i.infoRefresh = now
 
@@ -86,6 +87,9 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	m := i.master
 	if i.kind == object.Replica && r.Role == inforeply.RoleMaster && !s.promotionReported(m, i, now) {
 		s.convertReturning(m, i, now) // rejoin.go
+	}
+	if i.kind == object.Master && r.Role == inforeply.RoleMaster && idsLearned {
+		s.recheckRejoins(m, now) // its replication ids tell a return from a fork now
 	}
 	if i.kind == object.Replica && r.Role == inforeply.RoleSlave && (i.stuckInServerFailover(now, s.timing.InfoPeriodMs) || i.followsOther(now, &s.addrs, s.timing.InfoPeriodMs)) {
 		// Valkey 9 checks the two in turn and may send two transactions

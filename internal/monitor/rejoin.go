@@ -180,6 +180,17 @@ func (s *Sentinel) checkRejoins(m *master, now int64) {
 	}
 }
 
+// recheckRejoins decides again, at the first INFO of master m after a
+// switch, about its replicas that report role master and wait: what kept
+// them waiting may have been m's replication ids, unknown until then.
+func (s *Sentinel) recheckRejoins(m *master, now int64) {
+	for _, r := range m.sortedReplicas() {
+		if r.returning() && r.rejoin.verdict.Branch == failover.BranchWaiting {
+			s.convertReturning(m, r, now)
+		}
+	}
+}
+
 // leaseAsksPending reports whether a SENTINEL LEASE to one of m's
 // Sentinels waits for its reply.
 func (m *master) leaseAsksPending() bool {

@@ -167,3 +167,35 @@ func TestStallKeepsInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestRejoinOneWayFromItsHost: the master's host (r0 and s1) drops what
+// the others send to it, one way, as a firewall does. s2 and s3 fail r0
+// over; s1, which still reaches them, learns the new configuration from
+// the hellos on the replicas' channels and is the only Sentinel that
+// reaches r0: it converts r0 within 0.5 s of its +switch-master (its
+// peers grant the leases: they hold the new configuration), over 10
+// seeds, where Redis waits 8 s.
+func TestRejoinOneWayFromItsHost(t *testing.T) {
+	t.Parallel()
+	for seed := int64(1); seed <= 10; seed++ {
+		c := Standard(t, seed, Topology{DownAfter: downAfter})
+		settle(t, c, 2)
+		since := c.Now()
+		c.CutOneWay([]string{"s2", "s3", "r1", "r2"}, []string{"r0", "s1"})
+		if !c.RunUntil(func() bool { return len(c.EventsSince(since, "s1", event.SwitchMaster)) > 0 }, 40*time.Second) {
+			c.Fatalf("seed %d: s1 never switched", seed)
+		}
+		switched := c.EventsSince(since, "s1", event.SwitchMaster)[0].At
+		c.Run(2 * time.Second)
+		var at time.Time
+		for _, e := range c.EventsSince(since, "s1", event.ConvertToSlave) {
+			if strings.HasPrefix(e.Msg, "slave 10.0.1.1:") {
+				at = e.At
+				break
+			}
+		}
+		if at.IsZero() || at.Sub(switched) > rejoinGrace {
+			c.Fatalf("seed %d: s1 switched at %v and converted r0 at %v, not within %v", seed, switched, at, rejoinGrace)
+		}
+	}
+}

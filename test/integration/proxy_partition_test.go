@@ -154,10 +154,12 @@ var ppTwoWay = ppShape{
 // internal/sim's CutOneWay(others, master's host), the one-way shape the
 // lease was built for: the others see the master down and promote while
 // the proxy on the cut-off host still reaches a majority, so only the
-// lease (the peers stop granting at SDOWN, and hold their votes until
-// their last grant lapsed) fences it. Its fence comes later than in the
-// two-way cut: within down-after plus a PING period (the others' SDOWN),
-// plus one lease (proxy-fence-after, its margins and a tick), of the cut.
+// lease fences it: the peers stop granting once the master has left their
+// PINGs (every 250 ms while a grant binds them) unanswered for half a
+// lease, and their refusal at the proxy's next ask (every quarter lease)
+// drops the leases they granted it. So it fences within a lease of the
+// cut, as in the two-way cut (issue 41; before, only at the peers'
+// SDOWN, down-after plus a PING period and a lease after the cut).
 // The other shapes are not run, for these reasons: in the mirror (the
 // others refuse what the master's host opens) the others still reach the
 // master and fail nothing over, and its proxy can only fence (it can ask
@@ -176,7 +178,7 @@ var ppOneWay = ppShape{
 		}
 		h.dropIn("-m", "iprange", "--src-range", others, "-p", "tcp", "-m", "multiport", "--dports", strings.Join(p, ","))
 	},
-	fenceWithin: ppDownAfter + time.Second + ppFenceAfter*102/100 + 50*time.Millisecond + 250*time.Millisecond,
+	fenceWithin: ppFenceAfter + 250*time.Millisecond,
 }
 
 // TestProxyPartition*: three namespaced hosts, each with a data node, a
