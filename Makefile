@@ -27,13 +27,16 @@ build:
 # core beside the race-detector run, which spends most of its time waiting
 # on real processes; so do the Prometheus, dashboard and demo tests, in a
 # second test process of the integration package.
+# The short forms of `make rejoin` (one healed cut and one restart of the
+# old master, as root on namespaced hosts) and `make proxy-stall` run in
+# it too (GS_REJOIN_SHORT, GS_PROXY_STALL_SHORT), their bounds asserted.
 MONITORING_TESTS := ^(TestAlertRules|TestPrometheusAlertsEndToEnd|TestGrafanaDashboard|TestPromQLMetricNames|TestDemo)$$
 test: deps build
 	$(GO) vet ./...
 	@simlog=$$(mktemp); monlog=$$(mktemp); \
 	GOMAXPROCS=1 nice -n 10 $(GO) test -count=1 -timeout 10m ./internal/sim >$$simlog 2>&1 & sim=$$!; \
 	$(GO) test -race -count=1 -timeout 10m -run '$(MONITORING_TESTS)' ./test/integration >$$monlog 2>&1 & mon=$$!; \
-	$(GO) test -race -count=1 -timeout 18m -skip '$(MONITORING_TESTS)' $$($(GO) list ./... | grep -v '/internal/sim$$'); rc=$$?; \
+	GS_REJOIN_SHORT=1 GS_PROXY_STALL_SHORT=1 $(GO) test -race -count=1 -timeout 18m -skip '$(MONITORING_TESTS)' $$($(GO) list ./... | grep -v '/internal/sim$$'); rc=$$?; \
 	wait $$sim; simrc=$$?; wait $$mon; monrc=$$?; cat $$simlog; echo "(monitoring tests)"; cat $$monlog; rm -f $$simlog $$monlog; \
 	[ $$rc -eq 0 ] && [ $$simrc -eq 0 ] && [ $$monrc -eq 0 ]
 	$(GO) test -count=1 -run '^TestIdleConnectionMemory$$' ./internal/respserver

@@ -124,8 +124,14 @@ func (s *Sentinel) processHello(payload string, now int64) {
 	if si != nil {
 		si.lastHelloTime = now
 		si.helloSeen = true
+		held := si.helloHolds
 		si.helloHolds = h.MasterConfigEpoch == m.configEpoch && h.MasterPort == m.addr.Port && s.addrs.addrMatchesHost(m.addr, h.MasterIP)
 		s.views.changed(m)
+		if !held && si.helloHolds && m.leased() && m.proxy.fenced && !m.settings.ProxyNoFencing {
+			// The peer holds our configuration now (it switched too):
+			// its grant no longer waits for the next tick's ask.
+			s.sendLeaseAsks([]*master{m}, now, false)
+		}
 	}
 }
 
