@@ -133,10 +133,14 @@ bench:
 # coordinated failovers completed and the failing seeds (each replays
 # with TestChaos, see internal/sim). GOGC defaults to 800 here: the
 # seeds are small and short-lived, and the collector had taken a third of
-# the campaign (5.2 and 3.6 seeds/s instead of 3.4 and 2.0).
+# the campaign (5.2 and 3.6 seeds/s instead of 3.4 and 2.0). FLEETS
+# picks shapes by index, in order (`make sim FLEETS=4,5`, every shape
+# by default), FIRST_SEED the first seed (1), to split a campaign.
 SEEDS ?= 1000
+FIRST_SEED ?=
+FLEETS ?=
 sim:
-	GOGC=$${GOGC:-800} SIM_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -run '^TestChaosCampaign$$' -v ./internal/sim | grep -v '^=== '
+	GOGC=$${GOGC:-800} SIM_SEEDS=$(SEEDS) SIM_FIRST_SEED=$(FIRST_SEED) SIM_FLEETS=$(FLEETS) $(GO) test -count=1 -timeout 0 -run '^TestChaosCampaign$$' -v ./internal/sim | grep --line-buffered -v '^=== '
 
 # The chaos campaign's one-way shapes alone (issue 33), which `make sim`
 # runs too: the same two fleets and faults, plus one-way cuts (a firewall

@@ -2,7 +2,9 @@ package sim
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +13,8 @@ import (
 
 // TestChaosCampaign is `make sim SEEDS=N`: N chaos seeds per fleet shape
 // (SIM_SEEDS, from SIM_FIRST_SEED, 1 by default; the one-way shapes alone
-// with SIM_ONEWAY=1, `make sim-oneway SEEDS=N`), spread over GOMAXPROCS
+// with SIM_ONEWAY=1, `make sim-oneway SEEDS=N`; the shapes SIM_FLEETS
+// lists, in its order, `make sim FLEETS=4,5`), spread over GOMAXPROCS
 // workers. It prints each fleet's rate in seeds per second and the
 // coordinated failovers its seeds completed with the acknowledged writes
 // lost in them, and fails with the list of seeds that broke an invariant
@@ -25,12 +28,15 @@ func TestChaosCampaign(t *testing.T) {
 	}
 	first := envInt("SIM_FIRST_SEED", 1)
 	workers := runtime.GOMAXPROCS(0)
-	for i, f := range chaosFleets {
+	for _, i := range campaignFleets(t) {
+		f := chaosFleets[i]
 		if onewayOnly() && !f.oneway {
 			continue
 		}
 		start := time.Now()
-		failed, h := campaign(f, first, n, workers)
+		failed, h := campaign(f, first, n, workers, func(done, failed int64) {
+			t.Logf("fleet %d (%s): %d of %d seeds done in %v, %d failed", i, f.name, done, n, time.Since(start).Round(time.Second), failed)
+		})
 		d := time.Since(start)
 		t.Logf("fleet %d (%s): %d seeds in %v: %.1f seeds/s, %d failed; %d coordinated failovers completed, %d acknowledged writes lost in them",
 			i, f.name, n, d.Round(time.Second), float64(n)/d.Seconds(), len(failed), h.Completed, h.WritesLost)
@@ -40,14 +46,39 @@ func TestChaosCampaign(t *testing.T) {
 	}
 }
 
+// campaignFleets is the indexes of chaosFleets the campaign runs, in
+// order: SIM_FLEETS, a comma-separated list ("4,5,0"), or every shape.
+func campaignFleets(t *testing.T) []int {
+	v := os.Getenv("SIM_FLEETS")
+	if v == "" {
+		all := make([]int, len(chaosFleets))
+		for i := range all {
+			all[i] = i
+		}
+		return all
+	}
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || i < 0 || i >= len(chaosFleets) {
+			t.Fatalf("SIM_FLEETS=%q: %q is not a fleet index (0 to %d)", v, f, len(chaosFleets)-1)
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
 // campaign runs seeds [first, first+n) of f on workers goroutines and
 // returns "seed S: <first line of the failure>" for each failing seed,
 // in seed order, and the coordinated handovers of every seed, the
-// failing ones up to their failure.
-func campaign(f chaosFleet, first, n int64, workers int) ([]string, HandoverStats) {
+// failing ones up to their failure. It calls progress with the seeds
+// done and failed so far after every 1,000th seed.
+func campaign(f chaosFleet, first, n int64, workers int, progress func(done, failed int64)) ([]string, HandoverStats) {
 	seeds := make(chan int64)
 	results := make([]string, n)
 	stats := make([]HandoverStats, n)
+	var mu sync.Mutex
+	var done, nfailed int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -59,6 +90,15 @@ func campaign(f chaosFleet, first, n int64, workers int) ([]string, HandoverStat
 					results[seed-first] = fmt.Sprintf("seed %d: %s", seed, msg)
 				}
 				stats[seed-first] = h
+				mu.Lock()
+				done++
+				if msg != "" {
+					nfailed++
+				}
+				if done%1000 == 0 && done < n {
+					progress(done, nfailed)
+				}
+				mu.Unlock()
 			}
 		}()
 	}
