@@ -49,6 +49,14 @@ type ConvertFacts struct {
 	ReportedFor int64
 	NoDown      bool
 	Wait        int64
+	// PeerHeard: a hello of another Sentinel about the master reached
+	// this one since ReportedFor began. Redis's wait rests on it: a
+	// newer configuration reaches a Sentinel by its peers' hellos, so a
+	// Sentinel that heard none (the others crashed, or cut from it, it
+	// alone restarted on an older configuration) has waited for
+	// nothing, and converting then demoted the master of the newest
+	// configuration in the simulator.
+	PeerHeard bool
 	// Unconfirmed says why leases from a majority of the master's
 	// Sentinels (this one counted) do not hold the master's
 	// configuration now, as fence.Confirmed says it; "" when they do.
@@ -119,7 +127,7 @@ type ConvertVerdict struct {
 // does not look sane (Redis's rule); at once when it is no fork of the
 // master's history and a majority's leases confirm the master's
 // configuration; else after Redis's wait (reported for more than Wait,
-// no down state within it); and meanwhile, while the leases may still
+// no down state within it, and a peer's hello heard meanwhile); and meanwhile, while the leases may still
 // come, stop its writes and ask for them.
 func Convert(f ConvertFacts) ConvertVerdict {
 	unconfirmed := f.Unconfirmed
@@ -134,6 +142,9 @@ func Convert(f ConvertFacts) ConvertVerdict {
 	case unconfirmed == "":
 		return ConvertVerdict{ConvertNow, BranchConfirmed,
 			"leases from a majority of the master's Sentinels hold its configuration, so no newer configuration can have made this replica a master"}
+	case f.NoDown && f.ReportedFor > f.Wait && !f.PeerHeard:
+		return ConvertVerdict{ConvertNot, BranchWaiting,
+			fmt.Sprintf("not at once, as %s; and though it reported role master for %d ms, longer than Redis's wait of %d ms, no other Sentinel's hello reached this one meanwhile, so none could have told it of a newer configuration", unconfirmed, f.ReportedFor, f.Wait)}
 	case f.NoDown && f.ReportedFor > f.Wait:
 		return ConvertVerdict{ConvertNow, BranchWaited,
 			fmt.Sprintf("not at once, as %s; but it reported role master for %d ms, longer than Redis's wait of %d ms", unconfirmed, f.ReportedFor, f.Wait)}

@@ -7,11 +7,12 @@ import (
 
 // TestConvert: each rule decides on its own, in order: held while it is
 // this Sentinel's promotion or the master is not sane; at once on a
-// majority's leases; after Redis's wait without them; meanwhile paused
+// majority's leases; after Redis's wait without them, if a peer's hello
+// came meanwhile; meanwhile paused
 // and asking while the leases may still come.
 func TestConvert(t *testing.T) {
 	base := func() ConvertFacts {
-		return ConvertFacts{MasterSane: true, ReportedFor: 100, NoDown: true, Wait: 8000,
+		return ConvertFacts{MasterSane: true, ReportedFor: 100, NoDown: true, Wait: 8000, PeerHeard: true,
 			Unconfirmed: "1 of 3", Confirmable: true}
 	}
 	for _, tc := range []struct {
@@ -30,6 +31,9 @@ func TestConvert(t *testing.T) {
 		{"a fork, confirmed: Redis's wait", func(f *ConvertFacts) { f.Fork, f.Unconfirmed = "a fork", "" }, ConvertNot, BranchWaiting, "not at once, as a fork; Redis's wait of 8000 ms applies (reported role master for 100 ms)"},
 		{"a fork, not asked for", func(f *ConvertFacts) { f.Fork = "a fork" }, ConvertNot, BranchWaiting, "a fork"},
 		{"a fork, after the wait", func(f *ConvertFacts) { f.Fork, f.ReportedFor = "a fork", 8001 }, ConvertNow, BranchWaited, "a fork"},
+		{"redis's wait over, no peer heard", func(f *ConvertFacts) { f.ReportedFor, f.PeerHeard = 8001, false }, ConvertNot, BranchWaiting, "no other Sentinel's hello reached this one"},
+		{"a fork, after the wait, no peer heard", func(f *ConvertFacts) { f.Fork, f.ReportedFor, f.PeerHeard = "a fork", 8001, false }, ConvertNot, BranchWaiting, "no other Sentinel's hello"},
+		{"confirmed, no peer heard", func(f *ConvertFacts) { f.Unconfirmed, f.PeerHeard = "", false }, ConvertNow, BranchConfirmed, ""},
 		{"redis's wait not over", func(f *ConvertFacts) { f.ReportedFor, f.Confirmable = 8000, false }, ConvertNot, BranchWaiting, "Redis's wait of 8000 ms applies"},
 		{"redis's wait, down within it", func(f *ConvertFacts) { f.ReportedFor, f.NoDown, f.Confirmable = 9000, false, false }, ConvertNot, BranchWaiting, ""},
 		{"cannot confirm", func(f *ConvertFacts) { f.Confirmable = false }, ConvertNot, BranchWaiting, "1 of 3"},

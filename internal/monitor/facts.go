@@ -36,6 +36,12 @@ type infoFacts struct {
 	// restartedAt is when its INFO last reported a new run id (a
 	// restart), 0 if never.
 	restartedAt int64
+	// convertSent: this Sentinel sent it SLAVEOF to convert it
+	// (+convert-to-slave) and has had no INFO from it since;
+	// reportedAgainAt is when the first INFO after the last such
+	// SLAVEOF came, 0 if none was sent.
+	convertSent     bool
+	reportedAgainAt int64
 
 	// infoPending: an INFO sent to this object waits for its reply.
 	infoPending bool

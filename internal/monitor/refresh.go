@@ -68,6 +68,9 @@ func (s *Sentinel) refreshFromInfo(i *instance, text string, now int64) {
 	idsLearned := i.idsStale
 	i.replID, i.replID2, i.idsStale = r.ReplID, r.ReplID2, false
 	i.infoRefresh = now
+	if i.convertSent {
+		i.convertSent, i.reportedAgainAt = false, now
+	}
 
 	if r.Role != i.roleReported {
 		i.roleReportedTime = now

@@ -48,13 +48,29 @@ func (i *instance) returning() bool {
 // listeningSince is when this Sentinel began to hear, without a break,
 // what replica i reports and what is published on its hello channel:
 // the latest of its report of its role, the (re)connection of the links
-// to it, and its restart. Redis counts its wait before a conversion from
-// the report alone; a Sentinel that lost its links to the instance, or
-// saw it restart, meanwhile may then convert it at its first INFO
-// without having been able to hear of a newer configuration, which
-// demoted the master of the newest configuration in the simulator.
+// to it, its restart, and the first INFO after this Sentinel last
+// converted it. Redis counts its wait before a conversion from the
+// report alone; a Sentinel that lost its links to the instance, or saw
+// it restart, meanwhile may then convert it at its first INFO without
+// having been able to hear of a newer configuration, which demoted the
+// master of the newest configuration in the simulator. So did one that
+// converted it and, at its next INFO (10 s later, a replica's period),
+// found it promoted again by a failover whose configuration had not
+// reached it: the role had not changed between the two INFOs it saw.
 func (i *instance) listeningSince() int64 {
-	return max(i.roleReportedTime, i.link.ccConnTime, i.link.pcConnTime, i.restartedAt)
+	return max(i.roleReportedTime, i.link.ccConnTime, i.link.pcConnTime, i.restartedAt, i.reportedAgainAt)
+}
+
+// peerHeardSince reports whether a hello of another Sentinel about m
+// reached this Sentinel after since: only then could one have told it
+// of a configuration newer than its own.
+func peerHeardSince(m *master, since int64) bool {
+	for _, si := range m.sentinels {
+		if si.helloSeen && si.lastHelloTime > since {
+			return true
+		}
+	}
+	return false
 }
 
 // convertLeaseMs is the length of the leases this Sentinel asks its
@@ -76,6 +92,7 @@ func (s *Sentinel) convertFacts(m *master, i *instance, now int64) failover.Conv
 		Promoted:    i.has(object.Promoted),
 		MasterSane:  m.looksSane(now, s.timing.InfoPeriodMs),
 		ReportedFor: now - i.listeningSince(),
+		PeerHeard:   peerHeardSince(m, i.listeningSince()),
 		NoDown:      noDownFor(i, wait, now),
 		Wait:        wait,
 		Fork:        forkOf(m, i),
@@ -133,6 +150,7 @@ func (s *Sentinel) convertReturning(m *master, i *instance, now int64) {
 		}
 		if s.sendSlaveOf(i, &m.addr, unpause...) {
 			st.pausedUntil, st.endsAt, st.converted = 0, now, true
+			i.convertSent = true
 			s.event(event.LevelNotice, event.ConvertToSlave, i, "")
 		}
 	case failover.ConvertConfirm:

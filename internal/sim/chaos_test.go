@@ -406,6 +406,9 @@ var chaosRegressions = []struct {
 }{
 	{1, 7495, "s2 elected in epoch 15 with two peers' votes of 15 and its own of 14, its failover's"},
 	{1, 8923, "s3 elected in epoch 4 with two peers' votes of 4 and its own of 3, its failover's"},
+	{4, 5421, "s2 converted the returning r0, had no INFO of it for 10 s while a coordinated failover promoted it, and converted it again by Redis's wait counted from its first report"},
+	{4, 6946, "s2, restarted alone on an older configuration (the others crashed), converted the master of the newest by Redis's wait, with no peer to tell it"},
+	{4, 9090, "s3, alone after a stall (the others crashed), converted the master of the newest by Redis's wait, with no peer to tell it"},
 }
 
 // TestChaosRegressions replays chaosRegressions.
