@@ -34,7 +34,11 @@ func TestChaosCampaign(t *testing.T) {
 			continue
 		}
 		start := time.Now()
-		failed, h := campaign(f, first, n, workers, func(done, failed int64) {
+		failed, h := campaign(f, first, n, workers, func(done, failed int64, msg string) {
+			if msg != "" {
+				t.Logf("fleet %d (%s): %s", i, f.name, msg)
+				return
+			}
 			t.Logf("fleet %d (%s): %d of %d seeds done in %v, %d failed", i, f.name, done, n, time.Since(start).Round(time.Second), failed)
 		})
 		d := time.Since(start)
@@ -71,9 +75,10 @@ func campaignFleets(t *testing.T) []int {
 // campaign runs seeds [first, first+n) of f on workers goroutines and
 // returns "seed S: <first line of the failure>" for each failing seed,
 // in seed order, and the coordinated handovers of every seed, the
-// failing ones up to their failure. It calls progress with the seeds
-// done and failed so far after every 1,000th seed.
-func campaign(f chaosFleet, first, n int64, workers int, progress func(done, failed int64)) ([]string, HandoverStats) {
+// failing ones up to their failure. It calls progress with each failure
+// as it comes, and with the seeds done and failed so far (msg "") after
+// every 1,000th seed.
+func campaign(f chaosFleet, first, n int64, workers int, progress func(done, failed int64, msg string)) ([]string, HandoverStats) {
 	seeds := make(chan int64)
 	results := make([]string, n)
 	stats := make([]HandoverStats, n)
@@ -94,9 +99,10 @@ func campaign(f chaosFleet, first, n int64, workers int, progress func(done, fai
 				done++
 				if msg != "" {
 					nfailed++
+					progress(done, nfailed, results[seed-first])
 				}
 				if done%1000 == 0 && done < n {
-					progress(done, nfailed)
+					progress(done, nfailed, "")
 				}
 				mu.Unlock()
 			}

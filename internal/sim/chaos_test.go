@@ -409,6 +409,10 @@ var chaosRegressions = []struct {
 	{4, 5421, "s2 converted the returning r0, had no INFO of it for 10 s while a coordinated failover promoted it, and converted it again by Redis's wait counted from its first report"},
 	{4, 6946, "s2, restarted alone on an older configuration (the others crashed), converted the master of the newest by Redis's wait, with no peer to tell it"},
 	{4, 9090, "s3, alone after a stall (the others crashed), converted the master of the newest by Redis's wait, with no peer to tell it"},
+	{5, 338, "the simulator ran s5's timer during a second stall that extended the first (CloseLink of a link it had dropped)"},
+	{5, 370, "the simulator ran s3's timer during a stall that extended another"},
+	{5, 399, "the simulator ran s3's timer during a stall that extended another (link-pending-commands off)"},
+	{5, 454, "the views of s1 checked at its resumption before it took the link closures its stall had put off"},
 }
 
 // TestChaosRegressions replays chaosRegressions.

@@ -157,8 +157,10 @@ func (c *Cluster) checkNode(n *Node) {
 	c.inv.maxEpoch[n.Name] = ep
 	every := c.opts.ViewCheckEvery
 	// A stalled node's state waits for what reaches it meanwhile (a
-	// reply, a closed link): its views are checked once it resumes.
-	if !n.stalled() && (every == 1 || (n.ticked && n.steps%every == 0)) {
+	// reply, a closed link): its views are checked once it resumes and
+	// has taken all of that (its timer may run first at the resumption,
+	// as a resumed process's may).
+	if !n.stalled() && n.deferred == 0 && (every == 1 || (n.ticked && n.steps%every == 0)) {
 		if err := n.Core.CheckView(n.Now()); err != nil {
 			c.fail("%s: %v", n.Name, err)
 			return

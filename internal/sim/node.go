@@ -42,6 +42,9 @@ type Node struct {
 	stallEnd time.Time
 	conns    map[msg.LinkID]*conn
 	nextPort int
+	// deferred counts the inputs a stall put off (step) that the core
+	// has not taken yet.
+	deferred int
 	steps    int             // ticks so far
 	ticked   bool            // the current step is a tick
 	scripts  map[uint64]bool // running scripts
@@ -111,12 +114,20 @@ func (c *Cluster) scheduleTick(n *Node) {
 		if n.crashed || n.inc != inc {
 			return
 		}
-		if n.stalled() {
-			c.sched.at(n.stallEnd, func() { c.tickNode(n, inc) })
-			return
-		}
-		c.tickNode(n, inc)
+		c.tickRunning(n, inc)
 	})
+}
+
+// tickRunning runs incarnation inc of n's timer once its process runs: a
+// stalled node's timer waits for the stall's end, and again if a second
+// stall extended it meanwhile (a timer that ran then acted for a stopped
+// process).
+func (c *Cluster) tickRunning(n *Node, inc int) {
+	if n.stalled() {
+		c.sched.at(n.stallEnd, func() { c.tickRunning(n, inc) })
+		return
+	}
+	c.tickNode(n, inc)
 }
 
 // tickNode runs incarnation inc of n's timer, unless it ended, and
@@ -140,7 +151,9 @@ func (c *Cluster) tickNode(n *Node, inc int) {
 func (c *Cluster) step(n *Node, in msg.Input) {
 	if n.stalled() {
 		inc := n.inc
+		n.deferred++
 		c.sched.at(n.stallEnd, func() {
+			n.deferred--
 			if !n.crashed && n.inc == inc {
 				c.step(n, in)
 			}
