@@ -413,6 +413,9 @@ var chaosRegressions = []struct {
 	{5, 370, "the simulator ran s3's timer during a stall that extended another"},
 	{5, 399, "the simulator ran s3's timer during a stall that extended another (link-pending-commands off)"},
 	{5, 454, "the views of s1 checked at its resumption before it took the link closures its stall had put off"},
+	{5, 3601, "s4, resumed, took a hello that switched the master and closed a link whose closure its stall had put off (CloseLink of a link the simulator had dropped)"},
+	{5, 5423, "the same as 3601, on s2"},
+	{5, 8812, "the same as 3601, on s4"},
 }
 
 // TestChaosRegressions replays chaosRegressions.

@@ -357,5 +357,11 @@ func (c *Cluster) closeFromPeer(cn *conn, reason string) {
 	if n.crashed || n.inc != cn.inc {
 		return
 	}
+	if n.stalled() {
+		if n.closing == nil {
+			n.closing = map[msg.LinkID]bool{}
+		}
+		n.closing[cn.link] = true
+	}
 	c.step(n, msg.LinkClosed{ID: cn.link, Err: reason})
 }

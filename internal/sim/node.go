@@ -43,8 +43,11 @@ type Node struct {
 	conns    map[msg.LinkID]*conn
 	nextPort int
 	// deferred counts the inputs a stall put off (step) that the core
-	// has not taken yet.
+	// has not taken yet; closing holds the links the far side closed
+	// whose LinkClosed is among them (the core may close one first, as
+	// a resumed daemon closes a socket whose error it has not read).
 	deferred int
+	closing  map[msg.LinkID]bool
 	steps    int             // ticks so far
 	ticked   bool            // the current step is a tick
 	scripts  map[uint64]bool // running scripts
@@ -96,7 +99,7 @@ func (c *Cluster) boot(n *Node) {
 	n.crashed = false
 	n.offset = n.wallOffset // a new process's clock starts at the wall clock
 	n.seed = c.rnd.Int63()
-	n.conns = map[msg.LinkID]*conn{}
+	n.conns, n.closing = map[msg.LinkID]*conn{}, nil
 	accel := settings.DefaultAccel()
 	if c.opts.Accel != nil {
 		accel = *c.opts.Accel
@@ -123,11 +126,18 @@ func (c *Cluster) scheduleTick(n *Node) {
 // stall extended it meanwhile (a timer that ran then acted for a stopped
 // process).
 func (c *Cluster) tickRunning(n *Node, inc int) {
-	if n.stalled() {
+	switch {
+	case n.stalled():
 		c.sched.at(n.stallEnd, func() { c.tickRunning(n, inc) })
-		return
+	case n.deferred > 0:
+		// What reached the process while it was stopped (replies,
+		// closed links) is taken first, as the core would find it
+		// all ready at its first loop after SIGCONT: the same
+		// instant, after the inputs scheduled for it.
+		c.sched.at(c.now, func() { c.tickRunning(n, inc) })
+	default:
+		c.tickNode(n, inc)
 	}
-	c.tickNode(n, inc)
 }
 
 // tickNode runs incarnation inc of n's timer, unless it ended, and
@@ -159,6 +169,9 @@ func (c *Cluster) step(n *Node, in msg.Input) {
 			}
 		})
 		return
+	}
+	if lc, ok := in.(msg.LinkClosed); ok {
+		delete(n.closing, lc.ID)
 	}
 	if _, err := n.Core.Step(n.Now(), in); err != nil {
 		c.fail("%s: Step(%T) failed: %v", n.Name, in, err)
@@ -239,6 +252,9 @@ func (fx *simEffects) CloseLink(a msg.CloseLink) {
 		return
 	}
 	cn := n.conns[a.ID]
+	if cn == nil && n.closing[a.ID] {
+		return // closed by the far side; the core learns it next
+	}
 	if cn == nil {
 		c.fail("%s: CloseLink of unknown link %d", n.Name, a.ID)
 		return
