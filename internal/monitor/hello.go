@@ -112,6 +112,10 @@ func (s *Sentinel) processHello(payload string, now int64) {
 				s.updateSentinelAddrEverywhere(si)
 			}
 			s.out.persistSoon("new sentinel")
+			// One more voter may raise the majority the proxy needs:
+			// decide now, so no View shows it forwarding on the old
+			// count until the next tick.
+			s.checkProxy(m, now)
 		}
 	}
 	if h.CurrentEpoch > s.currentEpoch {
