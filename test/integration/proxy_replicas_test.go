@@ -106,9 +106,11 @@ func TestProxyReplicasSpreadLagFallback(t *testing.T) {
 	left := time.Since(at)
 	t.Logf("replica 0 left the read port %v after it stopped (max-lag 3 s)", left.Round(10*time.Millisecond))
 	// Its data is as old as its last acknowledgement (sent every second)
-	// before the stop, and the INFO samples are a second apart: it
-	// leaves between max-lag - 1 s and max-lag + 2 s after the stop.
-	if left < 2*time.Second {
+	// before the stop, and its lag is counted from the newest INFO
+	// sample its offset reaches, which may be up to a second older than
+	// that acknowledgement (readroute.Lag errs on the stale side): it
+	// leaves between max-lag - 2 s and max-lag + 2 s after the stop.
+	if left < time.Second {
 		t.Errorf("replica 0 left after %v, before it lagged max-lag", left)
 	}
 	for _, rc := range on[r0] {
