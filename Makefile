@@ -17,6 +17,15 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/go-sentinel
 
+# A test build with deliberate faults (-tags histfaults, chosen at start-up
+# by GS_HISTFAULT=nofence|readlag|latejoin) that proves the history checker
+# fires; never shipped. Built as `build` builds the daemon, and always
+# (phony: go's cache decides what is stale).
+.PHONY: histfaults-bin bin/go-sentinel-histfaults
+histfaults-bin: bin/go-sentinel-histfaults
+bin/go-sentinel-histfaults:
+	CGO_ENABLED=0 $(GO) build -trimpath -tags histfaults -ldflags "$(LDFLAGS)" -o $@ ./cmd/go-sentinel
+
 # Unit and integration tests, with the race detector. Integration tests
 # start real redis-server processes on free loopback ports. The simulator
 # runs without the race detector: each simulated world lives in one
