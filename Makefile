@@ -256,6 +256,23 @@ soak: build
 	REL_SOAK=$(DURATION) REL_FLAP=1m REL_LONG=1 REL_ARTIFACTS=$(SOAK_ARTIFACTS) REL_LOSS_ROUNDS=$(LOSS_ROUNDS) $(GO) test -race -count=1 -timeout 0 \
 		-run '^(TestRelSoak|TestRelFlappingLink|TestRelQuorumOneMinority|TestRelLossSchedule)$$' -v ./test/integration/
 
+# Histories (root, namespaced hosts): clients of every route (go-redis's
+# Sentinel client, the proxy or HAProxy, a client pinned to the master,
+# the read port) record every operation's call and return while a seeded
+# schedule of faults runs on a go-sentinel fleet and, at the same
+# instants, a redis-sentinel fleet, for DURATION; porcupine judges every
+# key (test/history), lost writes are classified, and the summary and
+# the visualizations of failed keys go to HIST_ARTIFACTS. Then the
+# deliberate-fault build shows each check firing
+# (test/integration/histories_*_test.go; HIST_SEED replays a schedule).
+HIST_SEED ?=
+HIST_ARTIFACTS ?= /tmp/go-sentinel-histories
+.PHONY: histories
+histories: deps build histfaults-bin
+	GS_HISTORIES=$(DURATION) GS_HISTORIES_FIRES=1 HIST_SEED=$(HIST_SEED) HIST_ARTIFACTS=$(HIST_ARTIFACTS) \
+		GS_SENTINEL_BIN=$(CURDIR)/$(BIN) GS_HISTFAULTS_BIN=$(CURDIR)/bin/go-sentinel-histfaults \
+		$(GO) test -count=1 -timeout 0 -run '^TestHistories(CheckerFires)?$$' -v ./test/integration/
+
 # go-sentinel and redis-sentinel side by side: memory and failover time.
 compare: build
 	./scripts/compare.sh

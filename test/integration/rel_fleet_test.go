@@ -150,7 +150,8 @@ type relSentinel struct {
 	*loggedSentinel
 	host *relHost
 	t    *testing.T
-	env  []string
+	env  []string // NAME=value pairs the process starts with (nil: none)
+	bin  string   // the go-sentinel binary ("": the run's)
 }
 
 func (s *relSentinel) Addr() string { return fmt.Sprintf("%s:%d", s.host.IP, s.host.SentinelPort) }
@@ -162,8 +163,15 @@ func (s *relSentinel) String() string {
 // port, bind and logfile lines are added) and waits until it answers.
 func (h *relHost) startSentinel(t *testing.T, kind daemonKind, conf string) *relSentinel {
 	t.Helper()
+	return h.startSentinelWith(t, kind, conf, "", nil)
+}
+
+// startSentinelWith is startSentinel with a go-sentinel binary of its
+// own (bin, "" for the run's) and environment (env).
+func (h *relHost) startSentinelWith(t *testing.T, kind daemonKind, conf, bin string, env []string) *relSentinel {
+	t.Helper()
 	dir := t.TempDir()
-	s := &relSentinel{host: h, t: t, loggedSentinel: &loggedSentinel{kind: kind, Port: h.SentinelPort,
+	s := &relSentinel{host: h, t: t, bin: bin, env: env, loggedSentinel: &loggedSentinel{kind: kind, Port: h.SentinelPort,
 		conf: filepath.Join(dir, "sentinel.conf"), log: filepath.Join(dir, "sentinel.log")}}
 	full := fmt.Sprintf("port %d\nbind %s\nlogfile %s\n%s", h.SentinelPort, h.IP, s.log, conf)
 	if err := os.WriteFile(s.conf, []byte(full), 0o644); err != nil {
@@ -182,10 +190,18 @@ func (h *relHost) startSentinel(t *testing.T, kind daemonKind, conf string) *rel
 func (s *relSentinel) start() {
 	s.t.Helper()
 	bin := sentinelBin
+	if s.bin != "" {
+		bin = s.bin
+	}
 	if s.kind == redisSentinel {
 		bin = needBinary(s.t, "redis-sentinel")
 	}
-	s.p = s.host.run(s.t, filepath.Dir(s.conf), bin, s.conf)
+	name, args := bin, []string{s.conf}
+	if len(s.env) > 0 {
+		// env execs the binary: the process is still the Sentinel.
+		name, args = "env", append(append(append([]string(nil), s.env...), bin), s.conf)
+	}
+	s.p = s.host.run(s.t, filepath.Dir(s.conf), name, args...)
 	s.p.Port = s.host.SentinelPort
 	waitFor(s.t, 15*time.Second, s.String()+" to answer", func() bool {
 		if done, _ := s.p.exited(); done {
@@ -317,6 +333,10 @@ type relFleetOpts struct {
 	// SentinelExtraFor gives more sentinel.conf lines for the Sentinel on
 	// host h (nil: none).
 	SentinelExtraFor func(h *relHost) string
+	// SentinelBin and SentinelEnv are the go-sentinels' binary ("": the
+	// run's) and environment (nil: none).
+	SentinelBin string
+	SentinelEnv []string
 }
 
 // relFleet is a lab whose hosts each run a node of every group (the first
@@ -381,7 +401,7 @@ func newRelFleetOn(t *testing.T, lab *relLab, o relFleetOpts) *relFleet {
 			if o.SentinelExtraFor != nil {
 				c += o.SentinelExtraFor(h)
 			}
-			f.sentinels = append(f.sentinels, h.startSentinel(t, o.Kinds[i], c))
+			f.sentinels = append(f.sentinels, h.startSentinelWith(t, o.Kinds[i], c, o.SentinelBin, o.SentinelEnv))
 		}
 	}
 	for _, g := range f.groups {
