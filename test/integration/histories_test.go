@@ -471,7 +471,7 @@ func runHistories(t *testing.T, d time.Duration, seed int64, dir, bin string, en
 		}
 		time.Sleep(3 * time.Second)
 		ep.over = rec.now()
-		t.Logf("episode %d: %s, in force %.1f s, over %.1f s after it began", ep.n, f, float64(ep.end-ep.start)/1e9, float64(ep.over-ep.start)/1e9)
+		t.Logf("episode %d: %s, in force at %.3f s for %.1f s, over %.1f s after it began", ep.n, f, float64(ep.start)/1e9, float64(ep.end-ep.start)/1e9, float64(ep.over-ep.start)/1e9)
 		eps = append(eps, ep)
 	}
 	rec.episode.Store(int64(len(eps) + 1))
