@@ -115,7 +115,11 @@ func TestLostWrites(t *testing.T) {
 	}
 	final := map[string][]string{"l": {"kept"}}
 	faults := []NodeFault{{Node: a, Start: 10*s + s/2, End: 19 * s}}
-	switches := []Switch{{From: a, At: 14 * s}, {From: b, At: 40 * s}}
+	// a deposed at 14 s, b at 40 s, and a again in a later term at 90 s
+	// (after a cut of its own): the writes a acknowledged as a returning
+	// old master at 20 and 25 s belong to the first.
+	switches := []Switch{{From: a, To: b, At: 14 * s}, {From: b, To: a, At: 40 * s}, {From: a, To: b, At: 90 * s}}
+	faults = append(faults, NodeFault{Node: a, Start: 85 * s, End: 95 * s})
 	lost := LostWrites(ops, final, faults, switches)
 	want := map[string]LossClass{"before-kill": Replication, "after-return": Returned, "long-after": Returned,
 		"healthy-lost": SentinelCaused, "old": SentinelCaused}

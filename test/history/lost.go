@@ -37,10 +37,10 @@ type NodeFault struct {
 }
 
 // Switch is a +switch-master of the data set: the master From was
-// deposed at At (the first Sentinel's announcement).
+// deposed for To at At (the first Sentinel's announcement).
 type Switch struct {
-	From string
-	At   int64
+	From, To string
+	At       int64
 }
 
 // Lost is one acknowledged write the final data lacks, and its class.
@@ -77,19 +77,29 @@ func LostWrites(ops []*Op, final map[string][]string, faults []NodeFault, switch
 
 // classify puts one lost write in its class.
 func classify(o *Op, faults []NodeFault, switches []Switch) LossClass {
-	// The switch that deposed the node: the first after the write, or
-	// (an old master that acknowledged after it was deposed) the last
-	// before it.
+	// The switch that deposed the node: if the last switch that named it
+	// before the write deposed it (an old master not converted yet), that
+	// one; otherwise it was the master when it acknowledged, and the
+	// first switch away from it after the write (or just before it: the
+	// announcement lags the promotion) deposed it.
 	deposed := int64(-1)
 	for _, s := range switches {
-		if s.From != o.Node {
-			continue
-		}
 		if s.At >= o.Return-int64(relInFlight) {
-			deposed = s.At
 			break
 		}
-		deposed = s.At
+		if s.From == o.Node {
+			deposed = s.At
+		} else if s.To == o.Node {
+			deposed = -1
+		}
+	}
+	if deposed < 0 {
+		for _, s := range switches {
+			if s.From == o.Node && s.At >= o.Return-int64(relInFlight) {
+				deposed = s.At
+				break
+			}
+		}
 	}
 	if deposed < 0 {
 		// Never deposed after it acknowledged: its data is the data.

@@ -109,7 +109,9 @@ func (j *histJudgement) judge(t *testing.T, rec *histRecorder, hf *histFleet, ep
 		switch {
 		case ep.fault == histCoordinated && r != "fixed" && len(bad) > 0:
 			j.fail(hf, claimCoordinated, fmt.Sprintf("episode %d, %s: %d keys not linearizable (%s)", ep.n, route, len(bad), histVisuals(bad)))
-		case r == "proxy" && len(bad) > 0:
+		case r == "proxy" && ep.fault != histPlanned && len(bad) > 0:
+			// A plain SENTINEL FAILOVER is not claimed lossless (about 1
+			// write in 68,000, docs/coordinated-failover.md): measured.
 			j.fail(hf, claimProxy, fmt.Sprintf("episode %d (%s), %s: %d keys not linearizable (%s)", ep.n, ep.fault, route, len(bad), histVisuals(bad)))
 		}
 		if !ep.fault.planned() && n[history.SentinelCaused] > 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -278,9 +279,15 @@ func (hf *histFleet) settle(t *testing.T) {
 }
 
 // switches is every +switch-master any Sentinel of the fleet published,
-// on the recorder's clock, the first announcement of each.
+// on the recorder's clock: the first announcement of each switch (the
+// same pair announced again within 10 s is the same switch, told by
+// another Sentinel; a pair can switch again in a later episode).
 func (hf *histFleet) switches(rec *histRecorder) []history.Switch {
-	first := map[string]int64{}
+	type ann struct {
+		from, to string
+		at       int64
+	}
+	var all []ann
 	for _, s := range hf.f.sentinels {
 		s.events.mu.Lock()
 		for i, e := range s.events.events {
@@ -288,17 +295,20 @@ func (hf *histFleet) switches(rec *histRecorder) []history.Switch {
 			if len(f) < 6 || f[0] != "+switch-master" {
 				continue
 			}
-			key := f[2] + ":" + f[3] + ">" + f[4] + ":" + f[5]
-			at := rec.at(s.events.at[i])
-			if old, ok := first[key]; !ok || at < old {
-				first[key] = at
-			}
+			all = append(all, ann{from: f[2] + ":" + f[3], to: f[4] + ":" + f[5], at: rec.at(s.events.at[i])})
 		}
 		s.events.mu.Unlock()
 	}
+	sort.Slice(all, func(i, j int) bool { return all[i].at < all[j].at })
 	var out []history.Switch
-	for k, at := range first {
-		out = append(out, history.Switch{From: strings.SplitN(k, ">", 2)[0], At: at})
+	last := map[string]int64{}
+	for _, a := range all {
+		k := a.from + ">" + a.to
+		if at, ok := last[k]; ok && a.at-at < 10_000_000_000 {
+			continue
+		}
+		last[k] = a.at
+		out = append(out, history.Switch{From: a.from, To: a.to, At: a.at})
 	}
 	return out
 }
