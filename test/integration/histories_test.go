@@ -116,7 +116,7 @@ func newHistFleet(t *testing.T, kind daemonKind, bin string, env []string) *hist
 	hf.g = hf.f.groups[0]
 	hf.fixed = &histPinned{addr: hf.g.nodes[0].Addr()}
 	t.Cleanup(hf.fixed.close)
-	for i, h := range hf.f.lab.hosts[:2] {
+	for _, h := range hf.f.lab.hosts[:2] {
 		addr := fmt.Sprintf("%s:%d", h.IP, histProxyPort)
 		if kind == redisSentinel {
 			h.startHAProxy(t, histProxyPort, hf.g.nodes)
@@ -124,7 +124,6 @@ func newHistFleet(t *testing.T, kind daemonKind, bin string, env []string) *hist
 			hf.reads = append(hf.reads, fmt.Sprintf("%s:%d", h.IP, histReadPort))
 		}
 		hf.proxies = append(hf.proxies, addr)
-		_ = i
 	}
 	for _, s := range hf.f.sentinels {
 		if _, err := s.do("SENTINEL", "DEBUG", "tilt-period", "5000"); err != nil {
