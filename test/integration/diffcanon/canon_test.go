@@ -192,6 +192,34 @@ func TestDropRedisRefailovers(t *testing.T) {
 	}
 }
 
+// TestRedisSwitchedAgain: a redis-sentinel run that failed the healthy
+// new master over again is told apart, so the scenario is run again; a
+// second switch that did not start with hazard (b), or in go-sentinel's
+// recording, is not.
+func TestRedisSwitchedAgain(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		redis bool
+		in    []string
+		want  bool
+	}{
+		{"hazard (b) carried through", true,
+			[]string{"+switch-master m>p", "+slave slave m", "+sdown master p", "+odown master p", "+try-failover master p", "+switch-master p>r"}, true},
+		{"hazard (b) that aborted", true,
+			[]string{"+switch-master m>p", "+sdown master p", "+try-failover master p", "-failover-abort-no-good-slave master p", "-sdown master p"}, false},
+		{"a second switch after something else about the new master", true,
+			[]string{"+switch-master m>p", "+reboot master p", "+sdown master p", "+switch-master p>r"}, false},
+		{"one switch", true, []string{"+switch-master m>p", "+sdown slave m"}, false},
+		{"go-sentinel is held to it", false,
+			[]string{"+switch-master m>p", "+sdown master p", "+switch-master p>r"}, false},
+	} {
+		_, got := RedisSwitchedAgain([]Recording{{Sentinel: "A0", Redis: tt.redis, Events: raw(tt.in...)}})
+		if got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestGroup(t *testing.T) {
 	for _, tt := range []struct {
 		name string

@@ -133,3 +133,45 @@ func DropRedisRefailovers(recs []Recording) ([]Recording, int) {
 	}
 	return out, n
 }
+
+// RedisSwitchedAgain reports whether a redis-sentinel recording of the
+// fleet holds hazard (b) carried through: after a +switch-master to X the
+// first event about X is its +sdown, and a later +switch-master moves the
+// master away from X. Such a run is redis-sentinel failing over a healthy
+// master, which go-sentinel does not do, so it cannot be compared; the
+// differential test runs the scenario again. It returns the Sentinel of
+// the first such recording.
+func RedisSwitchedAgain(recs []Recording) (string, bool) {
+	for _, r := range recs {
+		if !r.Redis {
+			continue
+		}
+		for i, e := range r.Events {
+			if e.Type != "+switch-master" {
+				continue
+			}
+			f := strings.Fields(e.Msg)
+			if len(f) != 5 || !firstAboutIsSdown(r.Events, i, f[3]+":"+f[4]) {
+				continue
+			}
+			for _, later := range r.Events[i+1:] {
+				g := strings.Fields(later.Msg)
+				if later.Type == "+switch-master" && len(g) == 5 && g[1]+":"+g[2] == f[3]+":"+f[4] {
+					return r.Sentinel, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// firstAboutIsSdown reports whether the first event about master addr
+// after rs[sw] is its +sdown.
+func firstAboutIsSdown(rs []Raw, sw int, addr string) bool {
+	for _, r := range rs[sw+1:] {
+		if kind, a := Subject(r.Msg); kind == "master" && a == addr {
+			return r.Type == "+sdown"
+		}
+	}
+	return false
+}
