@@ -26,6 +26,8 @@ type scaleResult struct {
 	falseSwitch int           // +switch-master of masters that were not killed
 	driverCPU   float64       // CPU of the benchmark process (and fake instances) in the idle window
 	burstCPU    []float64     // CPU per Sentinel from the kill until every pair switched (or the wait ended), percent of one core
+	instances   int           // masters and replicas monitored
+	sys         *syscallCount // the first Sentinel's system calls per second in the idle window; nil without perf
 }
 
 // scaleRun starts a backend of n masters, 3 Sentinels of im, waits for
@@ -141,8 +143,17 @@ func scaleRun(im impl, n, k int, downAfter time.Duration) (res scaleResult, err 
 	} else {
 		close(profDone)
 	}
+	sysDone := make(chan struct{})
+	go func() {
+		defer close(sysDone)
+		if c, ok := countSyscalls(sents[0].pid(), *idle-2*time.Second); ok {
+			res.sys = &c
+		}
+	}()
 	time.Sleep(*idle)
 	<-profDone
+	<-sysDone
+	res.instances = n * (1 + *replicas)
 	for k, s := range sents {
 		c, err := sampleCPU(s.pid())
 		if err != nil {
@@ -383,6 +394,25 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 	cpu := series(func(r scaleResult) []float64 { return r.cpu })
 	row("idle CPU per Sentinel (% of a core)", goalAt100("≤ redis-sentinel's"), cpu,
 		func(s summary) string { return fmtNum(s, 2, " %") }, pick(n == 100, relative(cpu, 1)))
+	perInst := series(func(r scaleResult) []float64 {
+		var xs []float64
+		for _, c := range r.cpu {
+			xs = append(xs, c*1e4/float64(max(r.instances, 1)))
+		}
+		return xs
+	})
+	row("  idle CPU per instance per second (µs)", "", perInst, func(s summary) string { return fmtNum(s, 1, " µs") }, "")
+	sysRow := func(label string, f func(syscallCount) float64) {
+		row(label, "", series(func(r scaleResult) []float64 {
+			if r.sys == nil {
+				return nil
+			}
+			return []float64{f(*r.sys) / float64(max(r.instances, 1))}
+		}), func(s summary) string { return fmtNum(s, 2, "") }, "")
+	}
+	sysRow("  system calls per instance per second (perf, Sentinel 1)", func(c syscallCount) float64 { return c.total })
+	sysRow("  of them write", func(c syscallCount) float64 { return c.writes })
+	sysRow("  of them read", func(c syscallCount) float64 { return c.reads })
 	rss := series(func(r scaleResult) []float64 {
 		var xs []float64
 		for _, b := range r.rss {
@@ -451,6 +481,11 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 	fw := series(func(r scaleResult) []float64 { return []float64{float64(r.falseSwitch)} })
 	row("failovers of masters not killed, per run", "0", fw, func(s summary) string { return fmtNum(s, 0, "") }, verdict(fw[0], 0))
 	tb.print(out)
+	if cost, err := syscallCost(); err == nil {
+		fmt.Fprintf(out, "\nThe system-call floor on this machine: %.1f messages per instance per second (a PING and its reply, an INFO and its reply every 10 s, a hello published and two received every 2 s) at one call each of %.2f µs (a small loopback write and its read, measured now) = %.1f µs per instance per second, %.2f %% of a core for %d instances.\n",
+			floorMessagesPerInstance, float64(cost.Nanoseconds())/1e3, floorMessagesPerInstance*float64(cost.Nanoseconds())/1e3,
+			floorMessagesPerInstance*float64(cost.Nanoseconds())/1e3*float64(n*(1+*replicas))/1e4, n*(1+*replicas))
+	}
 }
 
 // pick returns s when cond holds, "" otherwise.

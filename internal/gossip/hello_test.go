@@ -158,3 +158,24 @@ func FuzzDecodeHello(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeHelloAllocatesNothing: a Sentinel decodes a hello per
+// instance every 2 s, so decoding one allocates nothing.
+func TestDecodeHelloAllocatesNothing(t *testing.T) {
+	p := "127.0.0.1,26379,0123456789abcdef0123456789abcdef01234567,7,mymaster,127.0.0.1,6379,7"
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := DecodeHello(p); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("DecodeHello allocates %v times, want 0", n)
+	}
+}
+
+func BenchmarkDecodeHello(b *testing.B) {
+	p := "127.0.0.1,26379,0123456789abcdef0123456789abcdef01234567,7,mymaster,127.0.0.1,6379,7"
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = DecodeHello(p)
+	}
+}

@@ -25,7 +25,12 @@ func Canonical(host string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}).String(), true
+	var buf [len("255.255.255.255")]byte
+	out := netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}).AppendTo(buf[:0])
+	if string(out) == host {
+		return host, true // already canonical, as nearly every address is: no allocation
+	}
+	return string(out), true
 }
 
 // inetAton parses the IPv4 forms inet_aton accepts: a, a.b, a.b.c, a.b.c.d
@@ -35,17 +40,21 @@ func inetAton(s string) (uint32, bool) {
 	if s == "" {
 		return 0, false
 	}
-	parts := strings.Split(s, ".")
-	if len(parts) > 4 {
+	// The parts are cut in place: a Sentinel compares addresses for every
+	// hello it gets, so this allocates nothing.
+	if strings.Count(s, ".") > 3 {
 		return 0, false
 	}
-	vals := make([]uint64, len(parts))
-	for i, p := range parts {
+	var buf [4]uint64
+	vals := buf[:0]
+	for rest, more := s, true; more; {
+		var p string
+		p, rest, more = strings.Cut(rest, ".")
 		v, ok := atonPart(p)
 		if !ok {
 			return 0, false
 		}
-		vals[i] = v
+		vals = append(vals, v)
 	}
 	last := len(vals) - 1
 	for i := 0; i < last; i++ {

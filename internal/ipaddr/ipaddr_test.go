@@ -38,3 +38,15 @@ func TestCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalAllocatesNothing: a canonical IPv4 address, which nearly
+// every hello and reply carries, is checked without an allocation.
+func TestCanonicalAllocatesNothing(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() {
+		if got, ok := Canonical("127.0.0.1"); !ok || got != "127.0.0.1" {
+			t.Fatal(got, ok)
+		}
+	}); n != 0 {
+		t.Errorf("Canonical allocates %v times, want 0", n)
+	}
+}

@@ -108,6 +108,7 @@ type Links struct {
 	// carrierKey.
 	carriers map[string][]*link
 	loops    *netloop.Group // serves the plain TCP links; nil: goroutines do
+	held     hold           // the batch between Hold and Release (hold.go)
 }
 
 // New returns an adapter with no links.

@@ -670,3 +670,45 @@ func TestLinksServedByLoop(t *testing.T) {
 		t.Error("no event loop on Linux")
 	}
 }
+
+// TestLinksHoldWritesOncePerLink: between Hold and Release the Sends to a
+// loop link are only encoded, the link listed once for its loop; Release
+// writes them in one write and the replies come in order.
+func TestLinksHoldWritesOncePerLink(t *testing.T) {
+	if !useLoops || l0(t) {
+		t.Skip("no event loop on this system")
+	}
+	srv := startServer(t)
+	l, s := newTestLinks(t, Options{})
+	openCmd(t, l, s, msg.OpenLink{ID: 1, Addr: srv.addr})
+	call(t, l, s, 1, 1, "PING")
+	l.mu.Lock()
+	lk := l.links[1]
+	l.mu.Unlock()
+	l.Hold()
+	for tag := uint64(2); tag <= 4; tag++ {
+		l.Apply(msg.Send{ID: 1, Tag: tag, Args: []string{"ECHO", strconv.FormatUint(tag, 10)}})
+	}
+	lk.mu.Lock()
+	out, due := string(lk.out), lk.flushDue
+	lk.mu.Unlock()
+	l.held.mu.Lock()
+	listed := len(l.held.due)
+	l.held.mu.Unlock()
+	if strings.Count(out, "ECHO") != 3 || !due || listed != 1 {
+		t.Fatalf("held: out %q (want 3 ECHOs), flush due %v, links listed %d (want 1)", out, due, listed)
+	}
+	l.Release()
+	for tag := uint64(2); tag <= 4; tag++ {
+		r := expect[msg.CommandReply](t, s.next(t, 1))
+		if r.Tag != tag || !reflect.DeepEqual(r.Reply, str(strconv.FormatUint(tag, 10))) {
+			t.Fatalf("reply %d: %+v, want tag %d", tag, r, tag)
+		}
+	}
+}
+
+// l0 reports whether the Links of this system have no event loop.
+func l0(t *testing.T) bool {
+	l, _ := newTestLinks(t, Options{})
+	return l.loops == nil
+}

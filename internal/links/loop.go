@@ -101,7 +101,9 @@ func (lk *link) queueLoop(batch ...msg.Send) {
 	}
 	if !lk.flushDue {
 		lk.flushDue = true
-		_ = lk.loop.Submit(lk.flushFn) // fails only when the Links close
+		if !lk.links.held.deferFlush(lk) {
+			_ = lk.loop.Submit(lk.flushFn) // fails only when the Links close
+		}
 	}
 }
 

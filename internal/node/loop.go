@@ -59,6 +59,14 @@ type LinkEffects interface {
 	Send(msg.Send)
 }
 
+// LinkBatcher is a LinkEffects that can gather the Sends of one Ready
+// and write each link once (links.Links): the loop calls Hold before it
+// carries out a Ready and Release after.
+type LinkBatcher interface {
+	Hold()
+	Release()
+}
+
 // ScriptEffects carries out the core's script actions.
 type ScriptEffects interface {
 	StartScript(msg.StartScript)
@@ -390,6 +398,10 @@ func (l *Loop) apply(r msg.Ready, publish bool) monitor.Outcome {
 	if publish {
 		l.view.Store(l.core.View())
 		l.unpublished = 0
+	}
+	if b, ok := l.fx.Links.(LinkBatcher); ok && len(r.Actions) > 0 {
+		b.Hold()
+		defer b.Release()
 	}
 	out, err := monitor.Apply(r, loopEffects{l})
 	if err != nil {
