@@ -411,8 +411,8 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 		}), func(s summary) string { return fmtNum(s, 2, "") }, "")
 	}
 	sysRow("  system calls per instance per second (perf, Sentinel 1)", func(c syscallCount) float64 { return c.total })
-	sysRow("  of them write", func(c syscallCount) float64 { return c.writes })
-	sysRow("  of them read", func(c syscallCount) float64 { return c.reads })
+	sysRow("  of them writes (write, writev, sendto, sendmsg)", func(c syscallCount) float64 { return c.writes })
+	sysRow("  of them reads (read, readv, recvfrom, recvmsg)", func(c syscallCount) float64 { return c.reads })
 	rss := series(func(r scaleResult) []float64 {
 		var xs []float64
 		for _, b := range r.rss {

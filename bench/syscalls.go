@@ -5,6 +5,7 @@ import (
 	"net"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,7 +13,7 @@ import (
 )
 
 // syscallCount is what perf counted of one process's system calls over a
-// window, per second.
+// window, per second: all of them, and those that write and read sockets.
 type syscallCount struct {
 	total, writes, reads float64
 }
@@ -27,7 +28,7 @@ func countSyscalls(pid int, d time.Duration) (c syscallCount, ok bool) {
 	}
 	secs := strconv.FormatFloat(d.Seconds(), 'f', 1, 64)
 	cmd := exec.Command(perf, "stat", "-x", ",", "-e",
-		"raw_syscalls:sys_enter,syscalls:sys_enter_write,syscalls:sys_enter_read",
+		"raw_syscalls:sys_enter,"+strings.Join(append(append([]string(nil), writeCalls...), readCalls...), ","),
 		"-p", strconv.Itoa(pid), "--", "sleep", secs)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -44,17 +45,27 @@ func countSyscalls(pid int, d time.Duration) (c syscallCount, ok bool) {
 			continue
 		}
 		v /= d.Seconds()
-		switch f[2] {
-		case "raw_syscalls:sys_enter":
+		switch ev := f[2]; {
+		case ev == "raw_syscalls:sys_enter":
 			c.total, got = v, got+1
-		case "syscalls:sys_enter_write":
-			c.writes, got = v, got+1
-		case "syscalls:sys_enter_read":
-			c.reads, got = v, got+1
+		case slices.Contains(writeCalls, ev):
+			c.writes += v
+			got++
+		case slices.Contains(readCalls, ev):
+			c.reads += v
+			got++
 		}
 	}
-	return c, got == 3
+	return c, got == 1+len(writeCalls)+len(readCalls)
 }
+
+// writeCalls and readCalls are the system calls that send and receive
+// bytes on a socket: Go writes and reads, hiredis (redis-sentinel's
+// links) sends and receives.
+var (
+	writeCalls = []string{"syscalls:sys_enter_write", "syscalls:sys_enter_writev", "syscalls:sys_enter_sendto", "syscalls:sys_enter_sendmsg"}
+	readCalls  = []string{"syscalls:sys_enter_read", "syscalls:sys_enter_readv", "syscalls:sys_enter_recvfrom", "syscalls:sys_enter_recvmsg"}
+)
 
 // floorMessagesPerInstance is how many messages the protocol needs per
 // monitored instance per second at the default periods: a PING and its

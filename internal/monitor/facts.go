@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/go-sentinel/go-sentinel/internal/view"
+
 // This file holds the parts of an instance that belong to one role: an
 // instance is a master, a replica or a Sentinel in one type, and each
 // group below is embedded in it, so the role a field belongs to is in its
@@ -55,8 +57,10 @@ type infoFacts struct {
 // and its IS-MASTER-DOWN-BY-ADDR replies (its vote is the instance's
 // leader and leaderEpoch).
 type peerFacts struct {
-	// lastHelloTime is the last hello received from it.
+	// lastHelloTime is the last hello received from it; helloCell shows
+	// it to the queries (set with setLastHello).
 	lastHelloTime int64
+	helloCell     *view.TimeCell
 	// lastMasterDownReplyTime is when it last answered
 	// IS-MASTER-DOWN-BY-ADDR.
 	lastMasterDownReplyTime int64

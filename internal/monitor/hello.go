@@ -126,11 +126,15 @@ func (s *Sentinel) processHello(payload string, now int64) {
 		s.askLeases(now) // for the new configuration, at once
 	}
 	if si != nil {
+		// The hello's time goes to the queries through its cell: a
+		// hello that changes nothing else leaves m's View as it was
+		// (what else it changed recorded m as changed above: the new
+		// object, the epoch's and the configuration's events).
 		si.lastHelloTime = now
+		si.helloCell.Store(now)
 		si.helloSeen = true
 		held := si.helloHolds
 		si.helloHolds = h.MasterConfigEpoch == m.configEpoch && h.MasterPort == m.addr.Port && s.addrs.addrMatchesHost(m.addr, h.MasterIP)
-		s.views.changed(m)
 		if !held && si.helloHolds && m.leased() && m.proxy.fenced && !m.settings.ProxyNoFencing {
 			// The peer holds our configuration now (it switched too):
 			// its grant no longer waits for the next tick's ask.

@@ -20,6 +20,7 @@ import (
 	"github.com/go-sentinel/go-sentinel/internal/object"
 	"github.com/go-sentinel/go-sentinel/internal/scriptq"
 	"github.com/go-sentinel/go-sentinel/internal/settings"
+	"github.com/go-sentinel/go-sentinel/internal/view"
 )
 
 // ErrUnknownInput is returned by Step for an input type it does not handle.
@@ -204,9 +205,17 @@ func newInstance(k object.Kind, name string, addr settings.Addr, m *master, now 
 		lastPubTime: now,
 		peerFacts: peerFacts{
 			lastHelloTime:           now,
+			helloCell:               newTimeCell(now),
 			lastMasterDownReplyTime: now,
 		},
 	}
+}
+
+// newTimeCell returns a cell holding t.
+func newTimeCell(t int64) *view.TimeCell {
+	c := new(view.TimeCell)
+	c.Store(t)
+	return c
 }
 
 // createReplica adds a replica object to m (no event, no flush).

@@ -198,7 +198,7 @@ func (b *viewBuilder) inst(i *instance, old *view.Instance) *view.Instance {
 		Priority:           i.priority,
 		ReplOffset:         i.replOffset,
 		Announced:          i.announced,
-		LastHelloTime:      i.lastHelloTime,
+		LastHello:          i.helloCell,
 		Leader:             i.leader,
 		LeaderEpoch:        i.leaderEpoch,
 		Link:               &i.link.cell,

@@ -199,7 +199,8 @@ func TestViewFollowsEveryStep(t *testing.T) {
 }
 
 // viewShows is every instance map a View shows at at, without what it
-// shows of the links: that is shown as it is now (view.LinkCell).
+// shows of the links and the hellos' times: those are shown as they are
+// now (view.LinkCell, view.TimeCell).
 func viewShows(v *view.View, at time.Time) [][]view.KV {
 	out := v.Masters(at)
 	for _, name := range v.MasterNames() {
@@ -211,7 +212,7 @@ func viewShows(v *view.View, at time.Time) [][]view.KV {
 		var kept []view.KV
 		for _, f := range kv {
 			switch f.Key {
-			case "link-pending-commands", "link-refcount", "last-ping-sent", "last-ok-ping-reply", "last-ping-reply":
+			case "link-pending-commands", "link-refcount", "last-ping-sent", "last-ok-ping-reply", "last-ping-reply", "last-hello-message":
 				continue
 			case "flags":
 				f.Value = strings.NewReplacer(",disconnected", "", "disconnected,", "", "disconnected", "").Replace(f.Value)
@@ -224,8 +225,10 @@ func viewShows(v *view.View, at time.Time) [][]view.KV {
 }
 
 // TestViewUnchangedIsShared: with nothing changed, View returns the same
-// View; a hello from a known peer rebuilds that peer's object under one
-// master, and everything else is shared with the previous View.
+// View; a hello from a known peer that changes nothing else leaves it
+// too, its time shown through the peer's cell; a change of one peer
+// object rebuilds that object under one master, and everything else is
+// shared with the previous View.
 func TestViewUnchangedIsShared(t *testing.T) {
 	s, now := benchCore(t, 3)
 	v := s.View()
@@ -235,16 +238,24 @@ func TestViewUnchangedIsShared(t *testing.T) {
 	h := gossip.Hello{SentinelIP: "10.0.1.1", SentinelPort: 26379, RunID: "1111111111111111111111111111111111111111",
 		MasterName: "m001", MasterIP: "10.0.0.1", MasterPort: 7001}.Encode()
 	s.Step(now.Add(time.Second), msg.HelloFromClient{Payload: h})
+	if s.View() != v {
+		t.Fatal("View rebuilt after a hello that changed nothing but its time")
+	}
+	if kv, _ := v.Sentinels(now.Add(time.Second), "m001"); fieldOf(kv[0], "last-hello-message") != "0" {
+		t.Fatalf("the hello's time is not shown: %v", kv[0])
+	}
+	s.masters["m001"].sortedSentinels()[0].leader = "1111111111111111111111111111111111111111"
+	s.views.changed(s.masters["m001"])
 	v2 := s.View()
 	if v2 == v {
-		t.Fatal("View not rebuilt after a hello")
+		t.Fatal("View not rebuilt after a peer object changed")
 	}
 	if v2.At(0) != v.At(0) || v2.At(2) != v.At(2) || v2.At(1) == v.At(1) {
-		t.Fatal("a hello about m001 should rebuild m001 alone")
+		t.Fatal("a change under m001 should rebuild m001 alone")
 	}
 	if v2.At(1).Inst != v.At(1).Inst || !sameViews(v2.At(1).Replicas, v.At(1).Replicas) ||
 		v2.At(1).Sentinels[0] == v.At(1).Sentinels[0] || v2.At(1).Sentinels[1] != v.At(1).Sentinels[1] {
-		t.Fatal("a hello from one Sentinel should rebuild that Sentinel's object alone")
+		t.Fatal("a change of one peer object should rebuild that object alone")
 	}
 	s.views.changedAll()
 	if s.View() != v2 {

@@ -118,7 +118,7 @@ func (v *View) instanceMap(mv *Master, i *Instance, now int64) []KV {
 			leader = "?"
 		}
 		kv = append(kv,
-			KV{"last-hello-message", itoa64(now - i.LastHelloTime)},
+			KV{"last-hello-message", itoa64(now - i.LastHello.Load())},
 			KV{"voted-leader", leader},
 			KV{"voted-leader-epoch", utoa64(i.LeaderEpoch)},
 		)

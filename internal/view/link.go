@@ -45,6 +45,23 @@ func (c *LinkCell) Store(l Link) {
 	c.up.Store(up)
 }
 
+// TimeCell holds a time (Unix ms) that the core stores as it changes and
+// any goroutine loads: a time that every message of its kind moves (a
+// Sentinel's last hello), kept out of the Instance so that the message
+// does not have its master's View built again.
+type TimeCell struct{ t atomic.Int64 }
+
+// Store records t in c.
+func (c *TimeCell) Store(t int64) { c.t.Store(t) }
+
+// Load returns what c holds; 0 for a nil cell.
+func (c *TimeCell) Load() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.t.Load()
+}
+
 // Load returns what c holds.
 func (c *LinkCell) Load() Link {
 	up := c.up.Load()

@@ -81,7 +81,7 @@ type Instance struct {
 	Announced          int
 
 	// Sentinels.
-	LastHelloTime int64
-	Leader        string
-	LeaderEpoch   uint64
+	LastHello   *TimeCell // the last hello received from it, as it is now
+	Leader      string
+	LeaderEpoch uint64
 }
