@@ -15,7 +15,12 @@ import (
 // for their vote when we run a failover (§7.3). Without force it asks each
 // at most once per ASK period.
 func (s *Sentinel) askOthers(m *master, now int64, force bool) {
+	asking := m.asking()
+	if !asking && m.answersClear {
+		return // nothing to ask, nothing held to clear
+	}
 	ask := s.timing.AskPeriodMs
+	held := false
 	for _, si := range m.sortedSentinels() {
 		elapsed := now - si.lastMasterDownReplyTime
 		if gossip.AnswerStale(elapsed, ask) && (si.has(object.MasterDown) || si.leader != "") {
@@ -23,7 +28,8 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 			si.leader = ""
 			s.views.changed(m) // without an event
 		}
-		if !m.asking() || si.link.disconnected(si.kind) {
+		held = held || si.has(object.MasterDown) || si.leader != ""
+		if !asking || si.link.disconnected(si.kind) {
 			continue
 		}
 		period := ask
@@ -43,6 +49,7 @@ func (s *Sentinel) askOthers(m *master, now int64, force bool) {
 		}
 		s.links.sendPending(pending{kind: sentAsk, inst: si, about: m.addrGen}, req.Args()...)
 	}
+	m.answersClear = !held
 }
 
 // awaitsVote reports whether this Sentinel, electing itself to fail m
@@ -73,6 +80,7 @@ func (si *instance) askReply(r msg.Reply, about uint64, now int64, o *outbox) {
 	}
 	si.lastMasterDownReplyTime = now
 	si.answered = true
+	si.master.answersClear = false
 	if rep.Down {
 		si.flags |= object.MasterDown
 	} else {

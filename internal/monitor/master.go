@@ -36,6 +36,12 @@ type master struct {
 	// opinion of the old master is not one of the new.
 	addrGen uint64
 
+	// answersClear: no Sentinel object of the master holds an answer's
+	// MasterDown flag or vote (askOthers found none since the last
+	// answer), so a tick while the master is not asked about has nothing
+	// to clear. The zero value makes askOthers look.
+	answersClear bool
+
 	// failoverRun is the failover that runs, its zero value when none
 	// does (run.go).
 	failoverRun
