@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -438,7 +439,9 @@ func printScale(out io.Writer, impls []impl, n int, ks []int, downAfter time.Dur
 			}
 			return fmtSec(s)
 		}, pick(n == 100, relative(disc, 1)))
-	for _, k := range ks {
+	for _, k := range slices.Compact(slices.Sorted(slices.Values(ks))) {
+		// A K given more than once (-kills 1,1,1: rounds) is one row
+		// over its runs.
 		fail := series(func(r scaleResult) []float64 {
 			if r.kills != k {
 				return nil
