@@ -675,7 +675,7 @@ func TestLinksServedByLoop(t *testing.T) {
 // loop link are only encoded, the link listed once for its loop; Release
 // writes them in one write and the replies come in order.
 func TestLinksHoldWritesOncePerLink(t *testing.T) {
-	if !useLoops || l0(t) {
+	if !useLoops || noLoops(t) {
 		t.Skip("no event loop on this system")
 	}
 	srv := startServer(t)
@@ -707,8 +707,8 @@ func TestLinksHoldWritesOncePerLink(t *testing.T) {
 	}
 }
 
-// l0 reports whether the Links of this system have no event loop.
-func l0(t *testing.T) bool {
+// noLoops reports whether the Links of this system have no event loop.
+func noLoops(t *testing.T) bool {
 	l, _ := newTestLinks(t, Options{})
 	return l.loops == nil
 }
