@@ -79,10 +79,11 @@ func (h Hello) Encode() string {
 func DecodeHello(payload string) (Hello, error) {
 	// The fields are cut in place (no allocation: a Sentinel decodes a
 	// hello per instance every 2 s).
-	if n := strings.Count(payload, ",") + 1; payload == "" || n != helloFields {
-		if payload == "" {
-			n = 0 // Redis splits an empty payload into no fields
-		}
+	n := 0 // Redis splits an empty payload into no fields
+	if payload != "" {
+		n = strings.Count(payload, ",") + 1
+	}
+	if n != helloFields {
 		return Hello{}, fmt.Errorf("%w: got %d", ErrHelloFields, n)
 	}
 	var tok [helloFields]string
